@@ -1,0 +1,26 @@
+// Building one exercise of a submission into its runner program: the student's .cpp compiled
+// with the kit's headers and flags, linked with that exercise's harness. Results are cached
+// by content, so a warm grade compiles nothing and editing one file rebuilds only its runner.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace grader {
+
+struct BuildResult {
+  bool ok = false;
+  bool missing = false;          // the submission has no such file
+  bool cached = false;           // nothing was compiled
+  double seconds = 0.0;
+  std::string log;               // compiler and linker output, paths shown as the student's
+  std::filesystem::path runner;  // the program to run, if ok
+};
+
+// exercise: "causal"; submission_dir: the folder that mirrors exercises/.
+BuildResult build_runner(const std::string& exercise, const std::filesystem::path& submission_dir);
+
+// The first compiler errors as "file:line: message" lines, at most `max_lines`.
+std::string first_errors(const std::string& log, int max_lines = 5);
+
+}  // namespace grader

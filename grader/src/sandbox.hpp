@@ -1,0 +1,41 @@
+// Running a program under limits that the kernel enforces. Used for compiling submissions
+// and for every check's runner. The judge never runs student code in its own process.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace grader {
+
+struct Limits {
+  double wall_seconds = 10.0;                          // then the whole process group is killed
+  std::uint64_t address_space_bytes = 2ull << 30;      // RLIMIT_AS
+  std::uint64_t file_size_bytes = 64ull << 20;         // RLIMIT_FSIZE
+  std::uint64_t output_bytes_kept = 64ull << 10;       // stdout+stderr beyond this is dropped
+};
+
+struct RunOutcome {
+  enum class Ending { Exited, Signaled, TimedOut, LaunchFailed };
+  Ending ending = Ending::LaunchFailed;
+  int exit_code = 0;               // if Exited
+  int signal = 0;                  // if Signaled
+  double seconds = 0.0;            // wall time
+  std::string output;              // stdout and stderr, interleaved, first output_bytes_kept
+  std::uint64_t output_bytes = 0;  // how much was written in all
+  bool output_truncated() const { return output_bytes > output.size(); }
+  std::string launch_error;        // if LaunchFailed
+};
+
+// Runs argv[0] with arguments argv[1..] in working directory `cwd`, stdin from /dev/null,
+// stdout and stderr captured together, in a new process group, under `limits`. Every process
+// the program starts (forks, threads) is killed when it ends or at the deadline.
+RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
+                         const Limits& limits);
+
+// "SIGSEGV" for 11, and so on.
+std::string signal_name(int signal);
+
+}  // namespace grader
