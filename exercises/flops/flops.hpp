@@ -16,7 +16,7 @@ enum class Order { Left, Right };
 // All sizes are positive. Results can exceed 2^31: compute in 64 bits throughout.
 std::int64_t attention_flops(std::int64_t T, std::int64_t d_phi, std::int64_t d_v, Order order);
 
-// The smallest positive T at which the Right order costs strictly fewer FLOPs than the Left.
+// The least T >= 1 for which Right needs strictly fewer FLOPs than Left (equal widths d: d + 1).
 std::int64_t crossover_T(std::int64_t d_phi, std::int64_t d_v);
 
 }  // namespace linattn

@@ -12,6 +12,37 @@
 //     "inputs_changed": [ "<argument name>", ... ] }
 //
 // Matrices travel as {"rows": r, "cols": c, "data": [row-major]}, vectors as plain arrays.
+//
+// "outcome" may also be "harness_error" (with "what"): the request itself was at fault (an
+// unknown function, a missing or malformed argument, a bad "phi" spec) or the runner's bindings
+// were tampered with. No student code ran wrong; the judge reports it as the grader's fault.
+//
+// A feature map travels as a "phi" spec, from which the runner builds its own map (the
+// reference library is never linked into a runner). Every map is applied row by row,
+// (n, d_k) -> (n, d_phi):
+//   {"name": "elu_plus_one"}   d_phi = d_k, x + 1 for x >= 0, e^x below
+//   {"name": "relu"}           d_phi = d_k, max(x, 0)
+//   {"name": "identity"}       d_phi = d_k
+//   {"name": "taylor"}         d_phi = 1 + d_k + d_k^2: (1, x, x_i x_j / sqrt(2), i major)
+//   {"name": "positive_random", "Omega": <matrix (d_phi, d_k)>}
+//                              exp(w_i . x - |x|^2 / 2) / sqrt(d_phi), w_i the rows of Omega
+//
+// The calls' arguments and results, per function (scalars as JSON numbers; "eps" defaults
+// to 1e-6 and "bytes_per" to the API's default when left out):
+//   attention_flops          {"T", "d_phi", "d_v", "order": "left"|"right"} -> {"value": int}
+//   crossover_T              {"d_phi", "d_v"}                               -> {"value": int}
+//   causal_linear_attention_recurrent / _parallel
+//                            {"Q", "K", "V", "phi", "eps"}                   -> {"O": matrix}
+//   linear_attention_step    {"S", "z", "q", "k", "v", "phi", "eps"}         -> {"o", "S", "z"}
+//   positive_random_features {"X", "Omega"}                                  -> {"features"}
+//   softmax_kernel_estimate  {"q", "k", "Omega"}                             -> {"value": double}
+//   taylor_features          {"X"}                                           -> {"features"}
+//   taylor_state_bytes       {"d_head", "d_v", "n_heads", "bytes_per"}       -> {"value": int}
+//   kv_cache_tokens          {"state_bytes", "n_kv", "d_k", "bytes_per"}     -> {"value": int}
+//   write                    {"K", "V"}                                      -> {"S": matrix}
+//   read                     {"S", "q"}                                      -> {"value": vector}
+//   crosstalk_energy         {"K"}                                           -> {"value": double}
+// Matrix and vector arguments are watched: "inputs_changed" names those the call altered.
 #pragma once
 
 #include <Eigen/Dense>

@@ -47,6 +47,15 @@ struct Check {
   std::function<Verdict(const json& request, const json& reply)> judge;
 };
 
+inline const char* visibility_name(Visibility v) {
+  switch (v) {
+    case Visibility::Visible: return "visible";
+    case Visibility::Hidden: return "hidden";
+    case Visibility::AfterDueDate: return "after_due_date";
+  }
+  return "visible";
+}
+
 struct ExerciseChecks {
   std::string exercise;              // "causal"
   std::vector<std::string> functions;  // its API functions, in header order

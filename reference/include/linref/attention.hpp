@@ -31,10 +31,13 @@ Matrix causal_linear_attention_chunkwise(const Matrix& Q, const Matrix& K, const
                                          const FeatureMap& phi, Eigen::Index chunk,
                                          double eps = 1e-6);
 
-// The same three forms taking features already computed: FQ, FK: (T, d_phi). Used by the
-// benchmark, so that the feature map is not what is timed.
+// The same three forms taking features already computed: FQ, FK: (T, d_phi). The versions
+// above apply phi once and call these; the benchmark times these, so that the feature map is
+// not what is measured.
 Matrix causal_recurrent_from_features(const Matrix& FQ, const Matrix& FK, const Matrix& V,
                                       double eps = 1e-6);
+Matrix causal_parallel_from_features(const Matrix& FQ, const Matrix& FK, const Matrix& V,
+                                     double eps = 1e-6);
 Matrix causal_chunkwise_from_features(const Matrix& FQ, const Matrix& FK, const Matrix& V,
                                       Eigen::Index chunk, double eps = 1e-6);
 

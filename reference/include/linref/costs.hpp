@@ -15,6 +15,10 @@ std::int64_t crossover_T(std::int64_t d_phi, std::int64_t d_v);
 // Numbers in one head's decode state: S (d_phi x d_v) plus z (d_phi).
 std::int64_t state_numbers(std::int64_t d_phi, std::int64_t d_v);
 std::int64_t taylor_feature_count(std::int64_t d);  // 1 + d + d^2
+// Bytes to keep every intermediate state S_1..S_T of one head (what a naive autograd of the
+// cumulative-sum form stores): T d_phi d_v numbers.
+std::int64_t stored_states_bytes(std::int64_t T, std::int64_t d_phi, std::int64_t d_v,
+                                 std::int64_t bytes_per = 4);
 // One layer's Taylor decode state in bytes: n_heads * state_numbers(1 + d + d^2, d_v) * bytes_per.
 std::int64_t taylor_state_bytes(std::int64_t d_head, std::int64_t d_v, std::int64_t n_heads,
                                 std::int64_t bytes_per = 4);

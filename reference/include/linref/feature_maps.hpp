@@ -29,6 +29,12 @@ Matrix orthogonal_omega(Eigen::Index d_phi, Eigen::Index d_k, Rng& rng);
 // Second-order Taylor features: (1, x, vec(x x^T)/sqrt(2)) row-major, (n, 1 + d + d^2);
 // phi(q)^T phi(k) = 1 + s + s^2/2 with s = q^T k.
 Matrix taylor_features(const Matrix& X);
-Eigen::Index taylor_feature_count(Eigen::Index d);  // 1 + d + d^2
+// 1 + d + d^2. Also declared in costs.hpp with std::int64_t; on LP64 platforms both name the
+// same function, defined once (taylor_features.cpp checks this at compile time).
+Eigen::Index taylor_feature_count(Eigen::Index d);
+
+// The exact kernel (q^T k)^2 with d (d + 1) / 2 features: x_i^2 on the diagonal pairs and
+// sqrt(2) x_i x_j for i < j, ordered i major. For d = 2: (x_1^2, sqrt(2) x_1 x_2, x_2^2).
+Matrix quadratic_features(const Matrix& X);
 
 }  // namespace linref

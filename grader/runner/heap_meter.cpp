@@ -1,0 +1,177 @@
+// The heap meter: this file replaces malloc and its relatives for the whole runner program.
+// The harness is linked with --whole-archive, so these definitions land in the executable and
+// the dynamic linker binds every caller to them: the student's code, Eigen, operator new in
+// libstdc++, and glibc itself. Each forwards to glibc's allocator through its __libc_* entry
+// points (which never call back into malloc, so nothing here recurses) and adjusts a live-byte
+// count by malloc_usable_size, which is what the block really occupies.
+//
+// The count is kept all the time, so a metered call starts from the true baseline; the peak is
+// only raised while metered() runs. Both are atomics: the student may allocate from threads.
+// This measurement names the problem in a message; the kernel's address-space limit is what
+// makes it impossible to get around (mmap, say).
+#include "heap_meter.hpp"
+
+#include "binding.hpp"
+
+#include <errno.h>
+#include <malloc.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstddef>
+
+extern "C" {
+// glibc's own allocator, under names a replacement malloc cannot shadow.
+void* __libc_malloc(std::size_t size);
+void __libc_free(void* ptr);
+void* __libc_calloc(std::size_t count, std::size_t size);
+void* __libc_realloc(void* ptr, std::size_t size);
+void* __libc_memalign(std::size_t alignment, std::size_t size);
+void* __libc_valloc(std::size_t size);
+void* __libc_pvalloc(std::size_t size);
+}
+
+namespace {
+
+std::atomic<std::int64_t> live{0};         // bytes in blocks not yet freed
+std::atomic<std::int64_t> window_peak{0};  // highest `live` seen while metering
+std::atomic<bool> metering{false};
+std::atomic<std::int64_t> best_growth{0};  // max over metered() calls of peak - baseline
+std::atomic<bool> student_threw{false};
+
+void raise_peak(std::int64_t now) {
+  std::int64_t seen = window_peak.load(std::memory_order_relaxed);
+  while (now > seen && !window_peak.compare_exchange_weak(seen, now, std::memory_order_relaxed)) {
+  }
+}
+
+void gained(void* p) {
+  if (p == nullptr) return;
+  const auto size = static_cast<std::int64_t>(malloc_usable_size(p));
+  const std::int64_t now = live.fetch_add(size, std::memory_order_relaxed) + size;
+  if (metering.load(std::memory_order_relaxed)) raise_peak(now);
+}
+
+std::int64_t size_of(void* p) {
+  return p == nullptr ? 0 : static_cast<std::int64_t>(malloc_usable_size(p));
+}
+
+void lost(std::int64_t size) { live.fetch_sub(size, std::memory_order_relaxed); }
+
+}  // namespace
+
+// The signatures repeat glibc's declarations (including __THROW) so that they replace them.
+extern "C" {
+
+void* malloc(std::size_t size) __THROW {
+  void* p = __libc_malloc(size);
+  gained(p);
+  return p;
+}
+
+void free(void* ptr) __THROW {
+  lost(size_of(ptr));
+  __libc_free(ptr);
+}
+
+void* calloc(std::size_t count, std::size_t size) __THROW {
+  void* p = __libc_calloc(count, size);
+  gained(p);
+  return p;
+}
+
+void* realloc(void* ptr, std::size_t size) __THROW {
+  const std::int64_t before = size_of(ptr);
+  void* p = __libc_realloc(ptr, size);
+  if (p != nullptr) {
+    lost(before);
+    gained(p);
+  } else if (size == 0 && ptr != nullptr) {
+    lost(before);  // realloc(p, 0) freed p
+  }                // else: failed, p untouched
+  return p;
+}
+
+void* reallocarray(void* ptr, std::size_t count, std::size_t size) __THROW {
+  std::size_t total = 0;
+  if (__builtin_mul_overflow(count, size, &total)) {
+    errno = ENOMEM;
+    return nullptr;
+  }
+  return realloc(ptr, total);
+}
+
+void* memalign(std::size_t alignment, std::size_t size) __THROW {
+  void* p = __libc_memalign(alignment, size);
+  gained(p);
+  return p;
+}
+
+void* aligned_alloc(std::size_t alignment, std::size_t size) __THROW {
+  void* p = __libc_memalign(alignment, size);
+  gained(p);
+  return p;
+}
+
+int posix_memalign(void** out, std::size_t alignment, std::size_t size) __THROW {
+  // The checks posix_memalign makes and memalign does not.
+  if (alignment % sizeof(void*) != 0 || (alignment & (alignment - 1)) != 0 || alignment == 0)
+    return EINVAL;
+  const int saved = errno;
+  void* p = __libc_memalign(alignment, size);
+  if (p == nullptr) return ENOMEM;
+  errno = saved;
+  gained(p);
+  *out = p;
+  return 0;
+}
+
+void* valloc(std::size_t size) __THROW {
+  void* p = __libc_valloc(size);
+  gained(p);
+  return p;
+}
+
+void* pvalloc(std::size_t size) __THROW {
+  void* p = __libc_pvalloc(size);
+  gained(p);
+  return p;
+}
+
+}  // extern "C"
+
+namespace runner {
+
+void metered(const std::function<void()>& student_call) {
+  const std::int64_t baseline = live.load();
+  window_peak.store(baseline);
+  metering.store(true);
+  auto close_window = [&] {
+    metering.store(false);
+    const std::int64_t growth = window_peak.load() - baseline;
+    std::int64_t best = best_growth.load();
+    while (growth > best && !best_growth.compare_exchange_weak(best, growth)) {
+    }
+  };
+  try {
+    student_call();
+  } catch (...) {
+    close_window();
+    student_threw.store(true);
+    throw;
+  }
+  close_window();
+}
+
+std::uint64_t peak_heap_bytes() {
+  const std::int64_t best = best_growth.load();
+  return best > 0 ? static_cast<std::uint64_t>(best) : 0;
+}
+
+std::int64_t live_heap_bytes() { return live.load(); }
+
+bool exception_came_from_student() { return student_threw.load(); }
+void clear_exception_origin() { student_threw.store(false); }
+
+}  // namespace runner

@@ -1,0 +1,127 @@
+// The runner's main: read one request, call the student's function once per call through
+// its binding, write one reply. The reply holds outputs and observations only; whether they
+// are right is decided by the judge, in another process, against the reference.
+//
+//   runner REQUEST_FILE REPLY_FILE
+//
+// Exit status 0 when a reply was written (whatever the student's code did, short of ending the
+// process), 2 when even that failed. The reply is written to a temporary name and renamed, so
+// the judge sees a complete reply or none (a student calling exit() mid-call leaves none).
+#include "heap_meter.hpp"
+#include "linattn.hpp"
+#include "registry.hpp"
+
+#include "../common/wire.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <algorithm>
+#include <exception>
+#include <fstream>
+#include <iterator>
+#include <new>
+#include <string>
+
+namespace {
+
+using runner::json;
+
+bool read_bytes(const char* path, std::vector<std::uint8_t>& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return !in.bad();
+}
+
+bool write_reply(const std::string& path, const json& reply) {
+  const std::vector<std::uint8_t> bytes = wire::encode(reply);
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return false;
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    out.flush();
+    if (!out) return false;
+  }
+  return std::rename(tmp.c_str(), path.c_str()) == 0;
+}
+
+// A fault of the request or the harness, not of the student: the judge reports it as the
+// grader's own error.
+json harness_error(const std::string& what) {
+  return json{{"outcome", "harness_error"}, {"what", what}, {"results", json::array()},
+              {"peak_heap_bytes", 0}, {"inputs_changed", json::array()}};
+}
+
+json run(const json& request) {
+  const runner::BindingTable& table = runner::binding_table();
+  if (!table.registered_twice.empty())
+    return harness_error("the runner's binding for " + table.registered_twice.front() +
+                         " was registered twice (a submission may not define runner:: symbols)");
+  const std::string function = request.at("function").get<std::string>();
+  const auto binding = table.bindings.find(function);
+  if (binding == table.bindings.end())
+    return harness_error("this runner has no binding for the function \"" + function + "\"");
+
+  json reply{{"outcome", "returned"}, {"results", json::array()}, {"inputs_changed", json::array()}};
+  const json& calls = request.at("calls");
+  std::vector<std::string> changed;
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    runner::CallRecord record;
+    runner::clear_exception_origin();
+    // Whose exception it was decides the outcome: one thrown inside metered() is the
+    // student's; anything else (a missing argument, a bad matrix) is the harness's.
+    auto failed = [&](const char* outcome, const std::string& what) {
+      if (!runner::exception_came_from_student()) {
+        reply = harness_error("call " + std::to_string(i) + ": " + what);
+        return;
+      }
+      reply["outcome"] = outcome;
+      reply["what"] = what;
+      reply["call"] = i;
+    };
+    try {
+      reply["results"].push_back(binding->second(calls[i], record));
+    } catch (const linattn::NotImplemented& e) {
+      failed("not_implemented", e.what());
+    } catch (const std::bad_alloc& e) {
+      failed("bad_alloc", e.what());
+    } catch (const std::exception& e) {
+      failed("exception", e.what());
+    } catch (...) {
+      failed("exception", "an exception that is not a std::exception");
+    }
+    for (const auto& name : record.inputs_changed)
+      if (std::find(changed.begin(), changed.end(), name) == changed.end()) changed.push_back(name);
+    if (reply.at("outcome") != "returned") break;
+  }
+  reply["peak_heap_bytes"] = runner::peak_heap_bytes();
+  if (reply.at("outcome") != "harness_error") reply["inputs_changed"] = changed;
+  return reply;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: %s REQUEST_FILE REPLY_FILE\n", argc > 0 ? argv[0] : "runner");
+    return 2;
+  }
+  json reply;
+  std::vector<std::uint8_t> bytes;
+  if (!read_bytes(argv[1], bytes)) {
+    reply = harness_error(std::string("cannot read the request ") + argv[1]);
+  } else {
+    try {
+      reply = run(wire::decode(bytes));
+    } catch (const std::exception& e) {
+      reply = harness_error(std::string("malformed request: ") + e.what());
+    }
+  }
+  if (!write_reply(argv[2], reply)) {
+    std::fprintf(stderr, "runner: cannot write the reply %s\n", argv[2]);
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,133 @@
+// What the checks share: numeric comparison that explains itself, the feature-map specs of a
+// request, seeded input makers, and the "this looks like mistake X" machinery.
+//
+// A comparison is written for a student: when it fails it says the shapes (expected against
+// got, rows x cols), the largest absolute and relative error, the worst entry with its index,
+// the tolerance used, the first few entries that differ, and whether anything was NaN or Inf.
+#pragma once
+
+#include "check.hpp"
+
+#include <linref/linref.hpp>
+
+#include <Eigen/Dense>
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace grader {
+
+using Matrix = Eigen::MatrixXd;
+using Vector = Eigen::VectorXd;
+
+// ---- tolerances and comparison ---------------------------------------------------------
+
+// An entry passes when |got - expected| <= abs + rel * |expected|.
+struct Tolerance {
+  double abs = 1e-9;
+  double rel = 1e-9;
+  std::string describe() const;  // "|got - expected| <= 1e-09 + 1e-09 * |expected|"
+};
+inline constexpr Tolerance kTight{1e-9, 1e-9};  // well-conditioned double arithmetic
+inline constexpr Tolerance kExact{0.0, 0.0};    // integers and exact rationals in binary
+
+bool within(double expected, double got, const Tolerance& tol);  // Inf must match Inf exactly
+
+struct Comparison {
+  bool ok = false;
+  bool shape_ok = false;
+  Eigen::Index mismatches = 0;     // entries outside the tolerance
+  Eigen::Index non_finite = 0;     // NaN or Inf in `got` where a finite number was expected
+  double max_abs_error = 0.0;      // over finite entries
+  double max_rel_error = 0.0;
+  Eigen::Index worst_row = -1, worst_col = -1;
+  double worst_expected = 0.0, worst_got = 0.0;
+  std::string report;              // several lines; empty when ok
+};
+
+// `name` is how the output is called in messages ("O", "S"); `dims` says what its shape means
+// ("T x d_v"), so a shape mismatch can be said plainly.
+Comparison compare_matrices(const Matrix& expected, const Matrix& got, const Tolerance& tol,
+                            const std::string& name, const std::string& dims = "");
+Comparison compare_vectors(const Vector& expected, const Vector& got, const Tolerance& tol,
+                           const std::string& name, const std::string& dims = "");
+Comparison compare_scalars(double expected, double got, const Tolerance& tol,
+                           const std::string& name);
+
+// Same shape and every entry within tol, NaN matching NaN: for recognising mistaken variants.
+bool same_values(const Matrix& a, const Matrix& b, const Tolerance& tol);
+
+// ---- mistakes ----------------------------------------------------------------------------
+
+// A mistaken variant: what the output would be after a named mistake.
+struct Suspect {
+  std::string mistake;  // a full sentence, said after "Likely mistake: "
+  Matrix value;
+};
+// The first suspect whose value the student's output matches (same shape, within tol).
+std::optional<std::string> diagnose(const Matrix& got, const std::vector<Suspect>& suspects,
+                                    const Tolerance& tol = kTight);
+
+struct ScalarSuspect {
+  std::string mistake;
+  double value;
+};
+std::optional<std::string> diagnose_scalar(double got, const std::vector<ScalarSuspect>& suspects,
+                                           const Tolerance& tol = kTight);
+
+// A failed verdict: what was tried, then the comparison's report, then the likely mistake.
+Verdict failure(const std::string& tried, const std::string& report,
+                const std::optional<std::string>& mistake = std::nullopt);
+
+// ---- formatting --------------------------------------------------------------------------
+
+std::string fmt(double x);                 // shortest form that reads well, "nan", "inf"
+std::string shape_of(const Matrix& m);     // "3 x 2"
+std::string shape_of(Eigen::Index rows, Eigen::Index cols);
+
+// ---- feature-map specs -------------------------------------------------------------------
+// In a request, phi is {"name": "elu_plus_one" | "relu" | "identity" | "taylor"} or
+// {"name": "positive_random", "Omega": <matrix>}. The judge builds the same map from linref.
+
+json phi_spec(const std::string& name);
+json phi_spec_random(const Matrix& Omega);
+linref::FeatureMap feature_map(const json& spec);  // throws std::invalid_argument on a bad spec
+std::string describe_phi(const json& spec);         // "elu+1", "positive random features ..."
+
+// ---- seeded inputs -----------------------------------------------------------------------
+
+Matrix random_matrix(linref::Rng& rng, Eigen::Index rows, Eigen::Index cols, double scale = 1.0);
+Vector random_vector(linref::Rng& rng, Eigen::Index n, double scale = 1.0);
+// Entries |N(0, 1)| * scale + floor: strictly positive.
+Matrix random_positive_matrix(linref::Rng& rng, Eigen::Index rows, Eigen::Index cols,
+                              double floor = 0.1, double scale = 1.0);
+// Rows in random directions with lengths spread evenly over [min_len, max_len].
+Matrix random_rows_of_lengths(linref::Rng& rng, Eigen::Index rows, Eigen::Index cols,
+                              double min_len, double max_len);
+// A random size in [lo, hi].
+Eigen::Index random_size(linref::Rng& rng, Eigen::Index lo, Eigen::Index hi);
+
+// ---- reading a reply ---------------------------------------------------------------------
+
+// reply["results"][i], checking that there is one result per call.
+const json& result_of(const json& request, const json& reply, std::size_t i);
+// Wraps a judge so that a malformed reply becomes a failed verdict instead of an exception.
+std::function<Verdict(const json&, const json&)> guarded(
+    std::function<Verdict(const json&, const json&)> judge);
+
+// Judges call by call: `one(i, arguments, result)` returns a failure or nothing; the first
+// failure is the verdict. "call i of n" is added to a failure's first line when n > 1.
+Verdict each_call(const json& request, const json& reply,
+                  const std::function<std::optional<Verdict>(std::size_t, const json&,
+                                                              const json&)>& one);
+
+// A check whose request is {"function": function, "calls": calls(seed)}; the judge is guarded.
+Check make_check(const std::string& function, const std::string& name, double points,
+                 Visibility visibility, std::uint64_t seed,
+                 std::function<json(std::uint64_t)> calls,
+                 std::function<Verdict(const json&, const json&)> judge);
+
+}  // namespace grader

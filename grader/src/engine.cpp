@@ -1,0 +1,192 @@
+#include "engine.hpp"
+
+#include "builder.hpp"
+#include "check.hpp"
+#include "grader_config.hpp"
+#include "run_check.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+namespace grader {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Runs job(i) for i in [0, n) on up to `workers` threads.
+template <class Job>
+void parallel_for(std::size_t n, int workers, Job job) {
+  std::atomic<std::size_t> next{0};
+  std::vector<std::thread> threads;
+  const int count = std::max(1, std::min<int>(workers, static_cast<int>(n)));
+  for (int w = 0; w < count; ++w)
+    threads.emplace_back([&] {
+      for (std::size_t i; (i = next++) < n;) job(i);
+    });
+  for (auto& t : threads) t.join();
+}
+
+std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+=:@") ==
+                        std::string::npos)
+    return s;
+  std::string q = "'";
+  for (char c : s) q += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// The checks to run for one exercise, after --only and --visible-only.
+std::vector<const Check*> selected_checks(const ExerciseChecks& ex, const Options& o) {
+  std::vector<const Check*> out;
+  for (const auto& c : ex.checks) {
+    if (!o.only_check.empty() && c.name != o.only_check) continue;
+    if (o.visible_only && c.visibility != Visibility::Visible) continue;
+    out.push_back(&c);
+  }
+  return out;
+}
+
+// The exercises and checks that --only and --visible-only select, in the kit's order.
+struct Plan {
+  std::vector<const ExerciseChecks*> exercises;
+  std::vector<std::vector<const Check*>> checks;  // per exercise
+};
+
+Plan make_plan(const Options& o) {
+  Plan plan;
+  for (const auto& ex : registry())
+    if (o.only_exercise.empty() || ex.exercise == o.only_exercise) plan.exercises.push_back(&ex);
+  // Registration order depends on the linker; report in the kit's exercise order.
+  const std::vector<std::string> order = {LINATTN_EXERCISE_LIST};
+  auto rank = [&](const ExerciseChecks* e) {
+    return std::find(order.begin(), order.end(), e->exercise) - order.begin();
+  };
+  std::stable_sort(plan.exercises.begin(), plan.exercises.end(),
+                   [&](auto* a, auto* b) { return rank(a) < rank(b); });
+  if (plan.exercises.empty()) {
+    std::string names;
+    for (const auto& ex : registry()) names += " " + ex.exercise;
+    throw UsageError("no exercise named '" + o.only_exercise + "'; the exercises are:" + names);
+  }
+  for (const auto* ex : plan.exercises) plan.checks.push_back(selected_checks(*ex, o));
+  if (!o.only_check.empty() && plan.checks.front().empty()) {
+    std::string names;
+    for (const auto& c : plan.exercises.front()->checks) names += "\n  " + c.name;
+    throw UsageError("exercise '" + o.only_exercise + "' has no check named '" + o.only_check +
+                     "'; its checks are:" + names);
+  }
+  return plan;
+}
+
+}  // namespace
+
+Report grade(const Options& o) { return grade_many({o.submission}, o).front(); }
+
+std::vector<Report> grade_many(const std::vector<std::string>& submissions, const Options& o,
+                               const Progress& progress) {
+  const auto start = Clock::now();
+  for (const auto& s : submissions)
+    if (!fs::is_directory(s)) throw UsageError("no such folder: " + s);
+  const Plan plan = make_plan(o);
+  const std::size_t n_ex = plan.exercises.size();
+  const int jobs = o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+
+  // Build every exercise of every submission, in one pool; cached builds cost nothing.
+  std::vector<BuildResult> builds(submissions.size() * n_ex);
+  std::atomic<std::size_t> built{0};
+  parallel_for(builds.size(), jobs, [&](std::size_t b) {
+    const std::string& exercise = plan.exercises[b % n_ex]->exercise;
+    try {
+      builds[b] = build_runner(exercise, submissions[b / n_ex]);
+    } catch (const std::exception& e) {
+      builds[b].ok = false;
+      builds[b].log = std::string("the grader could not build this exercise: ") + e.what();
+    }
+    if (progress) progress("building", ++built, builds.size());
+  });
+
+  std::vector<Report> reports(submissions.size());
+  struct Job {
+    std::size_t submission, exercise, slot;
+    const Check* check;
+  };
+  std::vector<Job> queue;
+  for (std::size_t s = 0; s < submissions.size(); ++s) {
+    Report& report = reports[s];
+    report.submission = submissions[s];
+    for (std::size_t e = 0; e < n_ex; ++e) {
+      const BuildResult& build = builds[s * n_ex + e];
+      const std::string& exercise = plan.exercises[e]->exercise;
+      ExerciseResult ex;
+      ex.name = exercise;
+      ex.build_ok = build.ok;
+      ex.build_cached = build.cached;
+      ex.build_seconds = build.seconds;
+      ex.build_log = build.log;
+      for (const Check* c : plan.checks[e]) {
+        CheckResult r;
+        r.name = c->name;
+        r.function = c->function;
+        r.max_score = c->points;
+        r.seed = o.seed.value_or(c->seed);
+        r.visibility = visibility_name(c->visibility);
+        r.rerun = "./kit grade " + shell_quote(submissions[s]) + " --only " + exercise + "/" + c->name +
+                  " --seed " + std::to_string(r.seed);
+        if (!build.ok) {
+          r.status = status::build_error;
+          r.message = build.missing ? "No file " + exercise + "/" + exercise +
+                                          ".cpp in the submission: this exercise scores zero."
+                                    : "The exercise does not build:\n" + first_errors(build.log);
+          r.rerun.clear();
+        } else {
+          queue.push_back({s, e, ex.checks.size(), c});
+        }
+        ex.checks.push_back(std::move(r));
+      }
+      report.exercises.push_back(std::move(ex));
+    }
+  }
+
+  // Every check of every exercise that built, as one pool of independent jobs.
+  std::mutex fault_mutex;
+  std::atomic<std::size_t> checked{0};
+  parallel_for(queue.size(), jobs, [&](std::size_t q) {
+    const Job& job = queue[q];
+    CheckResult& slot = reports[job.submission].exercises[job.exercise].checks[job.slot];
+    const CheckRun run{job.check, plan.exercises[job.exercise]->exercise,
+                       builds[job.submission * n_ex + job.exercise].runner, slot.seed, slot.rerun};
+    bool fault = false;
+    slot = run_check(run, fault);
+    if (fault) {
+      std::lock_guard<std::mutex> lock(fault_mutex);
+      reports[job.submission].grader_fault = true;
+    }
+    if (progress) progress("checking", ++checked, queue.size());
+  });
+
+  for (auto& report : reports) {
+    for (auto& ex : report.exercises) {
+      for (const auto& c : ex.checks) {
+        ex.score += c.score;
+        ex.max_score += c.max_score;
+      }
+      report.score += ex.score;
+      report.max_score += ex.max_score;
+    }
+    report.seconds = since(start);
+  }
+  return reports;
+}
+
+}  // namespace grader

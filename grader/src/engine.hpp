@@ -1,0 +1,30 @@
+// Grading submissions: choose the checks, build each exercise's runner, run the checks in
+// parallel, add up the scores. Nothing here runs student code in this process.
+#pragma once
+
+#include "options.hpp"
+#include "report.hpp"
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace grader {
+
+// Bad usage the user can fix (an unknown exercise or check, a missing folder): exit 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Called now and then from the worker threads: phase ("building", "checking"), done, total.
+using Progress = std::function<void(const char* phase, std::size_t done, std::size_t total)>;
+
+Report grade(const Options& options);
+
+// Many submissions at once (batch grading): every build of every submission in one pool,
+// then every check in another, so both cores stay busy. options.submission is ignored.
+std::vector<Report> grade_many(const std::vector<std::string>& submissions, const Options& options,
+                               const Progress& progress = {});
+
+}  // namespace grader

@@ -1,0 +1,74 @@
+// linattn-grade: the judge's command line (`./kit grade` calls it).
+// Exit status: 0 full marks, 1 graded but not full marks, 2 could not grade.
+#include "batch.hpp"
+#include "engine.hpp"
+#include "options.hpp"
+#include "report.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <unistd.h>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary);
+  f << text;
+  f.close();
+  if (!f) {
+    std::cerr << "linattn-grade: cannot write " << path << "\n";
+    return false;
+  }
+  return true;
+}
+
+bool colour_wanted() {
+  const char* no_colour = std::getenv("NO_COLOR");
+  if (no_colour && *no_colour) return false;
+  return isatty(STDOUT_FILENO);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // `--kit DIR` comes first when the kit script calls us: the default submission is
+  // DIR/exercises, written relative to where the user stands when that is shorter.
+  std::string default_submission = "exercises";
+  int first = 1;
+  if (argc > 2 && std::string(argv[1]) == "--kit") {
+    std::error_code ec;
+    const fs::path rel = fs::relative(fs::path(argv[2]) / "exercises", fs::current_path(), ec);
+    default_submission = ec ? (fs::path(argv[2]) / "exercises").string() : rel.string();
+    first = 3;
+  }
+  if (argc > first && std::string(argv[first]) == "--batch")
+    return grader::run_batch(argc - first - 1, argv + first + 1);
+  std::string error;
+  auto options = grader::parse_options(argc - first, argv + first, default_submission, error);
+  if (!options) {
+    std::cerr << "linattn-grade: " << error << "\n" << grader::kUsage;
+    return 2;
+  }
+  try {
+    const grader::Report report = grader::grade(*options);
+    if (!options->quiet) grader::print_terminal(report, std::cout, colour_wanted());
+    bool written = true;
+    if (!options->json_path.empty())
+      written &= write_file(options->json_path, grader::to_native_json(report).dump(2) + "\n");
+    if (!options->gradescope_path.empty())
+      written &= write_file(options->gradescope_path, grader::to_gradescope_json(report).dump(2) + "\n");
+    if (!options->junit_path.empty()) written &= write_file(options->junit_path, grader::to_junit_xml(report));
+    if (!written || report.grader_fault) return 2;
+    return report.full_marks() ? 0 : 1;
+  } catch (const grader::UsageError& e) {
+    std::cerr << "linattn-grade: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "linattn-grade: the grader failed: " << e.what() << "\n";
+    return 2;
+  }
+}

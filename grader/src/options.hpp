@@ -1,0 +1,27 @@
+// The command line of `./kit grade`.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace grader {
+
+struct Options {
+  std::string submission;               // the folder to grade, as the user wrote it
+  std::string only_exercise;            // --only EXERCISE[/CHECK]
+  std::string only_check;
+  std::optional<std::uint64_t> seed;    // --seed N
+  std::string json_path, gradescope_path, junit_path;
+  int jobs = 0;                         // --jobs N; 0 = one per core
+  bool visible_only = false;            // --visible-only: skip hidden checks (student hand-out)
+  bool quiet = false;                   // --quiet: no terminal report
+};
+
+// Parses argv (without the program name). On bad usage returns nullopt and fills `error`.
+std::optional<Options> parse_options(int argc, char** argv, const std::string& default_submission,
+                                     std::string& error);
+
+extern const char* const kUsage;
+
+}  // namespace grader

@@ -1,0 +1,67 @@
+// What a grading run produced, and the four ways of writing it out. The field names follow
+// the native report of the kit's contract; Gradescope and JUnit are translations of it.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace grader {
+
+// The contract's statuses.
+namespace status {
+inline constexpr const char* passed = "passed";
+inline constexpr const char* failed = "failed";
+inline constexpr const char* not_implemented = "not_implemented";
+inline constexpr const char* error = "error";
+inline constexpr const char* crashed = "crashed";
+inline constexpr const char* timeout = "timeout";
+inline constexpr const char* over_memory = "over_memory";
+inline constexpr const char* build_error = "build_error";
+}  // namespace status
+
+struct CheckResult {
+  std::string name;        // "recurrent/hand-example"
+  std::string function;    // the API function it graded
+  std::string status;      // one of status::*
+  double score = 0;
+  double max_score = 0;
+  std::uint64_t seed = 0;
+  std::string message;     // why it did not pass; empty when it passed
+  std::string output;      // what the student's code printed (capped)
+  double seconds = 0;
+  std::string visibility;  // visible, hidden, after_due_date
+  std::string rerun;       // one command that reruns just this check
+  std::uint64_t peak_heap_bytes = 0;
+};
+
+struct ExerciseResult {
+  std::string name;
+  double score = 0;
+  double max_score = 0;
+  bool build_ok = false;
+  bool build_cached = false;
+  double build_seconds = 0;
+  std::string build_log;
+  std::vector<CheckResult> checks;
+};
+
+struct Report {
+  std::string submission;  // the folder as the user named it
+  double score = 0;
+  double max_score = 0;
+  double seconds = 0;
+  bool grader_fault = false;  // something went wrong on the grader's side: exit 2
+  std::vector<ExerciseResult> exercises;
+  bool full_marks() const;
+};
+
+nlohmann::json to_native_json(const Report& report);
+nlohmann::json to_gradescope_json(const Report& report);
+std::string to_junit_xml(const Report& report);
+void print_terminal(const Report& report, std::ostream& out, bool colour);
+
+}  // namespace grader

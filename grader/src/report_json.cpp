@@ -1,0 +1,82 @@
+// The native report (the contract's --json) and Gradescope's results.json.
+#include "report.hpp"
+
+#include <cmath>
+
+namespace grader {
+
+bool Report::full_marks() const { return !grader_fault && std::abs(score - max_score) < 1e-9; }
+
+namespace {
+
+// Scores are sums of check points; round away binary noise such as 37.50000000001.
+double tidy(double x) { return std::round(x * 1e6) / 1e6; }
+
+}  // namespace
+
+nlohmann::json to_native_json(const Report& report) {
+  nlohmann::json exercises = nlohmann::json::array();
+  for (const auto& ex : report.exercises) {
+    nlohmann::json checks = nlohmann::json::array();
+    for (const auto& c : ex.checks) {
+      checks.push_back({{"name", c.name},
+                        {"function", c.function},
+                        {"status", c.status},
+                        {"score", tidy(c.score)},
+                        {"max_score", tidy(c.max_score)},
+                        {"seed", c.seed},
+                        {"message", c.message},
+                        {"output", c.output},
+                        {"seconds", c.seconds},
+                        {"visibility", c.visibility},
+                        {"rerun", c.rerun},
+                        {"peak_heap_bytes", c.peak_heap_bytes}});
+    }
+    exercises.push_back({{"name", ex.name},
+                         {"score", tidy(ex.score)},
+                         {"max_score", tidy(ex.max_score)},
+                         {"build",
+                          {{"ok", ex.build_ok},
+                           {"log", ex.build_log},
+                           {"cached", ex.build_cached},
+                           {"seconds", ex.build_seconds}}},
+                         {"checks", std::move(checks)}});
+  }
+  return {{"submission", report.submission},
+          {"score", tidy(report.score)},
+          {"max_score", tidy(report.max_score)},
+          {"seconds", report.seconds},
+          {"exercises", std::move(exercises)}};
+}
+
+nlohmann::json to_gradescope_json(const Report& report) {
+  nlohmann::json tests = nlohmann::json::array();
+  int exercise_number = 0;
+  for (const auto& ex : report.exercises) {
+    ++exercise_number;
+    int check_number = 0;
+    for (const auto& c : ex.checks) {
+      ++check_number;
+      std::string output = "status: " + c.status;
+      if (!c.message.empty()) output += "\n" + c.message;
+      if (!c.output.empty()) output += "\n--- what the code printed ---\n" + c.output;
+      if (!c.rerun.empty() && c.status != "passed") output += "\nrerun: " + c.rerun;
+      tests.push_back({{"name", ex.name + "/" + c.name + " (" + c.function + ")"},
+                       {"number", std::to_string(exercise_number) + "." + std::to_string(check_number)},
+                       {"score", tidy(c.score)},
+                       {"max_score", tidy(c.max_score)},
+                       {"status", c.status == "passed" ? "passed" : "failed"},
+                       {"output", output},
+                       {"visibility", c.visibility.empty() ? "visible" : c.visibility}});
+    }
+  }
+  return {{"score", tidy(report.score)},
+          {"execution_time", report.seconds},
+          {"output", "linattn-kit grader: " + std::to_string(tidy(report.score)) + " / " +
+                         std::to_string(tidy(report.max_score))},
+          {"visibility", "visible"},
+          {"stdout_visibility", "hidden"},
+          {"tests", std::move(tests)}};
+}
+
+}  // namespace grader

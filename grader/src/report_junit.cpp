@@ -1,0 +1,86 @@
+// JUnit XML, the format most CI tools read: one <testsuite> per exercise, one <testcase> per
+// check. A wrong answer or a missing function is a <failure>; anything that stopped the code
+// from answering (crash, time-out, exception, memory, build) is an <error>.
+#include "report.hpp"
+
+#include <cstdio>
+#include <sstream>
+
+namespace grader {
+
+namespace {
+
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (unsigned char ch : s) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        // XML 1.0 forbids most control characters even when escaped: show them as \xNN.
+        if (ch < 0x20 && ch != '\n' && ch != '\t' && ch != '\r') {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\x%02x", ch);
+          out += buf;
+        } else {
+          out += static_cast<char>(ch);
+        }
+    }
+  }
+  return out;
+}
+
+bool is_failure(const std::string& status) { return status == "failed" || status == "not_implemented"; }
+
+}  // namespace
+
+std::string to_junit_xml(const Report& report) {
+  std::ostringstream xml;
+  int tests = 0, failures = 0, errors = 0;
+  for (const auto& ex : report.exercises)
+    for (const auto& c : ex.checks) {
+      ++tests;
+      if (c.status == "passed") continue;
+      (is_failure(c.status) ? failures : errors) += 1;
+    }
+  xml << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  xml << "<testsuites name=\"linattn-kit\" tests=\"" << tests << "\" failures=\"" << failures
+      << "\" errors=\"" << errors << "\" time=\"" << report.seconds << "\">\n";
+  for (const auto& ex : report.exercises) {
+    int ex_failures = 0, ex_errors = 0;
+    double ex_time = 0;
+    for (const auto& c : ex.checks) {
+      ex_time += c.seconds;
+      if (c.status == "passed") continue;
+      (is_failure(c.status) ? ex_failures : ex_errors) += 1;
+    }
+    xml << "  <testsuite name=\"" << xml_escape(ex.name) << "\" tests=\"" << ex.checks.size()
+        << "\" failures=\"" << ex_failures << "\" errors=\"" << ex_errors << "\" time=\"" << ex_time
+        << "\">\n";
+    for (const auto& c : ex.checks) {
+      xml << "    <testcase classname=\"" << xml_escape(ex.name + "." + c.function) << "\" name=\""
+          << xml_escape(c.name) << "\" time=\"" << c.seconds << "\"";
+      if (c.status == "passed") {
+        xml << "/>\n";
+        continue;
+      }
+      const char* tag = is_failure(c.status) ? "failure" : "error";
+      std::string body = c.message;
+      if (!c.rerun.empty()) body += "\nrerun: " + c.rerun;
+      xml << ">\n      <" << tag << " type=\"" << c.status << "\" message=\""
+          << xml_escape(c.status + ": " + c.message.substr(0, c.message.find('\n'))) << "\">"
+          << xml_escape(body) << "</" << tag << ">\n";
+      if (!c.output.empty()) xml << "      <system-out>" << xml_escape(c.output) << "</system-out>\n";
+      xml << "    </testcase>\n";
+    }
+    xml << "  </testsuite>\n";
+  }
+  xml << "</testsuites>\n";
+  return xml.str();
+}
+
+}  // namespace grader

@@ -1,0 +1,93 @@
+// The report a person reads: a line per check, the reasons under each one that did not pass,
+// and a total. Colour only when asked for (a terminal, and NO_COLOR unset).
+#include "report.hpp"
+
+#include <cstdio>
+#include <iomanip>
+#include <sstream>
+
+namespace grader {
+
+namespace {
+
+struct Style {
+  bool on;
+  std::string paint(const std::string& text, const char* code) const {
+    return on ? std::string("\033[") + code + "m" + text + "\033[0m" : text;
+  }
+};
+
+// A fixed-width tag per status, so the lines line up.
+const char* tag(const std::string& s) {
+  if (s == "passed") return "PASS ";
+  if (s == "failed") return "FAIL ";
+  if (s == "not_implemented") return "TODO ";
+  if (s == "error") return "ERROR";
+  if (s == "crashed") return "CRASH";
+  if (s == "timeout") return "TIME ";
+  if (s == "over_memory") return "MEM  ";
+  if (s == "build_error") return "BUILD";
+  return "?    ";
+}
+
+const char* colour_of(const std::string& s) {
+  if (s == "passed") return "32";
+  if (s == "not_implemented") return "33";
+  return "31";
+}
+
+std::string points(double got, double max) {
+  std::ostringstream o;
+  o << std::setprecision(4) << got << "/" << max;
+  return o.str();
+}
+
+void indented(std::ostream& out, const std::string& text, const std::string& pad) {
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) out << pad << line << "\n";
+}
+
+}  // namespace
+
+void print_terminal(const Report& report, std::ostream& out, bool colour) {
+  const Style style{colour};
+  out << "Grading " << report.submission << "\n";
+  for (const auto& ex : report.exercises) {
+    out << "\n" << style.paint(ex.name, "1") << "  " << points(ex.score, ex.max_score);
+    if (!ex.build_ok) out << "  " << style.paint("(does not build)", "31");
+    out << "\n";
+    bool build_error_shown = false;
+    for (const auto& c : ex.checks) {
+      std::ostringstream line;
+      line << "  " << style.paint(tag(c.status), colour_of(c.status)) << "  " << std::left
+           << std::setw(38) << c.name << " " << std::setw(7) << points(c.score, c.max_score)
+           << " " << c.function;
+      if (c.visibility != "visible" && !c.visibility.empty()) line << "  [" << c.visibility << "]";
+      out << line.str() << "\n";
+      if (c.status == "passed") continue;
+      // A build error is the same for every check of the exercise: say it once.
+      if (c.status == "build_error") {
+        if (!build_error_shown) indented(out, c.message, "        ");
+        build_error_shown = true;
+        continue;
+      }
+      if (c.status == "not_implemented") continue;  // the tag says it all
+      indented(out, c.message, "        ");
+      if (!c.output.empty()) {
+        out << "        what your code printed:\n";
+        indented(out, c.output, "          | ");
+      }
+      if (!c.rerun.empty()) out << "        rerun: " << style.paint(c.rerun, "36") << "\n";
+    }
+  }
+  out << "\n" << style.paint("Total: " + points(report.score, report.max_score), "1");
+  std::ostringstream secs;
+  secs << std::fixed << std::setprecision(2) << report.seconds;
+  out << "   (" << secs.str() << " s)\n";
+  if (report.grader_fault)
+    out << style.paint("The grader itself ran into a problem (see above); the score may be incomplete.",
+                       "31")
+        << "\n";
+}
+
+}  // namespace grader

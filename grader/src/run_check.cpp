@@ -1,0 +1,231 @@
+#include "run_check.hpp"
+
+#include "../common/wire.hpp"
+
+#include <cmath>
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <unistd.h>
+
+namespace grader {
+
+namespace {
+
+std::string mib(double bytes) {
+  std::ostringstream o;
+  o.precision(3);
+  o << bytes / (1024.0 * 1024.0) << " MiB";
+  return o.str();
+}
+
+std::string seconds_text(double s) {
+  std::ostringstream o;
+  o.precision(3);
+  o << s << " s";
+  return o.str();
+}
+
+std::string short_value(const json& v) {
+  if (v.is_object() && v.contains("rows"))
+    return std::to_string(v["rows"].get<long>()) + "x" + std::to_string(v["cols"].get<long>());
+  if (v.is_object() && v.contains("name")) return v["name"].get<std::string>();
+  if (v.is_array()) return "(" + std::to_string(v.size()) + ")";
+  if (v.is_number_float()) {
+    std::ostringstream o;
+    o << v.get<double>();
+    return o.str();
+  }
+  return v.dump();
+}
+
+// What a peak heap looks like, for a request that has a token axis: a student who built a
+// T x T matrix or kept T states sees that named.
+std::string peak_resembles(const json& request, std::uint64_t peak) {
+  const json& call = request["calls"][0];
+  if (!call.contains("Q") || !call.contains("V")) return "";
+  const double T = call["Q"]["rows"].get<double>();
+  const double d_k = call["Q"]["cols"].get<double>();
+  const double d_v = call["V"]["cols"].get<double>();
+  const double tt = T * T * 8.0;
+  const double states = T * d_k * d_v * 8.0;  // the feature maps used here keep d_phi = d_k
+  std::ostringstream o;
+  o.precision(2);
+  o << " That is about " << peak / tt << " times a T x T matrix of doubles (" << mib(tt)
+    << " at T = " << T << ")";
+  if (std::abs(states - tt) > 1) o << " and " << peak / states << " times T stored d_phi x d_v states";
+  o << ". Keep one state and update it token by token; never build the masked T x T matrix.";
+  return o.str();
+}
+
+struct TempDir {
+  std::filesystem::path path;
+  TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "linattn-check-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw std::runtime_error("cannot make a temporary folder");
+    path = pattern;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+};
+
+}  // namespace
+
+std::string describe_call(const json& request) {
+  if (!request.contains("calls") || request["calls"].empty()) return "";
+  std::string text;
+  for (const auto& [name, v] : request["calls"][0].items()) {
+    if (!text.empty()) text += ", ";
+    text += name + " " + short_value(v);
+  }
+  return text;
+}
+
+CheckResult run_check(const CheckRun& run, bool& grader_fault) {
+  const Check& check = *run.check;
+  CheckResult r;
+  r.name = check.name;
+  r.function = check.function;
+  r.max_score = check.points;
+  r.seed = run.seed;
+  r.visibility = visibility_name(check.visibility);
+  r.rerun = run.rerun;
+
+  auto fault = [&](const std::string& what) {
+    grader_fault = true;
+    r.status = status::error;
+    r.message = "The grader itself failed on this check (not your fault): " + what;
+    return r;
+  };
+
+  json request;
+  try {
+    request = check.request(run.seed);
+  } catch (const std::exception& e) {
+    return fault(std::string("making the inputs: ") + e.what());
+  }
+  const std::size_t calls = request["calls"].size();
+  const std::string tried = "Tried: " + check.function + "(" + describe_call(request) + ")" +
+                            (calls > 1 ? ", " + std::to_string(calls) + " calls" : "") +
+                            ", seed " + std::to_string(run.seed) + ".";
+
+  RunOutcome outcome;
+  json reply;
+  bool have_reply = false;
+  try {
+    TempDir dir;
+    const auto request_path = dir.path / "request.cbor";
+    const auto reply_path = dir.path / "reply.cbor";
+    {
+      const auto bytes = wire::encode(request);
+      std::ofstream f(request_path, std::ios::binary);
+      f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    }
+    outcome = run_sandboxed({run.runner.string(), request_path.string(), reply_path.string()},
+                            dir.path, check.limits);
+    std::ifstream f(reply_path, std::ios::binary);
+    if (f) {
+      std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+      try {
+        reply = wire::decode(bytes);
+        have_reply = reply.is_object() && reply.contains("outcome");
+      } catch (const std::exception&) {
+        have_reply = false;  // a garbled reply counts as no reply
+      }
+    }
+  } catch (const std::exception& e) {
+    return fault(std::string("running the check: ") + e.what());
+  }
+
+  r.seconds = outcome.seconds;
+  r.output = outcome.output;
+  if (outcome.output_truncated())
+    r.output += "\n[output truncated: kept the first " + std::to_string(outcome.output.size()) +
+                " of " + std::to_string(outcome.output_bytes) + " bytes]";
+
+  using Ending = RunOutcome::Ending;
+  if (outcome.ending == Ending::LaunchFailed) return fault("could not start the runner: " + outcome.launch_error);
+  if (outcome.ending == Ending::TimedOut) {
+    r.status = status::timeout;
+    r.message = tried + "\nStopped after " + seconds_text(check.limits.wall_seconds) +
+                " (the limit for this check). Look for a loop that never ends, or work that grows "
+                "much faster than the input.";
+    return r;
+  }
+  if (outcome.ending == Ending::Signaled) {
+    r.status = status::crashed;
+    r.message = tried + "\ncrashed: " + signal_name(outcome.signal) + ".";
+    if (outcome.signal == SIGABRT)
+      r.message += " An abort usually comes from a failed assertion; Eigen's assertions name a "
+                   "shape mismatch (see what your code printed).";
+    if (outcome.signal == SIGSEGV)
+      r.message += " A segmentation fault is an access outside memory you own: an index out of "
+                   "range, or a dangling reference.";
+    return r;
+  }
+  if (!have_reply) {
+    r.status = status::error;
+    r.message = tried + "\nThe program exited with status " + std::to_string(outcome.exit_code) +
+                " before the function returned. Do not call exit() or quit the program from "
+                "your functions.";
+    return r;
+  }
+
+  const std::string what = reply.value("outcome", "");
+  r.peak_heap_bytes = reply.value("peak_heap_bytes", std::uint64_t{0});
+  if (what == "not_implemented") {
+    r.status = status::not_implemented;
+    r.message = reply.value("what", check.function + " is not implemented yet");
+    return r;
+  }
+  if (what == "bad_alloc") {
+    r.status = status::over_memory;
+    r.message = tried + "\nAn allocation failed under the address-space limit of " +
+                mib(static_cast<double>(check.limits.address_space_bytes)) + ".";
+    if (check.heap_budget_bytes) r.message += peak_resembles(request, check.limits.address_space_bytes);
+    return r;
+  }
+  if (what == "exception") {
+    r.status = status::error;
+    r.message = tried + "\nThrew an exception: " + reply.value("what", std::string("(no message)"));
+    return r;
+  }
+  if (what != "returned") return fault("the runner replied with an unknown outcome '" + what + "'");
+
+  if (check.heap_budget_bytes && r.peak_heap_bytes > *check.heap_budget_bytes) {
+    r.status = status::over_memory;
+    r.message = tried + "\nThe heap grew by " + mib(static_cast<double>(r.peak_heap_bytes)) +
+                " during the call; the budget is " + mib(static_cast<double>(*check.heap_budget_bytes)) +
+                " (" + check.heap_budget_rule + ")." + peak_resembles(request, r.peak_heap_bytes);
+    return r;
+  }
+  const json changed = reply.value("inputs_changed", json::array());
+  if (!changed.empty()) {
+    std::string names;
+    for (const auto& n : changed) names += (names.empty() ? "" : ", ") + n.get<std::string>();
+    r.status = status::failed;
+    r.message = tried + "\nThe function changed its input(s): " + names +
+                ". Inputs are passed by const reference and must be left exactly as they were; "
+                "work on a copy.";
+    return r;
+  }
+  if (!reply.contains("results") || reply["results"].size() != calls)
+    return fault("the runner returned " + std::to_string(reply.value("results", json::array()).size()) +
+                 " results for " + std::to_string(calls) + " calls");
+
+  try {
+    const Verdict v = check.judge(request, reply);
+    r.status = v.passed ? status::passed : status::failed;
+    r.message = v.passed ? "" : tried + "\n" + v.message;
+  } catch (const std::exception& e) {
+    return fault(std::string("judging the results: ") + e.what());
+  }
+  if (r.status == status::passed) r.score = check.points;
+  return r;
+}
+
+}  // namespace grader

@@ -1,0 +1,184 @@
+// Printing and plotting shared by the labs.
+#include "lab_support.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <limits>
+#include <ostream>
+#include <sstream>
+
+namespace linlab {
+
+std::string fmt(double x, int digits) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  std::ostringstream s;
+  const double a = std::fabs(x);
+  if (a != 0.0 && (a < 1e-3 || a >= 1e7)) {
+    s << std::scientific << std::setprecision(digits - 1 > 0 ? digits - 1 : 1) << x;
+  } else {
+    s << std::fixed << std::setprecision(digits) << x;
+  }
+  return s.str();
+}
+
+std::string fmt_sci(double x, int digits) {
+  if (std::isnan(x)) return "nan";
+  std::ostringstream s;
+  s << std::scientific << std::setprecision(digits) << x;
+  return s.str();
+}
+
+std::string fmt_int(long long x) {
+  std::string digits = std::to_string(x < 0 ? -x : x);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return x < 0 ? "-" + out : out;
+}
+
+std::string fmt_pct(double fraction, int digits) {
+  if (std::isnan(fraction)) return "nan";
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(digits) << 100.0 * fraction << '%';
+  return s.str();
+}
+
+void seed_vs_measured(std::ostream& os, const std::string& what, const std::string& seed,
+                      const std::string& measured) {
+  os << "  " << what << "\n      seed:     " << seed << "\n      measured: " << measured << '\n';
+}
+
+void heading(std::ostream& os, const std::string& name, const std::string& cell,
+             const std::string& what) {
+  os << "== lab " << name << " (" << cell << ") ==\n" << what << "\n\n";
+}
+
+Table::Table(std::vector<std::string> headers) : headers_(std::move(headers)) {}
+
+void Table::row(std::vector<std::string> cells) {
+  cells.resize(headers_.size());
+  rows_.push_back(std::move(cells));
+}
+
+void Table::print(std::ostream& os) const {
+  std::vector<std::size_t> width(headers_.size());
+  for (std::size_t c = 0; c < headers_.size(); ++c) {
+    width[c] = headers_[c].size();
+    for (const auto& r : rows_) width[c] = std::max(width[c], r[c].size());
+  }
+  auto line = [&](const std::vector<std::string>& cells) {
+    os << ' ';
+    // The first column (labels) is left-aligned, the others (numbers) right-aligned.
+    for (std::size_t c = 0; c < cells.size(); ++c)
+      os << ' ' << (c == 0 ? std::left : std::right) << std::setw(static_cast<int>(width[c]))
+         << cells[c];
+    os << std::right;
+    os << '\n';
+  };
+  line(headers_);
+  std::vector<std::string> rule;
+  for (std::size_t w : width) rule.push_back(std::string(w, '-'));
+  line(rule);
+  for (const auto& r : rows_) line(r);
+  os << '\n';
+}
+
+namespace {
+
+bool have_gnuplot() {
+  static const bool found = std::system("command -v gnuplot >/dev/null 2>&1") == 0;
+  return found;
+}
+
+std::string quoted(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') out += "'\\''";
+    else out += c;
+  }
+  return out + "'";
+}
+
+// gnuplot strings in double quotes: escape backslashes and quotes.
+std::string gp_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+void write_plot(const Options& opt, const Plot& plot, std::ostream& os) {
+  if (!opt.plots) {
+    os << "  plot: skipped (--no-plot)\n";
+    return;
+  }
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(opt.out_dir, ec);
+  if (ec) {
+    os << "  plot: skipped, cannot create " << opt.out_dir << " (" << ec.message() << ")\n";
+    return;
+  }
+  const fs::path dir(opt.out_dir);
+  const fs::path dat = dir / (plot.stem + ".dat");
+  const fs::path gp = dir / (plot.stem + ".gp");
+  const fs::path svg = dir / (plot.stem + ".svg");
+  {
+    std::ofstream d(dat);
+    d << std::setprecision(std::numeric_limits<double>::max_digits10);
+    for (const Series& s : plot.series) {
+      d << "# " << s.title << '\n';
+      for (std::size_t i = 0; i < s.x.size(); ++i) {
+        // gnuplot skips points whose value is "NaN"; keep them as gaps.
+        if (std::isfinite(s.y[i])) d << s.x[i] << ' ' << s.y[i] << '\n';
+        else d << s.x[i] << " NaN\n";
+      }
+      d << "\n\n";
+    }
+  }
+  {
+    std::ofstream g(gp);
+    g << "set terminal svg size 900,600 dynamic background rgb 'white'\n"
+      << "set output " << gp_string(svg.string()) << '\n'
+      << "set title " << gp_string(plot.title) << '\n'
+      << "set xlabel " << gp_string(plot.xlabel) << '\n'
+      << "set ylabel " << gp_string(plot.ylabel) << '\n'
+      << "set grid\nset key outside right\n"
+      << "set datafile missing 'NaN'\n";
+    if (plot.logx) g << "set logscale x 2\n";
+    if (plot.logy) g << "set logscale y\n";
+    for (const auto& e : plot.extra) g << e << '\n';
+    g << "plot ";
+    for (std::size_t i = 0; i < plot.series.size(); ++i) {
+      if (i) g << ", \\\n     ";
+      g << gp_string(dat.string()) << " index " << i << " using 1:2 with "
+        << plot.series[i].style << " title " << gp_string(plot.series[i].title);
+    }
+    g << '\n';
+  }
+  if (!have_gnuplot()) {
+    os << "  plot: gnuplot not found; data and script written to " << dat.string() << " and "
+       << gp.string() << '\n';
+    return;
+  }
+  const std::string cmd = "gnuplot " + quoted(gp.string()) + " >/dev/null 2>&1";
+  if (std::system(cmd.c_str()) != 0) {
+    os << "  plot: gnuplot failed on " << gp.string() << " (the table above does not need it)\n";
+    return;
+  }
+  os << "  plot: " << svg.string() << '\n';
+}
+
+}  // namespace linlab

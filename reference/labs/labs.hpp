@@ -1,0 +1,151 @@
+// The labs' computations, apart from their printing, so that the tests can call them.
+// Each lab: a result struct, compute_<lab>() (deterministic for a given seed), and
+// run_<lab>() (computes, prints the table and the seed's figures, writes a plot if useful).
+#pragma once
+
+#include "lab_support.hpp"
+
+#include <linref/linref.hpp>
+
+#include <cstdint>
+#include <iosfwd>
+#include <vector>
+
+namespace linlab {
+
+// ---- 1. order (cell 1): the two multiplication orders, timed ----
+struct OrderRow {
+  Eigen::Index T;
+  double left_seconds, right_seconds;  // best of five
+};
+struct OrderResult {
+  Eigen::Index d;  // head width (d_phi = d_v = d)
+  std::vector<OrderRow> rows;
+  std::int64_t predicted_crossover;    // smallest T with right cheaper in FLOPs
+  Eigen::Index measured_crossover;     // smallest T from which right is faster at every size
+  double left_growth, right_growth;    // median time ratio per doubling over the largest sizes
+  double max_order_difference;         // |left - right| of linref's kernel attention, T = 64
+};
+OrderResult compute_order(Eigen::Index d = 32, Eigen::Index T_max = 4096, int repeats = 5);
+int run_order(const Options& opt, std::ostream& os);
+
+// ---- 2. forms (cell 2): the hand example and three forms on random data ----
+struct FormsResult {
+  linref::Matrix hand_kernel;                    // phi(Q) phi(K)^T, (3, 3)
+  linref::Matrix hand_recurrent, hand_parallel, hand_chunkwise;  // (3, 2), eps = 0
+  linref::Matrix hand_expected;                  // (1,0), (5/9,4/9), (7/12,2/3)
+  double softmax_weight_q2k1;                    // e/(e+1), no temperature
+  Eigen::Index T, d_k, d_v, chunk;
+  double max_diff_parallel, max_diff_chunkwise, max_diff_chunkwise_odd;  // vs recurrent
+};
+FormsResult compute_forms(std::uint64_t seed = 2);
+int run_forms(const Options& opt, std::ostream& os);
+
+// ---- 3. random-features (cell 3): error of positive random features vs d_phi ----
+struct RandomFeaturesRow {
+  Eigen::Index d_phi;
+  double half_measured, half_predicted;  // mean relative error, mean predicted relative std
+  double full_measured, full_predicted;
+};
+struct RandomFeaturesResult {
+  Eigen::Index n_q, n_k, d_k;
+  int draws;                          // Omega draws averaged per d_phi
+  double half_mean_sq, full_mean_sq;  // mean |q + k|^2 over the pairs
+  std::vector<RandomFeaturesRow> rows;
+};
+RandomFeaturesResult compute_random_features(std::uint64_t seed = 3, int draws = 5);
+int run_random_features(const Options& opt, std::ostream& os);
+
+// ---- 4. retrieval (cell 4): outer-product memory, orthonormal vs random keys ----
+struct RetrievalRow {
+  Eigen::Index n;
+  double ortho_cosine, ortho_crosstalk;    // nan past n = d
+  double random_cosine, random_crosstalk;  // averaged over trials
+  double predicted_cosine, predicted_crosstalk;
+};
+struct RetrievalResult {
+  Eigen::Index d;
+  int trials;
+  std::vector<RetrievalRow> rows;
+};
+RetrievalResult compute_retrieval(Eigen::Index d = 64, std::uint64_t seed = 4, int trials = 20);
+int run_retrieval(const Options& opt, std::ostream& os);
+
+// ---- 5. state-vs-cache (cell 5): MiniMax-01 arithmetic and break-evens ----
+struct StateCacheResult {
+  // MiniMax-01, from linref::minimax01() through linref's cost functions
+  std::int64_t state_numbers, state_bytes, cache_bytes_per_token, cache_bytes_2_20,
+      cache_bytes_2_20_all_softmax;
+  // the same, recomputed here from first principles (the lab checks linref against them)
+  std::int64_t own_state_numbers, own_state_bytes, own_cache_bytes_per_token, own_cache_2_20,
+      own_cache_2_20_all;
+  // 32 heads of 128 against 8 KV heads of 128
+  std::int64_t layer_state_numbers, kv_numbers_per_token, break_even_numbers;
+  std::int64_t layer_state_bytes, kv_bytes_per_token, break_even_bytes;
+  // one head of 128, state with normalizer against its own cache (2 * 128 numbers per token)
+  std::int64_t head_state_numbers;
+  double head_break_even_tokens;
+};
+StateCacheResult compute_state_vs_cache();
+int run_state_vs_cache(const Options& opt, std::ostream& os);
+
+// ---- 6. rank (cell 6): numerical ranks of kernel matrices ----
+struct RankResult {
+  Eigen::Index T, d_k;
+  double scale;  // entries of Q and K are N(0, scale^2); scores use 1/sqrt(d_k)
+  Eigen::Index softmax_rank, softmax_block_rank, elu_rank, elu_block_rank, elu_masked_rank;
+  linref::Vector softmax_sv, elu_sv;  // singular values, descending
+  double softmax_tol, elu_tol;        // thresholds used
+  std::vector<std::pair<double, Eigen::Index>> softmax_rank_by_scale;
+};
+// Numerical rank: number of singular values above sigma_max * max(rows, cols) * 2^-52.
+Eigen::Index numerical_rank(const linref::Matrix& A, double* tol = nullptr,
+                            linref::Vector* sv = nullptr);
+RankResult compute_rank(std::uint64_t seed = 6);
+int run_rank(const Options& opt, std::ostream& os);
+
+// ---- 7. gradients (PyTorch block): forms agree; hand gradients vs quadratic and FD ----
+struct GradientsResult {
+  Eigen::Index T, d_k, d_v;
+  double forms_quadratic_vs_recurrent, forms_cumsum_vs_recurrent;  // max abs difference
+  double grad_running_vs_quadratic;   // max abs diff over dQ, dK, dV, relative to max |grad|
+  Eigen::Index fd_T, fd_d_k, fd_d_v;
+  double fd_step;
+  double grad_running_vs_fd;          // max abs diff, relative to max |grad|
+  std::int64_t cumsum_bytes_seed;     // T = 8192, d = 128, float32
+  std::int64_t cumsum_bytes_here;     // this lab's size, float64
+};
+GradientsResult compute_gradients(std::uint64_t seed = 7);
+int run_gradients(const Options& opt, std::ostream& os);
+
+// ---- 8. sharpness (first figure): weight on the relevant key as the query grows ----
+struct SharpnessRow {
+  double sharpness;
+  double softmax, elu, relu, taylor;
+  std::vector<double> rf;  // one per d_phi in SharpnessResult::rf_dphi (mean over draws)
+};
+struct SharpnessResult {
+  Eigen::Index n_keys, d_k;
+  std::vector<Eigen::Index> rf_dphi;
+  int rf_draws;
+  std::vector<SharpnessRow> rows;
+  double elu_limit_predicted, elu_at_large;  // relu(q)^T phi(k) limit vs a very long query
+  double large_sharpness;
+  // ten draws at sharpness 1, d_phi = 512
+  std::vector<double> misplaced, kernel_error;
+};
+SharpnessResult compute_sharpness(std::uint64_t seed = 8);
+int run_sharpness(const Options& opt, std::ostream& os);
+
+// ---- 9. memory-fill (second figure): writing pairs one at a time into a d = 32 memory ----
+struct MemoryFillResult {
+  Eigen::Index d, n_max;
+  double shared_weight;  // correlated keys: k = a u + sqrt(1 - a^2) r, a = shared_weight
+  int trials;
+  std::vector<double> ortho, random, correlated;  // mean retrieval cosine after n writes
+  std::vector<double> random_predicted, correlated_predicted;  // index n - 1
+};
+MemoryFillResult compute_memory_fill(std::uint64_t seed = 9, int trials = 20);
+int run_memory_fill(const Options& opt, std::ostream& os);
+
+}  // namespace linlab

@@ -1,0 +1,104 @@
+#include "fake_runner.hpp"
+
+#include <stdexcept>
+
+namespace fake {
+
+const grader::ExerciseChecks& exercise(const std::string& name) {
+  for (const auto& ex : grader::registry())
+    if (ex.exercise == name) return ex;
+  throw std::runtime_error("no exercise " + name);
+}
+
+const grader::Check& check(const std::string& ex, const std::string& name) {
+  for (const auto& c : exercise(ex).checks)
+    if (c.name == name) return c;
+  throw std::runtime_error("no check " + ex + "/" + name);
+}
+
+linref::FeatureMap phi_of(const json& spec) {
+  const std::string name = spec.at("name");
+  if (name == "elu_plus_one") return linref::elu_plus_one;
+  if (name == "relu") return linref::relu;
+  if (name == "identity") return linref::identity;
+  if (name == "taylor") return linref::taylor_features;
+  if (name == "positive_random") {
+    const Matrix Omega = wire::to_matrix(spec.at("Omega"));
+    return [Omega](const Matrix& X) { return linref::positive_random_features(X, Omega); };
+  }
+  throw std::runtime_error("unknown phi " + name);
+}
+
+namespace {
+Matrix M(const json& call, const char* key) { return wire::to_matrix(call.at(key)); }
+Vector V(const json& call, const char* key) { return wire::to_vector(call.at(key)); }
+std::int64_t I(const json& call, const char* key) { return call.at(key).get<std::int64_t>(); }
+}  // namespace
+
+json reference_result(const std::string& f, const json& a) {
+  using linref::Order;
+  if (f == "attention_flops")
+    return {{"value", linref::attention_flops(I(a, "T"), I(a, "d_phi"), I(a, "d_v"),
+                                              a.at("order") == "left" ? Order::Left : Order::Right)}};
+  if (f == "crossover_T") return {{"value", linref::crossover_T(I(a, "d_phi"), I(a, "d_v"))}};
+  if (f == "causal_linear_attention_recurrent")
+    return {{"O", wire::from_matrix(linref::causal_linear_attention_recurrent(
+                      M(a, "Q"), M(a, "K"), M(a, "V"), phi_of(a.at("phi")), a.at("eps")))}};
+  if (f == "causal_linear_attention_parallel")
+    return {{"O", wire::from_matrix(linref::causal_linear_attention_parallel(
+                      M(a, "Q"), M(a, "K"), M(a, "V"), phi_of(a.at("phi")), a.at("eps")))}};
+  if (f == "linear_attention_step") {
+    const linref::DecodeStep s = linref::linear_attention_step(
+        M(a, "S"), V(a, "z"), V(a, "q"), V(a, "k"), V(a, "v"), phi_of(a.at("phi")), a.at("eps"));
+    return {{"o", wire::from_vector(s.o)}, {"S", wire::from_matrix(s.S)}, {"z", wire::from_vector(s.z)}};
+  }
+  if (f == "positive_random_features")
+    return {{"features", wire::from_matrix(linref::positive_random_features(M(a, "X"), M(a, "Omega")))}};
+  if (f == "softmax_kernel_estimate")
+    return {{"value", linref::softmax_kernel_estimate(V(a, "q"), V(a, "k"), M(a, "Omega"))}};
+  if (f == "taylor_features")
+    return {{"features", wire::from_matrix(linref::taylor_features(M(a, "X")))}};
+  if (f == "taylor_state_bytes")
+    return {{"value", linref::taylor_state_bytes(I(a, "d_head"), I(a, "d_v"), I(a, "n_heads"),
+                                                 I(a, "bytes_per"))}};
+  if (f == "kv_cache_tokens")
+    return {{"value", linref::kv_cache_tokens(I(a, "state_bytes"), I(a, "n_kv"), I(a, "d_k"),
+                                              I(a, "bytes_per"))}};
+  if (f == "write") return {{"S", wire::from_matrix(linref::memory_write(M(a, "K"), M(a, "V")))}};
+  if (f == "read") return {{"value", wire::from_vector(linref::memory_read(M(a, "S"), V(a, "q")))}};
+  if (f == "crosstalk_energy") return {{"value", linref::crosstalk_energy(M(a, "K"))}};
+  throw std::runtime_error("no reference for " + f);
+}
+
+Impl reference(const std::string& function) {
+  return [function](const json& call) { return reference_result(function, call); };
+}
+
+json reply_from(const json& request, const Impl& impl) {
+  json results = json::array();
+  for (const json& call : request.at("calls")) results.push_back(impl(call));
+  // Through CBOR and back, as the real runner's reply travels.
+  return wire::decode(wire::encode(json{{"outcome", "returned"},
+                                        {"results", results},
+                                        {"peak_heap_bytes", 0},
+                                        {"inputs_changed", json::array()}}));
+}
+
+grader::Verdict judge_with(const grader::Check& c, const Impl& impl, std::uint64_t seed) {
+  const json request = wire::decode(wire::encode(c.request(seed)));
+  return c.judge(request, reply_from(request, impl));
+}
+
+std::map<std::string, grader::Verdict> judge_all(const std::string& ex, const std::string& function,
+                                                 const Impl& impl) {
+  std::map<std::string, grader::Verdict> out;
+  for (const auto& c : exercise(ex).checks)
+    if (c.function == function) out[c.name] = judge_with(c, impl, c.seed);
+  return out;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace fake

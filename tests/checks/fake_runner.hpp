@@ -1,0 +1,43 @@
+// A stand-in for the runner: answers a check's request by calling a C++ function on each
+// call's arguments, so that a judge can be tested without building or running anything.
+#pragma once
+
+#include "check.hpp"
+#include "common/wire.hpp"
+
+#include <linref/linref.hpp>
+
+#include <map>
+#include <string>
+
+namespace fake {
+
+using json = nlohmann::json;
+using Matrix = Eigen::MatrixXd;
+using Vector = Eigen::VectorXd;
+
+// One call's arguments -> that call's result object ({"O": ...}, {"value": ...}, ...).
+using Impl = std::function<json(const json& call)>;
+
+const grader::ExerciseChecks& exercise(const std::string& name);
+const grader::Check& check(const std::string& exercise, const std::string& name);
+
+// The feature map of a request's "phi" spec, built here from linref's maps (not with the
+// grader's own helper, so a fault there cannot hide).
+linref::FeatureMap phi_of(const json& spec);
+
+// The reference library's answer to one call of `function`.
+json reference_result(const std::string& function, const json& call);
+Impl reference(const std::string& function);
+
+// {"outcome": "returned", "results": [...]} from impl, one result per call.
+json reply_from(const json& request, const Impl& impl);
+grader::Verdict judge_with(const grader::Check& c, const Impl& impl, std::uint64_t seed);
+
+// Every check of `exercise` that names `function`, judged with impl at its own seed.
+std::map<std::string, grader::Verdict> judge_all(const std::string& exercise,
+                                                 const std::string& function, const Impl& impl);
+
+bool contains(const std::string& text, const std::string& part);
+
+}  // namespace fake

@@ -1,0 +1,139 @@
+// The registry as a whole: points, names, functions, visibility, determinism, the memory rule,
+// and the reference passing every check at its own seed and at other seeds.
+#include "fake_runner.hpp"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+using fake::json;
+
+namespace {
+const std::map<std::string, double> kPoints{
+    {"flops", 10}, {"causal", 35}, {"random_features", 20}, {"taylor", 15}, {"memory", 20}};
+}
+
+TEST_CASE("checks/registry: five exercises worth 10, 35, 20, 15 and 20 points, 100 in all") {
+  REQUIRE(grader::registry().size() == 5);
+  double total = 0;
+  for (const auto& ex : grader::registry()) {
+    double points = 0;
+    for (const auto& c : ex.checks) {
+      CHECK(c.points > 0);
+      points += c.points;
+    }
+    INFO(ex.exercise);
+    REQUIRE(kPoints.count(ex.exercise) == 1);
+    CHECK(std::fabs(points - kPoints.at(ex.exercise)) < 1e-9);
+    total += points;
+  }
+  CHECK(std::fabs(total - 100.0) < 1e-9);
+}
+
+TEST_CASE("checks/registry: names unique, every check names one function of its exercise") {
+  for (const auto& ex : grader::registry()) {
+    std::set<std::string> names;
+    std::set<std::string> graded;
+    for (const auto& c : ex.checks) {
+      INFO(ex.exercise << "/" << c.name);
+      CHECK(names.insert(c.name).second);
+      CHECK(c.name.find('/') != std::string::npos);
+      CHECK(std::find(ex.functions.begin(), ex.functions.end(), c.function) != ex.functions.end());
+      REQUIRE(c.request);
+      REQUIRE(c.judge);
+      const json rq = c.request(c.seed);
+      CHECK(rq.at("function") == c.function);  // calls only the function it names
+      CHECK(rq.at("calls").is_array());
+      CHECK(!rq.at("calls").empty());
+      graded.insert(c.function);
+    }
+    // Every function of the exercise has at least one check.
+    CHECK(graded.size() == ex.functions.size());
+  }
+}
+
+TEST_CASE("checks/registry: function lists follow the headers") {
+  CHECK(fake::exercise("flops").functions == std::vector<std::string>{"attention_flops", "crossover_T"});
+  CHECK(fake::exercise("causal").functions ==
+        std::vector<std::string>{"causal_linear_attention_recurrent",
+                                 "causal_linear_attention_parallel", "linear_attention_step"});
+  CHECK(fake::exercise("random_features").functions ==
+        std::vector<std::string>{"positive_random_features", "softmax_kernel_estimate"});
+  CHECK(fake::exercise("taylor").functions ==
+        std::vector<std::string>{"taylor_features", "taylor_state_bytes", "kv_cache_tokens"});
+  CHECK(fake::exercise("memory").functions ==
+        std::vector<std::string>{"write", "read", "crosstalk_energy"});
+}
+
+TEST_CASE("checks/registry: requests are deterministic in the seed") {
+  for (const auto& ex : grader::registry())
+    for (const auto& c : ex.checks) {
+      INFO(ex.exercise << "/" << c.name);
+      for (std::uint64_t seed : {c.seed, std::uint64_t{2}, std::uint64_t{12345}})
+        CHECK(c.request(seed) == c.request(seed));
+    }
+  // A check made from random inputs does change with the seed.
+  const auto& c = fake::check("causal", "recurrent/random-taylor");
+  CHECK(c.request(1) != c.request(2));
+}
+
+TEST_CASE("checks/registry: most checks visible, some hidden, hidden ones on their own seeds") {
+  for (const auto& ex : grader::registry()) {
+    int visible = 0, hidden = 0;
+    for (const auto& c : ex.checks) {
+      if (c.visibility == grader::Visibility::Visible) ++visible;
+      if (c.visibility == grader::Visibility::Hidden) ++hidden;
+    }
+    INFO(ex.exercise);
+    CHECK(hidden >= 1);
+    CHECK(visible > hidden);
+  }
+}
+
+TEST_CASE("checks/registry: the recurrent form's memory rule") {
+  const auto& c = fake::check("causal", "recurrent/memory-budget");
+  CHECK(c.function == "causal_linear_attention_recurrent");
+  REQUIRE(c.heap_budget_bytes.has_value());
+  const json call = c.request(c.seed).at("calls").at(0);
+  const double T = call.at("Q").at("rows").get<double>();
+  const double d_k = call.at("Q").at("cols").get<double>();
+  const double d_v = call.at("V").at("cols").get<double>();
+  const double d_phi = d_k;  // elu+1
+  CHECK(call.at("phi").at("name") == "elu_plus_one");
+  const double budget = static_cast<double>(*c.heap_budget_bytes);
+  // Linear in T: holds phi(Q), phi(K), the output and a state at least twice over.
+  CHECK(budget >= 2 * 8 * (2 * T * d_phi + T * d_v) + 8 * d_phi * d_v);
+  // A T x T matrix of doubles, or every state of the cumulative-sum form, is 5 times over it.
+  CHECK(T * T * 8 >= 5 * budget);
+  CHECK(T * d_phi * d_v * 8 >= 5 * budget);
+  CHECK(c.limits.address_space_bytes <= (1ull << 30));
+  CHECK(c.limits.wall_seconds >= 10.0);
+  CHECK(fake::contains(c.heap_budget_rule, std::to_string(*c.heap_budget_bytes)));
+  CHECK(fake::contains(c.heap_budget_rule, "T x T"));
+  // No other check has a memory rule.
+  for (const auto& ex : grader::registry())
+    for (const auto& other : ex.checks)
+      if (&other != &c) CHECK(!other.heap_budget_bytes.has_value());
+}
+
+TEST_CASE("checks/registry: the reference passes every check, at its seed and at others") {
+  for (const auto& ex : grader::registry())
+    for (const auto& c : ex.checks)
+      for (std::uint64_t seed : {c.seed, std::uint64_t{2}, std::uint64_t{777}}) {
+        const grader::Verdict v = fake::judge_with(c, fake::reference(c.function), seed);
+        INFO(ex.exercise << "/" << c.name << " seed " << seed << ": " << v.message);
+        CHECK(v.passed);
+      }
+}
+
+TEST_CASE("checks/registry: a reply with too few results is a failure, not an exception") {
+  const auto& c = fake::check("memory", "write/three-pairs");
+  const json request = c.request(c.seed);
+  json reply = fake::reply_from(request, fake::reference("write"));
+  reply["results"].erase(reply["results"].begin());
+  const grader::Verdict v = c.judge(request, reply);
+  CHECK_FALSE(v.passed);
+  CHECK(fake::contains(v.message, "could not be read"));
+}

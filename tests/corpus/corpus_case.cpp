@@ -1,0 +1,180 @@
+// corpus_case: grades one case of the corpus under tests/submissions/ and checks the report.
+//
+// A case is a folder with case.json. The submission is the verified solutions (or, with
+// "base": "exercises", the stubs) with the case's edits applied, so each case states its one
+// mistake (or its one hostile act) as a small edit instead of a whole copied file:
+//   { "about": "...", "base": "solutions",
+//     "edits": [ {"file": "causal/causal.cpp", "find": "...", "replace": "..."},     // exactly once
+//                {"file": "causal/causal.cpp", "prepend": "..."},
+//                {"file": "memory/memory.cpp", "delete": true} ],
+//     "loses": ["causal_linear_attention_recurrent"],   // functions that must lose points
+//     "statuses": ["failed"],          // allowed statuses of their failing checks (default: any)
+//     "message": "before writing",     // a failing check's message must contain this (any case)
+//     "output_truncated": "causal_linear_attention_parallel",  // optional
+//     "exit": 1,                       // the grader's expected exit status (default 1)
+//     "score": 0,                      // optional: the exact total expected
+//     "max_seconds": 60 }
+// What is asserted, for every case: the grader exits as expected with a complete report (all five
+// exercises, 100 points in all); every function named in "loses" has a check that did not pass,
+// with an allowed status, and the expected words in some message; every other function keeps
+// all its points; and the run ends within max_seconds.
+//
+// usage: corpus_case GRADER KIT_DIR CASE_DIR
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cctype>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+int failures = 0;
+
+void expect(bool ok, const std::string& what) {
+  if (ok) return;
+  ++failures;
+  std::cout << "FAILED: " << what << "\n";
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+void write_text(const fs::path& p, const std::string& text) {
+  std::ofstream f(p, std::ios::binary);
+  f << text;
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Applies one edit; a "find" that does not occur exactly once is an error in the case itself.
+void apply(const fs::path& root, const json& edit) {
+  const fs::path file = root / edit.at("file").get<std::string>();
+  if (edit.value("delete", false)) {
+    fs::remove(file);
+    return;
+  }
+  std::string text = read_text(file);
+  if (edit.contains("prepend")) text = edit["prepend"].get<std::string>() + text;
+  if (edit.contains("append")) text += edit["append"].get<std::string>();
+  if (edit.contains("find")) {
+    const std::string find = edit["find"], replace = edit.value("replace", std::string());
+    const auto at = text.find(find);
+    if (at == std::string::npos || text.find(find, at + 1) != std::string::npos)
+      throw std::runtime_error("edit of " + file.string() + ": the text to find must occur exactly once: " + find);
+    text.replace(at, find.size(), replace);
+  }
+  write_text(file, text);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 4) {
+    std::cerr << "usage: corpus_case GRADER KIT_DIR CASE_DIR\n";
+    return 2;
+  }
+  const std::string grader = argv[1];
+  const fs::path kit = argv[2], case_dir = argv[3];
+  const json spec = json::parse(read_text(case_dir / "case.json"));
+  const fs::path base = kit / spec.value("base", std::string("solutions"));
+  std::cout << "case " << case_dir.filename().string() << ": " << spec.value("about", "") << "\n";
+
+  char pattern[] = "/tmp/linattn-corpus-XXXXXX";
+  if (!mkdtemp(pattern)) return 2;
+  const fs::path work = pattern;
+  const fs::path submission = work / "submission";
+  fs::copy(base, submission, fs::copy_options::recursive);
+  for (const auto& edit : spec.value("edits", json::array())) apply(submission, edit);
+
+  const fs::path report_path = work / "report.json";
+  const auto start = std::chrono::steady_clock::now();
+  const std::string cmd = quote(grader) + " " + quote(submission.string()) + " --quiet --json " +
+                          quote(report_path.string());
+  const int raw = std::system(cmd.c_str());
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const int code = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+
+  const double max_seconds = spec.value("max_seconds", 60.0);
+  expect(seconds <= max_seconds, "the run took " + std::to_string(seconds) + " s, more than " +
+                                     std::to_string(max_seconds) + " s");
+  const int expected_exit = spec.value("exit", 1);
+  expect(code == expected_exit,
+         "exit status " + std::to_string(code) + ", expected " + std::to_string(expected_exit));
+  if (!fs::exists(report_path)) {
+    std::cout << "FAILED: no report was written\n";
+    return 1;
+  }
+  const json report = json::parse(read_text(report_path));
+
+  // Complete: every exercise, every point accounted for.
+  std::set<std::string> exercises;
+  for (const auto& ex : report["exercises"]) exercises.insert(ex["name"].get<std::string>());
+  expect(exercises == std::set<std::string>{"flops", "causal", "random_features", "taylor", "memory"},
+         "the report does not list all five exercises");
+  expect(std::abs(report["max_score"].get<double>() - 100.0) < 1e-9, "max_score is not 100");
+
+  const auto loses = spec.value("loses", std::vector<std::string>{});
+  const auto statuses = spec.value("statuses", std::vector<std::string>{});
+  const std::string message = lower(spec.value("message", std::string()));
+  const std::string truncated_in = spec.value("output_truncated", std::string());
+  std::set<std::string> lost, truncated;
+  bool message_seen = message.empty();
+  for (const auto& ex : report["exercises"])
+    for (const auto& c : ex["checks"]) {
+      const std::string fn = c["function"], status = c["status"];
+      const bool expected_to_lose = std::count(loses.begin(), loses.end(), fn) > 0;
+      if (c["output"].get<std::string>().find("[output truncated") != std::string::npos) truncated.insert(fn);
+      if (status == "passed") continue;
+      if (!expected_to_lose) {
+        expect(false, fn + " lost points in " + ex["name"].get<std::string>() + "/" +
+                          c["name"].get<std::string>() + " (" + status + "): " + c["message"].get<std::string>());
+        continue;
+      }
+      lost.insert(fn);
+      if (!statuses.empty())
+        expect(std::count(statuses.begin(), statuses.end(), status) > 0,
+               c["name"].get<std::string>() + " has status " + status);
+      if (lower(c["message"].get<std::string>()).find(message) != std::string::npos) message_seen = true;
+    }
+  for (const auto& fn : loses) expect(lost.count(fn) > 0, fn + " kept all its points");
+  expect(message_seen, "no failing check's message mentions '" + spec.value("message", std::string()) + "'");
+  if (!truncated_in.empty()) expect(truncated.count(truncated_in) > 0, "no truncated output shown for " + truncated_in);
+
+  if (spec.contains("score"))
+    expect(std::abs(report["score"].get<double>() - spec["score"].get<double>()) < 1e-9,
+           "score " + report["score"].dump() + ", expected " + spec["score"].dump());
+  std::cout << "score " << report["score"] << " in " << seconds << " s\n";
+  if (failures == 0) {
+    fs::remove_all(work);
+    std::cout << "ok\n";
+  } else {
+    std::cout << "kept the submission and report in " << work << "\n";
+  }
+  return failures == 0 ? 0 : 1;
+}

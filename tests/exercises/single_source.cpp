@@ -1,0 +1,102 @@
+// Stubs and solutions cannot drift apart: each exercises/<name>/<name>.cpp must equal, byte for
+// byte, the stub derived from solutions/<name>/<name>.cpp by the rules in stub_source.hpp
+// (explained in tests/exercises/README.md). On a mismatch the derived text is written to the
+// build folder and the message says how to refresh the stub.
+#include "stub_source.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+namespace {
+
+// "line N: want `...`, have `...`" for the first line where a and b differ.
+std::string first_difference(const std::string& want, const std::string& have) {
+  std::size_t i = 0;
+  int line = 1;
+  std::size_t line_start = 0;
+  while (i < want.size() && i < have.size() && want[i] == have[i]) {
+    if (want[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+    ++i;
+  }
+  auto line_of = [line_start](const std::string& s) {
+    if (line_start >= s.size()) return std::string("<end of file>");
+    return s.substr(line_start, s.find('\n', line_start) - line_start);
+  };
+  return "line " + std::to_string(line) + ":\n  derived: " + line_of(want) +
+         "\n  on disk: " + line_of(have);
+}
+
+}  // namespace
+
+TEST_CASE("single-source: every stub is derived from its solution") {
+  for (const auto& name : stubgen::exercises()) {
+    CAPTURE(name);
+    const std::string solution = stubgen::read_file(stubgen::solution_path(LINATTN_SOURCE_DIR, name));
+    const std::string derived = stubgen::derive_stub(solution, "solutions/" + name + "/" + name + ".cpp");
+    const std::string on_disk = stubgen::read_file(stubgen::stub_path(LINATTN_SOURCE_DIR, name));
+    if (derived != on_disk) {
+      const std::string copy = std::string(LINATTN_DERIVED_DIR) + "/" + name + ".cpp";
+      stubgen::write_file(copy, derived);
+      FAIL_CHECK("exercises/" << name << "/" << name << ".cpp differs from the stub derived from "
+                 << "its solution at " << first_difference(derived, on_disk)
+                 << "\nThe derived stub is in " << copy
+                 << "; run the target exercises_stubgen to rewrite all five stubs.");
+    }
+  }
+}
+
+TEST_CASE("single-source: every solution has regions, and no stub keeps a marker") {
+  for (const auto& name : stubgen::exercises()) {
+    CAPTURE(name);
+    const std::string solution = stubgen::read_file(stubgen::solution_path(LINATTN_SOURCE_DIR, name));
+    CHECK(solution.find(stubgen::kBegin) != std::string::npos);
+    const std::string stub = stubgen::read_file(stubgen::stub_path(LINATTN_SOURCE_DIR, name));
+    CHECK(stub.find("SOLUTION") == std::string::npos);
+    CHECK(stub.find(stubgen::kStub) == std::string::npos);
+    CHECK(stub != solution);
+  }
+}
+
+TEST_CASE("single-source: the derivation rules on a small example") {
+  const std::string solution =
+      "#include \"x.hpp\"\n"
+      "// BEGIN SOLUTION\n"
+      "int f(int a) { return a; }\n"
+      "// END SOLUTION\n"
+      "// STUB: int f(int /*a*/) {\n"
+      "// STUB:   throw 1;\n"
+      "// STUB: }\n"
+      "// STUB:\n"
+      "int g() {\n"
+      "    // BEGIN SOLUTION\n"
+      "    return 2;\n"
+      "    // END SOLUTION\n"
+      "    // STUB: return 0;  // starter\n"
+      "}\n";
+  const std::string want =
+      "#include \"x.hpp\"\n"
+      "int f(int /*a*/) {\n"
+      "  throw 1;\n"
+      "}\n"
+      "\n"
+      "int g() {\n"
+      "    return 0;  // starter\n"
+      "}\n";
+  CHECK(stubgen::derive_stub(solution) == want);
+  // Without markers the text is copied unchanged, last line without a newline included.
+  CHECK(stubgen::derive_stub("a\n\nb") == "a\n\nb");
+}
+
+TEST_CASE("single-source: malformed markers are errors") {
+  CHECK_THROWS_AS(stubgen::derive_stub("// BEGIN SOLUTION\nx\n"), stubgen::Error);
+  CHECK_THROWS_AS(stubgen::derive_stub("// END SOLUTION\n"), stubgen::Error);
+  CHECK_THROWS_AS(stubgen::derive_stub("// BEGIN SOLUTION\n// BEGIN SOLUTION\n// END SOLUTION\n"),
+                  stubgen::Error);
+  CHECK_THROWS_AS(stubgen::derive_stub("// BEGIN SOLUTION\n// STUB: x\n// END SOLUTION\n"),
+                  stubgen::Error);
+  CHECK_THROWS_AS(stubgen::derive_stub("int x;  // BEGIN SOLUTION\n"), stubgen::Error);
+}

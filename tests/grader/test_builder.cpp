@@ -1,0 +1,161 @@
+// build_runner on fixture submissions: builds, caches, reports errors on the student's own
+// path, notices a missing file, and refuses includes from outside the kit.
+#include "builder.hpp"
+#include "grader_config.hpp"
+#include "helpers.hpp"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <string>
+#include <thread>
+
+using grader::build_runner;
+using grader::BuildResult;
+using grader_test::fresh_submission;
+
+TEST_CASE("builder: a good file builds, and the second build is served from the cache") {
+  const auto dir = fresh_submission("good");
+  BuildResult cold = build_runner("flops", dir);
+  INFO(cold.log);
+  REQUIRE(cold.ok);
+  CHECK_FALSE(cold.cached);
+  CHECK_FALSE(cold.missing);
+  CHECK(std::filesystem::is_regular_file(cold.runner));
+  CHECK(cold.runner.string().find("submissions-cache") != std::string::npos);
+
+  BuildResult warm = build_runner("flops", dir);
+  CHECK(warm.ok);
+  CHECK(warm.cached);
+  CHECK(warm.runner == cold.runner);
+  CHECK(warm.seconds < 1.0);  // no compiler ran: a few hashes and a stat
+
+  // A changed file is a different key: compiled again, into a different runner.
+  std::ofstream(dir / "flops" / "flops.cpp", std::ios::app) << "// edited\n";
+  BuildResult edited = build_runner("flops", dir);
+  CHECK(edited.ok);
+  CHECK_FALSE(edited.cached);
+  CHECK(edited.runner != cold.runner);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("builder: two exercises built from two threads at once") {
+  const auto dir = fresh_submission("good");
+  BuildResult flops, causal;
+  std::thread a([&] { flops = build_runner("flops", dir); });
+  std::thread b([&] { causal = build_runner("causal", dir); });
+  a.join();
+  b.join();
+  INFO(flops.log, causal.log);
+  CHECK(flops.ok);
+  CHECK(causal.ok);
+  CHECK(flops.runner != causal.runner);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("builder: a syntax error fails with file:line on the student's path") {
+  const auto dir = fresh_submission("syntax_error");
+  BuildResult r = build_runner("flops", dir);
+  CHECK_FALSE(r.ok);
+  CHECK_FALSE(r.missing);
+  const std::string first = grader::first_errors(r.log);
+  INFO(r.log);
+  CHECK(first.rfind("flops/flops.cpp:6:", 0) == 0);  // the line without its semicolon
+  CHECK(first.find("error:") != std::string::npos);
+  CHECK(r.log.find("submissions-cache") == std::string::npos);  // no staging path leaks out
+  CHECK(r.log.find("-Werror") == std::string::npos);
+
+  BuildResult again = build_runner("flops", dir);  // a failure is remembered too
+  CHECK_FALSE(again.ok);
+  CHECK(again.cached);
+  CHECK(again.log == r.log);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("builder: a missing file is reported as missing") {
+  const auto dir = fresh_submission("good");
+  BuildResult r = build_runner("memory", dir);  // good/ has no memory/memory.cpp
+  CHECK(r.missing);
+  CHECK_FALSE(r.ok);
+  CHECK(r.log.find("memory/memory.cpp") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("builder: a header next to the submission is not picked up") {
+  const auto dir = fresh_submission("local_header");
+  BuildResult r = build_runner("flops", dir);
+  INFO(r.log);
+  CHECK_FALSE(r.ok);
+  CHECK(grader::first_errors(r.log).find("flops/flops.cpp:2:") != std::string::npos);
+  CHECK(r.log.find("helper.hpp") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("builder: including reference code by a relative path is rejected") {
+  const auto dir = fresh_submission("smuggle_relative");
+  BuildResult r = build_runner("flops", dir);
+  INFO(r.log);
+  CHECK_FALSE(r.ok);
+  const std::string first = grader::first_errors(r.log);
+  CHECK(first.rfind("flops/flops.cpp:3: error: includes ", 0) == 0);
+  CHECK(first.find("reference/include/linref/types.hpp") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("builder: including a reference header by an absolute path is rejected") {
+  const auto dir = fresh_submission("good");
+  const std::string oracle = std::string(LINATTN_SOURCE_DIR) + "/reference/include/linref/types.hpp";
+  {
+    std::ofstream out(dir / "flops" / "flops.cpp", std::ios::app);
+    out << "#include \"" << oracle << "\"\n";
+  }
+  BuildResult r = build_runner("flops", dir);
+  INFO(r.log);
+  CHECK_FALSE(r.ok);
+  const std::string first = grader::first_errors(r.log);
+  CHECK(first.find("flops/flops.cpp:") == 0);
+  CHECK(first.find(": error: includes " + oracle) != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("builder: including a reference source by an absolute path is rejected") {
+  // The oracle's own implementation, compiled into the submission, would let it call the
+  // reference; the include must not get through whatever it contains.
+  const auto dir = fresh_submission("good");
+  const std::string oracle = std::string(LINATTN_SOURCE_DIR) + "/reference/src/simple_feature_maps.cpp";
+  {
+    std::ofstream out(dir / "flops" / "flops.cpp", std::ios::app);
+    out << "#include \"" << oracle << "\"\n";
+  }
+  BuildResult r = build_runner("flops", dir);
+  INFO(r.log);
+  CHECK_FALSE(r.ok);
+  // Either refused by the include check or unable to compile it at all; never a runner.
+  CHECK(r.runner.empty());
+  CHECK(r.log.find("simple_feature_maps.cpp") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("builder: a function left undefined is a link error that names it") {
+  const auto dir = fresh_submission("undefined");
+  BuildResult r = build_runner("flops", dir);
+  INFO(r.log);
+  CHECK_FALSE(r.ok);
+  CHECK(grader::first_errors(r.log).find("crossover_T") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("builder: first_errors picks the located error lines in order") {
+  const std::string log =
+      "causal/causal.cpp: In function 'f':\n"
+      "causal/causal.cpp:3:5: warning: unused variable 'x'\n"
+      "causal/causal.cpp:4:1: error: expected ';' before '}' token\n"
+      "    4 | }\n"
+      "causal/causal.cpp:9: error: 'y' was not declared\n"
+      "/usr/include/x.h:1:2: fatal error: z.h: No such file or directory\n";
+  CHECK(grader::first_errors(log, 2) ==
+        "causal/causal.cpp:4:1: error: expected ';' before '}' token\n"
+        "causal/causal.cpp:9: error: 'y' was not declared\n");
+  CHECK(grader::first_errors(log).find("fatal error: z.h") != std::string::npos);
+  CHECK(grader::first_errors("all fine\n").empty());
+}

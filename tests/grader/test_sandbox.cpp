@@ -1,0 +1,239 @@
+// run_sandboxed against small hostile programs (tests/grader/hostile/). Each test fails if the
+// limit or the capture it names stopped working. Time bounds are generous: they only tell
+// "killed at the deadline" from "ran on until ctest gave up".
+#include "sandbox.hpp"
+
+#include <doctest/doctest.h>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace fs = std::filesystem;
+using grader::Limits;
+using grader::RunOutcome;
+using grader::run_sandboxed;
+
+namespace {
+
+const fs::path hostile_dir{GRADER_HOSTILE_DIR};
+
+std::vector<std::string> hostile(const std::string& name, std::vector<std::string> args = {}) {
+  std::vector<std::string> argv{(hostile_dir / ("grader_hostile_" + name)).string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
+
+Limits quick(double seconds = 10.0) {
+  Limits limits;
+  limits.wall_seconds = seconds;
+  return limits;
+}
+
+// The pid printed as "sleeper <pid>" by fork_sleeper.
+pid_t sleeper_pid(const std::string& output) {
+  std::istringstream in(output);
+  std::string word;
+  long pid = 0;
+  while (in >> word)
+    if (word == "sleeper") in >> pid;
+  return static_cast<pid_t>(pid);
+}
+
+bool process_exists(pid_t pid) { return ::kill(pid, 0) == 0 || errno != ESRCH; }
+
+}  // namespace
+
+TEST_CASE("sandbox: a normal exit reports its status and its output") {
+  RunOutcome r = run_sandboxed({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"}, "/", quick());
+  CHECK(r.ending == RunOutcome::Ending::Exited);
+  CHECK(r.exit_code == 3);
+  CHECK(r.output.find("out") != std::string::npos);
+  CHECK(r.output.find("err") != std::string::npos);  // stderr merged into the same capture
+  CHECK(r.output_bytes == r.output.size());
+  CHECK_FALSE(r.output_truncated());
+}
+
+TEST_CASE("sandbox: exit(0) is an exit with status 0") {
+  RunOutcome r = run_sandboxed({"sh", "-c", "exit 0"}, "/", quick());  // found through PATH
+  CHECK(r.ending == RunOutcome::Ending::Exited);
+  CHECK(r.exit_code == 0);
+}
+
+TEST_CASE("sandbox: a segfault is reported as SIGSEGV") {
+  RunOutcome r = run_sandboxed(hostile("segv"), "/", quick());
+  REQUIRE(r.ending == RunOutcome::Ending::Signaled);
+  CHECK(r.signal == SIGSEGV);
+  CHECK(grader::signal_name(r.signal) == "SIGSEGV");
+}
+
+TEST_CASE("sandbox: abort is SIGABRT and the output before it is kept") {
+  RunOutcome r = run_sandboxed(hostile("abort"), "/", quick());
+  REQUIRE(r.ending == RunOutcome::Ending::Signaled);
+  CHECK(grader::signal_name(r.signal) == "SIGABRT");
+  CHECK(r.output.find("about to abort") != std::string::npos);
+}
+
+TEST_CASE("sandbox: signal names") {
+  CHECK(grader::signal_name(SIGKILL) == "SIGKILL");
+  CHECK(grader::signal_name(SIGFPE) == "SIGFPE");
+  CHECK(grader::signal_name(SIGXFSZ) == "SIGXFSZ");
+  CHECK(grader::signal_name(SIGWINCH) == "SIGWINCH");  // from the C library's table
+}
+
+TEST_CASE("sandbox: a program that cannot start is a launch failure") {
+  RunOutcome r = run_sandboxed({"/nonexistent/program"}, "/", quick());
+  CHECK(r.ending == RunOutcome::Ending::LaunchFailed);
+  CHECK(r.launch_error.find("No such file") != std::string::npos);
+  RunOutcome bad_dir = run_sandboxed({"/bin/true"}, "/nonexistent-dir", quick());
+  CHECK(bad_dir.ending == RunOutcome::Ending::LaunchFailed);
+}
+
+TEST_CASE("sandbox: an infinite loop is stopped at the deadline") {
+  const auto start = std::chrono::steady_clock::now();
+  RunOutcome r = run_sandboxed(hostile("loop"), "/", quick(1.0));
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(r.ending == RunOutcome::Ending::TimedOut);
+  CHECK(r.seconds >= 0.9);
+  CHECK(took < 6.0);
+}
+
+TEST_CASE("sandbox: 20 MB of output is cut to the first 64 KiB and counted") {
+  RunOutcome r = run_sandboxed(hostile("flood", {"20"}), "/", quick(30.0));
+  CHECK(r.ending == RunOutcome::Ending::Exited);
+  CHECK(r.output.size() == 64u * 1024u);
+  CHECK(r.output_bytes == 20ull * 1024 * 1024 + 5);  // 20 MB of lines and "done\n"
+  CHECK(r.output_truncated());
+  CHECK(r.output.substr(0, 4) == "xxxx");
+}
+
+TEST_CASE("sandbox: the cap on kept output follows the limits") {
+  Limits limits = quick();
+  limits.output_bytes_kept = 10;
+  RunOutcome r = run_sandboxed({"/bin/sh", "-c", "printf 0123456789abcdef"}, "/", limits);
+  CHECK(r.output == "0123456789");
+  CHECK(r.output_bytes == 16);
+}
+
+TEST_CASE("sandbox: a 16 GB allocation fails under the address-space limit") {
+  RunOutcome r = run_sandboxed(hostile("alloc16g"), "/", quick());  // default 2 GiB
+  CHECK(r.ending == RunOutcome::Ending::Exited);
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.find("refused") != std::string::npos);
+}
+
+TEST_CASE("sandbox: limits, descriptors, stdin and process group as the program sees them") {
+  Limits limits = quick();
+  limits.address_space_bytes = 1ull << 30;
+  limits.file_size_bytes = 1ull << 20;
+  RunOutcome r = run_sandboxed(hostile("inspect"), "/", limits);
+  CHECK(r.ending == RunOutcome::Ending::Exited);
+  CHECK(r.exit_code == 7);
+  CHECK(r.output.find("fds:\n") != std::string::npos);  // nothing open above stderr
+  CHECK(r.output.find("core 0\n") != std::string::npos);
+  CHECK(r.output.find("as 1073741824\n") != std::string::npos);
+  CHECK(r.output.find("fsize 1048576\n") != std::string::npos);
+  CHECK(r.output.find("leader 1\n") != std::string::npos);
+  CHECK(r.output.find("stdin 0\n") != std::string::npos);  // /dev/null: end of file at once
+}
+
+TEST_CASE("sandbox: writing past the file-size limit ends with SIGXFSZ") {
+  const fs::path dir = fs::temp_directory_path() / ("grader-fsize-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  Limits limits = quick();
+  limits.file_size_bytes = 1ull << 20;
+  RunOutcome r = run_sandboxed(hostile("inspect", {"4194304"}), dir, limits);  // 4 MB wanted
+  CHECK(r.ending == RunOutcome::Ending::Signaled);
+  CHECK(grader::signal_name(r.signal) == "SIGXFSZ");
+  CHECK(fs::file_size(dir / "big.out") <= (1u << 20));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("sandbox: a forked sleeper that stays in the group dies when the program exits") {
+  const auto start = std::chrono::steady_clock::now();
+  RunOutcome r = run_sandboxed(hostile("fork_sleeper"), "/", quick(20.0));
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(r.ending == RunOutcome::Ending::Exited);
+  CHECK(took < 5.0);  // not the 20 s deadline: the pipe it holds did not keep us waiting
+  const pid_t pid = sleeper_pid(r.output);
+  REQUIRE(pid > 0);
+  CHECK_FALSE(process_exists(pid));
+}
+
+TEST_CASE("sandbox: a forked sleeper that left the group (setsid) is found and killed") {
+  const auto start = std::chrono::steady_clock::now();
+  RunOutcome r = run_sandboxed(hostile("fork_sleeper", {"setsid"}), "/", quick(20.0));
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(r.ending == RunOutcome::Ending::Exited);
+  CHECK(took < 5.0);
+  const pid_t pid = sleeper_pid(r.output);
+  REQUIRE(pid > 0);
+  CHECK_FALSE(process_exists(pid));
+}
+
+TEST_CASE("sandbox: at the deadline the program and its escaped child are both killed") {
+  const auto start = std::chrono::steady_clock::now();
+  RunOutcome r = run_sandboxed(hostile("fork_sleeper", {"setsid", "stay"}), "/", quick(1.0));
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(r.ending == RunOutcome::Ending::TimedOut);
+  CHECK(took < 6.0);
+  const pid_t pid = sleeper_pid(r.output);
+  REQUIRE(pid > 0);
+  CHECK_FALSE(process_exists(pid));
+}
+
+TEST_CASE("sandbox: a spinning thread left behind by main is killed at the deadline") {
+  const auto start = std::chrono::steady_clock::now();
+  RunOutcome r = run_sandboxed(hostile("spin_thread"), "/", quick(1.0));
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(r.ending == RunOutcome::Ending::TimedOut);
+  CHECK(took < 6.0);
+}
+
+TEST_CASE("sandbox: a program that ignores SIGTERM is killed at the deadline") {
+  const auto start = std::chrono::steady_clock::now();
+  RunOutcome r = run_sandboxed(hostile("ignore_term"), "/", quick(1.0));
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(r.ending == RunOutcome::Ending::TimedOut);
+  CHECK(took < 6.0);
+}
+
+TEST_CASE("sandbox: concurrent runs from several threads keep to their own processes") {
+  // Each thread's run leaves an escaped sleeper behind and exits; a quiet run alongside must
+  // still get its own output and exit status, and every sleeper must be gone.
+  constexpr int n = 6;
+  std::vector<RunOutcome> outcomes(n);
+  std::vector<std::thread> threads;
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < n; ++i)
+    threads.emplace_back([&, i] {
+      if (i % 2 == 0)
+        outcomes[i] = run_sandboxed(hostile("fork_sleeper", {"setsid"}), "/", quick(20.0));
+      else
+        outcomes[i] = run_sandboxed(
+            {"/bin/sh", "-c", "sleep 0.3; echo quiet " + std::to_string(i) + "; exit " + std::to_string(i)},
+            "/", quick(20.0));
+    });
+  for (auto& t : threads) t.join();
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(took < 10.0);
+  for (int i = 0; i < n; ++i) {
+    CAPTURE(i);
+    CHECK(outcomes[i].ending == RunOutcome::Ending::Exited);
+    if (i % 2 == 0) {
+      const pid_t pid = sleeper_pid(outcomes[i].output);
+      CHECK(pid > 0);
+      CHECK_FALSE(process_exists(pid));
+    } else {
+      CHECK(outcomes[i].exit_code == i);
+      CHECK(outcomes[i].output == "quiet " + std::to_string(i) + "\n");
+    }
+  }
+}

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Tests of the `kit` entry script's own behaviour: usage, exit codes, the dependency check.
+# usage: kit_cli.sh KIT_DIR TEST_NAME   (CTest runs each test name as its own test)
+set -u
+KIT_DIR=$1
+name=$2
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+fail() { echo "FAILED: $*"; echo "--- output ---"; cat "$out"; exit 1; }
+# Never rebuild from inside the test suite: ctest runs after the build, in parallel.
+export LINATTN_KIT_NO_BUILD=1
+
+case "$name" in
+  help)
+    "$KIT_DIR/kit" --help >"$out" 2>&1; code=$?
+    [ $code -eq 0 ] || fail "--help exited $code"
+    for word in grade test lab grade-all release --only --seed --json --gradescope --junit; do
+      grep -q -- "$word" "$out" || fail "--help does not mention $word"
+    done ;;
+  no-command)
+    "$KIT_DIR/kit" >"$out" 2>&1; code=$?
+    [ $code -eq 2 ] || fail "no command exited $code, expected 2" ;;
+  unknown-command)
+    "$KIT_DIR/kit" frobnicate >"$out" 2>&1; code=$?
+    [ $code -eq 2 ] || fail "unknown command exited $code, expected 2"
+    grep -q "unknown command 'frobnicate'" "$out" || fail "no message naming the command" ;;
+  grade-missing-folder)
+    "$KIT_DIR/kit" grade /nonexistent/submission >"$out" 2>&1; code=$?
+    [ $code -eq 2 ] || fail "grading a missing folder exited $code, expected 2"
+    grep -q "no such folder" "$out" || fail "no message about the folder" ;;
+  grade-bad-option)
+    "$KIT_DIR/kit" grade --frobnicate >"$out" 2>&1; code=$?
+    [ $code -eq 2 ] || fail "a bad option exited $code, expected 2"
+    grep -q "unknown option --frobnicate" "$out" || fail "no message naming the option" ;;
+  grade-unknown-exercise)
+    "$KIT_DIR/kit" grade "$KIT_DIR/solutions" --only nosuch >"$out" 2>&1; code=$?
+    [ $code -eq 2 ] || fail "an unknown exercise exited $code, expected 2"
+    grep -q "no exercise named 'nosuch'" "$out" || fail "no message naming the exercise" ;;
+  not-root-prints-command)
+    # Not root and a package missing: print the exact install command and exit 2.
+    command -v setpriv >/dev/null || { echo "setpriv not available; nothing to test"; exit 0; }
+    [ "$(id -u)" -eq 0 ] || { echo "needs root to drop privileges"; exit 0; }
+    setpriv --reuid=65534 --regid=65534 --clear-groups \
+      env LINATTN_KIT_ASSUME_MISSING=doctest-dev "$KIT_DIR/kit" test >"$out" 2>&1; code=$?
+    [ $code -eq 2 ] || fail "exited $code, expected 2"
+    grep -q "apt-get install -y --no-install-recommends doctest-dev" "$out" || fail "no install command printed" ;;
+  *)
+    echo "unknown test $name"; exit 2 ;;
+esac
+echo ok

@@ -1,0 +1,42 @@
+// The table of labs, the printing of each lab (plots off), and the order lab's non-timing
+// results. No timing is asserted anywhere.
+#include "labs.hpp"
+
+#include <doctest/doctest.h>
+
+#include <sstream>
+#include <string>
+
+using namespace linlab;
+
+TEST_CASE("lab table: the nine labs of the brief, in the seed's order") {
+  const char* names[] = {"order",       "forms", "random-features", "retrieval", "state-vs-cache",
+                         "rank",        "gradients", "sharpness", "memory-fill"};
+  REQUIRE(all_labs().size() == 9);
+  for (std::size_t i = 0; i < 9; ++i) {
+    CHECK(std::string(all_labs()[i].name) == names[i]);
+    CHECK(find_lab(names[i]) == &all_labs()[i]);
+  }
+  CHECK(find_lab("no-such-lab") == nullptr);
+}
+
+TEST_CASE("lab printing: every lab but the timed one prints its seed lines and returns 0") {
+  Options opt;
+  opt.plots = false;
+  for (const Lab& lab : all_labs()) {
+    if (std::string(lab.name) == "order") continue;  // timed; its compute is tested below
+    CAPTURE(lab.name);
+    std::ostringstream os;
+    CHECK(lab.run(opt, os) == 0);
+    const std::string out = os.str();
+    CHECK(out.find("seed:") != std::string::npos);
+    CHECK(out.find("measured:") != std::string::npos);
+  }
+}
+
+TEST_CASE("order: the two orders agree and the predicted crossover is T* = 32") {
+  const OrderResult r = compute_order(32, 256, 1);
+  CHECK(r.predicted_crossover == 33);  // right strictly cheaper from T = 33, i.e. T > 32
+  CHECK(r.rows.size() == 6);           // T = 8 .. 256
+  CHECK(r.max_order_difference < 1e-12);
+}
