@@ -35,10 +35,6 @@ json attn_call(const AttnCase& c) {
               {"V", wire::from_matrix(c.V)}, {"phi", c.phi}, {"eps", c.eps}};
 }
 
-std::string call_label(std::size_t i, std::size_t n) {
-  return n > 1 ? ", call " + std::to_string(i + 1) + " of " + std::to_string(n) : "";
-}
-
 Verdict judge_attention(const std::string& function, const std::string& note,
                         const json& request, const json& reply) {
   const json& calls = request.at("calls");
@@ -56,10 +52,9 @@ Verdict judge_attention(const std::string& function, const std::string& note,
     if (cmp.ok) continue;
 
     const Matrix FQ = phi(Q), FK = phi(K);
-    std::string tried = function + "(Q, K: " + shape_of(Q) + ", V: " + shape_of(V) +
-                        ", phi = " + describe_phi(a.at("phi")) + ", d_phi = " +
-                        std::to_string(FQ.cols()) + ", eps = " + fmt(eps) + ")" +
-                        call_label(i, calls.size());
+    std::string tried = call_label(i, calls.size()) + function + "(Q, K: " + shape_of(Q) +
+                        ", V: " + shape_of(V) + ", phi = " + describe_phi(a.at("phi")) +
+                        " with d_phi = " + std::to_string(FQ.cols()) + ", eps = " + fmt(eps) + ")";
     if (!note.empty()) tried += "\n" + note;
     std::optional<std::string> mistake =
         diagnose(got, causal::sequence_suspects(FQ, FK, V, eps), kTight);
@@ -169,7 +164,7 @@ void add_sequence_checks(std::vector<Check>& out, const char* fn, const std::str
         linref::Rng rng(s);
         return std::vector<AttnCase>{random_case(rng, 6, 3, 2, phi_spec("elu_plus_one"), 10.0, 1.0)};
       },
-      "eps = 10 is as large as the denominators, so the output shows exactly how eps is used: "
+      "eps = 10 is about as large as the denominators, so the output shows exactly how eps is used: "
       "o_t = S_t^T phi(q_t) / (z_t^T phi(q_t) + eps)."));
   out.push_back(attention_check(
       fn, prefix + "/random-hidden", pts[7], Visibility::Hidden, 17,
@@ -260,11 +255,10 @@ Verdict judge_step(const std::string& note, const json& request, const json& rep
     part(compare_matrices(ref.S, got_S, kTight, "S", "d_phi x d_v"), got_S, sus.S);
     part(compare_vectors(ref.z, got_z, kTight, "z", "d_phi"), Matrix(got_z), sus.z);
     if (report.empty()) continue;
-    std::string tried = std::string(kStep) + "(S: " + shape_of(S) + ", z: " +
-                        std::to_string(z.size()) + ", q, k: " + std::to_string(q.size()) +
-                        ", v: " + std::to_string(v.size()) + ", phi = " +
-                        describe_phi(a.at("phi")) + ", eps = " + fmt(eps) + ")" +
-                        call_label(i, calls.size());
+    std::string tried = call_label(i, calls.size()) + kStep + "(S: " + shape_of(S) +
+                        ", z: " + std::to_string(z.size()) + ", q, k: " +
+                        std::to_string(q.size()) + ", v: " + std::to_string(v.size()) +
+                        ", phi = " + describe_phi(a.at("phi")) + ", eps = " + fmt(eps) + ")";
     if (!note.empty()) tried += "\n" + note;
     return failure(tried, report, mistake);
   }

@@ -106,10 +106,10 @@ Check flops_check(std::string name, double points, Visibility vis, std::uint64_t
       const std::int64_t expected = linref::attention_flops(fc.T, fc.d_phi, fc.d_v, fc.order);
       const std::int64_t got = result_of(request, reply, i).at("value").get<std::int64_t>();
       if (got == expected) continue;
-      const std::string tried = "attention_flops(T = " + std::to_string(fc.T) + ", d_phi = " +
-                                std::to_string(fc.d_phi) + ", d_v = " + std::to_string(fc.d_v) +
-                                ", order = " + order_name(fc.order) + "), call " +
-                                std::to_string(i + 1) + " of " + std::to_string(calls.size());
+      const std::string tried = call_label(i, calls.size()) + "attention_flops(T = " +
+                                std::to_string(fc.T) + ", d_phi = " + std::to_string(fc.d_phi) +
+                                ", d_v = " + std::to_string(fc.d_v) + ", order = " +
+                                order_name(fc.order) + ")";
       const std::string formula = fc.order == Order::Left ? "2 T^2 (d_phi + d_v)" : "4 T d_phi d_v";
       return failure(tried, "expected " + std::to_string(expected) + seed_note(fc, expected) +
                                 " = " + formula + ", got " + std::to_string(got) +
@@ -194,9 +194,8 @@ Check crossover_check(std::string name, double points, Visibility vis, std::uint
                   ", Right costs " +
                   std::to_string(linref::attention_flops(got, d_phi, d_v, Order::Right)) + ".";
       }
-      return failure("crossover_T(d_phi = " + std::to_string(d_phi) + ", d_v = " +
-                         std::to_string(d_v) + "), call " + std::to_string(i + 1) + " of " +
-                         std::to_string(calls.size()),
+      return failure(call_label(i, calls.size()) + "crossover_T(d_phi = " +
+                         std::to_string(d_phi) + ", d_v = " + std::to_string(d_v) + ")",
                      report, crossover_mistake(d_phi, d_v, got));
     }
     return Verdict::pass();

@@ -223,24 +223,30 @@ const std::vector<fs::path>& system_include_dirs() {
   return dirs;
 }
 
-// Every file of the kit a submission may include: the headers under exercises/. All of them
-// go into the object's key, so editing any header rebuilds what might depend on it.
+// Every file of the kit a submission may include: each exercise's API header
+// (exercises/<e>/<e>.hpp) and the shared headers in exercises/common/. Nothing else under
+// exercises/ counts, so a helper header a student adds next to their file in their copy of
+// the kit is refused like any other outside file. All of them go into the object's key, so
+// editing any kit header rebuilds whatever might depend on it.
 std::vector<fs::path> kit_headers() {
   std::vector<fs::path> headers;
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(exercises_dir, ec);
-       !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+  for (auto it = fs::directory_iterator(exercises_dir / "common", ec);
+       !ec && it != fs::directory_iterator(); it.increment(ec)) {
     const auto ext = it->path().extension();
-    if (it->is_regular_file() && (ext == ".hpp" || ext == ".h")) headers.push_back(it->path());
+    if (it->is_regular_file() && (ext == ".hpp" || ext == ".h")) headers.push_back(normal(it->path()));
+  }
+  for (const char* exercise : {LINATTN_EXERCISE_LIST}) {
+    const fs::path api = exercises_dir / exercise / (std::string(exercise) + ".hpp");
+    if (fs::is_regular_file(api, ec)) headers.push_back(normal(api));
   }
   std::sort(headers.begin(), headers.end());
   return headers;
 }
 
-bool allowed_include(const fs::path& file) {
+bool allowed_include(const fs::path& file, const std::vector<fs::path>& kit) {
   const fs::path f = normal(file);
-  const auto ext = f.extension();
-  if (is_under(f, normal(exercises_dir)) && (ext == ".hpp" || ext == ".h")) return true;
+  if (std::find(kit.begin(), kit.end(), f) != kit.end()) return true;
   for (const auto& d : eigen_dirs())
     if (is_under(f, normal(d))) return true;
   for (const auto& d : system_include_dirs())
@@ -370,6 +376,22 @@ std::string capped_log(const RunOutcome& r) {
   return log;
 }
 
+// Keeps a cache directory from growing without end as a student edits: once it holds more
+// than `keep` files, the oldest go, but never one touched in the last ten minutes (another
+// thread may be about to run it). Warm hits refresh a runner's time, so this is least
+// recently used. A removed log or object only costs a rebuild.
+void prune(const fs::path& dir, std::size_t keep = 96) {
+  std::error_code ec;
+  std::vector<std::pair<fs::file_time_type, fs::path>> files;
+  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
+    files.emplace_back(it->last_write_time(ec), it->path());
+  if (files.size() <= keep) return;
+  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  const auto cutoff = fs::file_time_type::clock::now() - std::chrono::minutes(10);
+  for (std::size_t i = keep; i < files.size(); ++i)
+    if (files[i].first < cutoff) fs::remove_all(files[i].second, ec);
+}
+
 }  // namespace
 
 BuildResult build_runner(const std::string& exercise, const fs::path& submission_dir) {
@@ -414,7 +436,8 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
 
   Sha256 object_hash;
   object_hash.add(staged);
-  for (const auto& header : kit_headers()) {
+  const std::vector<fs::path> kit = kit_headers();
+  for (const auto& header : kit) {
     std::string text;
     read_file(header, text);
     object_hash.add(header.string());
@@ -451,6 +474,7 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
   if (fs::is_regular_file(runner, ec) && read_file(object_log, result.log)) {
     std::string link_log;
     if (read_file(runner_log, link_log)) result.log += link_log;
+    fs::last_write_time(runner, fs::file_time_type::clock::now(), ec);  // recently used
     result.ok = true;
     result.cached = true;
     result.runner = runner;
@@ -489,7 +513,7 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
       const auto deps = parse_depfile(deps_text);
       for (std::size_t i = 0; i < deps.size(); ++i) {
         if (normal(deps[i]) == normal(staged_path)) continue;  // the submission itself
-        if (allowed_include(deps[i])) continue;
+        if (allowed_include(deps[i], kit)) continue;
         rejected += shown + ":" + std::to_string(include_line(source, deps[i])) +
                     ": error: includes " + normal(deps[i]).string() +
                     ", which is not one of the kit's headers, Eigen or the standard library; a "
@@ -556,6 +580,7 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
     result.log = compile_log + "grader fault: cannot store " + runner.string() + "\n";
     return finish(result);
   }
+  prune(cache);
   result.ok = true;
   result.log = compile_log + link_log;
   result.runner = runner;

@@ -110,7 +110,7 @@ Comparison compare_impl(const Matrix& expected, const Matrix& got, const Toleran
 
   const std::string where = vector ? "length " + std::to_string(expected.size())
                                    : shape_of(expected);
-  out << name << " (" << where << meaning << "): " << c.mismatches << " of " << expected.size()
+  out << name << ", " << where << meaning << ": " << c.mismatches << " of " << expected.size()
       << " entries differ";
   if (c.non_finite > 0) out << ", " << c.non_finite << " of them NaN or Inf";
   out << ".\n  max abs error " << fmt(c.max_abs_error) << ", max rel error "
@@ -214,15 +214,14 @@ linref::FeatureMap feature_map(const json& spec) {
 
 std::string describe_phi(const json& spec) {
   const std::string name = spec.value("name", std::string("?"));
-  if (name == "elu_plus_one") return "elu+1 (d_phi = d_k)";
-  if (name == "relu") return "relu (d_phi = d_k)";
-  if (name == "identity") return "identity (d_phi = d_k)";
-  if (name == "taylor") return "second-order Taylor features (d_phi = 1 + d_k + d_k^2)";
+  if (name == "elu_plus_one") return "elu+1";
+  if (name == "relu") return "relu";
+  if (name == "identity") return "identity";
+  if (name == "taylor") return "Taylor features";
   if (name == "positive_random") {
     const json& om = spec.at("Omega");
     return "positive random features with Omega " +
-           shape_of(om.at("rows").get<Eigen::Index>(), om.at("cols").get<Eigen::Index>()) +
-           " (d_phi = " + std::to_string(om.at("rows").get<Eigen::Index>()) + ")";
+           shape_of(om.at("rows").get<Eigen::Index>(), om.at("cols").get<Eigen::Index>());
   }
   return name;
 }
@@ -282,6 +281,10 @@ std::function<Verdict(const json&, const json&)> guarded(
   };
 }
 
+std::string call_label(std::size_t i, std::size_t n) {
+  return n > 1 ? "Call " + std::to_string(i + 1) + " of " + std::to_string(n) + ": " : "";
+}
+
 Verdict each_call(const json& request, const json& reply,
                   const std::function<std::optional<Verdict>(std::size_t, const json&,
                                                               const json&)>& one) {
@@ -289,12 +292,7 @@ Verdict each_call(const json& request, const json& reply,
   for (std::size_t i = 0; i < calls.size(); ++i) {
     std::optional<Verdict> v = one(i, calls[i], result_of(request, reply, i));
     if (!v || v->passed) continue;
-    if (calls.size() > 1) {
-      const std::string label =
-          ", call " + std::to_string(i + 1) + " of " + std::to_string(calls.size());
-      const std::size_t eol = v->message.find('\n');
-      v->message.insert(eol == std::string::npos ? v->message.size() : eol, label);
-    }
+    if (calls.size() > 1) v->message = call_label(i, calls.size()) + v->message;
     return *v;
   }
   return Verdict::pass();

@@ -118,8 +118,11 @@ const json& result_of(const json& request, const json& reply, std::size_t i);
 std::function<Verdict(const json&, const json&)> guarded(
     std::function<Verdict(const json&, const json&)> judge);
 
+// "Call 2 of 5: " when a request has several calls, "" for one.
+std::string call_label(std::size_t i, std::size_t n);
+
 // Judges call by call: `one(i, arguments, result)` returns a failure or nothing; the first
-// failure is the verdict. "call i of n" is added to a failure's first line when n > 1.
+// failure is the verdict, prefixed with call_label.
 Verdict each_call(const json& request, const json& reply,
                   const std::function<std::optional<Verdict>(std::size_t, const json&,
                                                               const json&)>& one);

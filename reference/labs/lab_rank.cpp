@@ -120,6 +120,7 @@ int run_rank(const Options& opt, std::ostream& os) {
   }
   p.series = {a, b, th};
   p.extra.push_back("set yrange [1e-20:2]");
+  p.extra.push_back("set xrange [1:256]");
   write_plot(opt, p, os);
   const bool ok = r.softmax_rank == r.T && r.softmax_block_rank == r.T / 2 &&
                   r.elu_rank == r.d_k && r.elu_block_rank == r.d_k;

@@ -150,15 +150,16 @@ void write_plot(const Options& opt, const Plot& plot, std::ostream& os) {
   }
   {
     std::ofstream g(gp);
-    g << "set terminal svg size 900,600 dynamic background rgb 'white'\n"
+    // noenhanced: labels such as d_phi are printed as written, not as sub- and superscripts.
+    g << "set terminal svg size 900,600 dynamic noenhanced background rgb 'white'\n"
       << "set output " << gp_string(svg.string()) << '\n'
       << "set title " << gp_string(plot.title) << '\n'
       << "set xlabel " << gp_string(plot.xlabel) << '\n'
       << "set ylabel " << gp_string(plot.ylabel) << '\n'
-      << "set grid\nset key outside right\n"
+      << "set grid\nset key below\n"
       << "set datafile missing 'NaN'\n";
     if (plot.logx) g << "set logscale x 2\n";
-    if (plot.logy) g << "set logscale y\n";
+    if (plot.logy) g << "set logscale y\nset format y '%g'\n";
     for (const auto& e : plot.extra) g << e << '\n';
     g << "plot ";
     for (std::size_t i = 0; i < plot.series.size(); ++i) {

@@ -43,7 +43,7 @@ TEST_CASE("checks/compare: errors, worst entry, tolerance and first mismatches")
   CHECK(c.mismatches == 3);
   CHECK(c.non_finite == 1);
   CHECK(c.max_abs_error == doctest::Approx(3.0));
-  CHECK(contains(c.report, "3 of 12 entries differ, 1 of them NaN or Inf"));
+  CHECK(contains(c.report, "O, 3 x 4 (T x d_v): 3 of 12 entries differ, 1 of them NaN or Inf"));
   CHECK(contains(c.report, "worst entry [1,2]: expected 1, got nan"));  // NaN is the worst
   CHECK(contains(c.report, "tolerance: |got - expected| <= 1e-09 + 1e-09 * |expected|"));
   CHECK(contains(c.report, "[0,1] expected 1, got 1.5"));

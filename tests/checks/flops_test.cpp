@@ -69,9 +69,9 @@ TEST_CASE("checks/flops: a missing factor 2 and swapped orders are named") {
 }
 
 TEST_CASE("checks/flops: the crossover's off-by-one errors are named") {
-  // Returns T* rounded down, forgetting "strictly": wrong exactly when T* is an integer.
+  // ceil(T*), forgetting "strictly": wrong exactly when T* is an integer.
   const auto tie = fake::judge_all("flops", "crossover_T", crossover_impl([](std::int64_t p, std::int64_t v) {
-    return 2 * p * v / (p + v);
+    return (2 * p * v + p + v - 1) / (p + v);
   }));
   CHECK(tie.at("crossover/fractional").passed);
   REQUIRE_FALSE(tie.at("crossover/equal-widths").passed);

@@ -68,7 +68,7 @@ TEST_CASE("checks/memory: the write starter K^T V and a transposed memory are na
   }));
   expect_named(starter, "write/unnormalized-keys", "the keys are not normalized: this is the starter's K^T V");
   expect_named(starter, "write/three-pairs", "the keys are not normalized");
-  CHECK(contains(starter.at("write/three-pairs").message, "call 2 of 2"));
+  CHECK(contains(starter.at("write/three-pairs").message, "Call 2 of 2: "));
 
   const auto transposed = fake::judge_all("memory", "write", write_impl([](const Matrix& K, const Matrix& V) {
     return Matrix(V.transpose() * unit_rows(K));

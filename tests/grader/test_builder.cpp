@@ -136,6 +136,26 @@ TEST_CASE("builder: including a reference source by an absolute path is rejected
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("builder: only the kit's API headers are allowed from exercises/") {
+  const auto dir = fresh_submission("good");
+  {
+    std::ofstream out(dir / "flops" / "flops.cpp", std::ios::app);
+    out << "#include \"../memory/memory.hpp\"\n";  // another exercise's API header: fine
+  }
+  BuildResult fine = build_runner("flops", dir);
+  INFO(fine.log);
+  CHECK(fine.ok);
+  {
+    std::ofstream out(dir / "flops" / "flops.cpp", std::ios::app);
+    out << "#include \"../causal/causal.cpp\"\n";  // a file of the kit, but not a header of it
+  }
+  BuildResult refused = build_runner("flops", dir);
+  INFO(refused.log);
+  CHECK_FALSE(refused.ok);
+  CHECK(grader::first_errors(refused.log).find("exercises/causal/causal.cpp, which is not") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("builder: a function left undefined is a link error that names it") {
   const auto dir = fresh_submission("undefined");
   BuildResult r = build_runner("flops", dir);

@@ -237,3 +237,14 @@ TEST_CASE("sandbox: concurrent runs from several threads keep to their own proce
     }
   }
 }
+
+TEST_CASE("sandbox: a program that kills its supervising process still ends the run") {
+  // The program's parent is the per-run supervisor; killing it must neither hang the judge
+  // nor leave the program running.
+  const auto start = std::chrono::steady_clock::now();
+  RunOutcome r = run_sandboxed({"/bin/sh", "-c", "sleep 100 & kill -9 $PPID; wait"}, "/", quick(20.0));
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CHECK(r.ending == RunOutcome::Ending::Signaled);
+  CHECK(r.signal == SIGKILL);
+  CHECK(took < 5.0);
+}

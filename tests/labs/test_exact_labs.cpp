@@ -28,7 +28,7 @@ TEST_CASE("forms: the three-token hand example comes out as the exact fractions"
   CHECK(std::fabs(r.softmax_weight_q2k1 - 0.7311) < 1e-4);  // the text's 0.73
 }
 
-TEST_CASE("forms: recurrent, parallel and chunkwise agree on random data") {
+TEST_CASE("forms: recurrent and parallel and chunkwise agree on random data") {
   const FormsResult r = compute_forms();
   // Outputs are averages of N(0, 1) values, of order one; rounding is ~1e-15.
   CHECK(r.max_diff_parallel < 1e-12);
@@ -64,7 +64,7 @@ TEST_CASE("rank: numerical_rank on matrices of known rank") {
   CHECK(numerical_rank(linref::Matrix::Identity(7, 7)) == 7);
 }
 
-TEST_CASE("rank: softmax kernel matrix full rank, elu+1 matrix and its block rank d_k") {
+TEST_CASE("rank: softmax kernel matrix full rank while elu+1 matrix and its block have rank d_k") {
   const RankResult r = compute_rank();
   CHECK(r.softmax_rank == 256);
   CHECK(r.softmax_block_rank == 128);
@@ -77,7 +77,7 @@ TEST_CASE("rank: softmax kernel matrix full rank, elu+1 matrix and its block ran
   CHECK(r.elu_masked_rank == 256);
 }
 
-TEST_CASE("gradients: three forms agree; two-pass gradients match the quadratic form and FD") {
+TEST_CASE("gradients: three forms agree and two-pass gradients match the quadratic form and FD") {
   const GradientsResult r = compute_gradients();
   CHECK(r.forms_quadratic_vs_recurrent < 1e-12);
   CHECK(r.forms_cumsum_vs_recurrent < 1e-12);
@@ -89,7 +89,7 @@ TEST_CASE("gradients: three forms agree; two-pass gradients match the quadratic 
   CHECK(r.cumsum_bytes_seed == 512LL * 1024 * 1024);
 }
 
-TEST_CASE("gradients: the hand-derived gradient of a tiny case, checked entry by entry") {
+TEST_CASE("gradients: the hand-derived gradient of a one-token case checked entry by entry") {
   // T = 1: o_1 = v_1 whatever q and k are (one key), so dL/dQ = dL/dK = 0 and dL/dV = G
   // with eps = 0. The terms cancel exactly on paper; 1e-14 allows their rounding.
   linref::Matrix Q(1, 2), K(1, 2), V(1, 3), G(1, 3);

@@ -9,7 +9,7 @@
 
 using namespace linlab;
 
-TEST_CASE("lab table: the nine labs of the brief, in the seed's order") {
+TEST_CASE("lab table: the nine labs of the brief in the seed's order") {
   const char* names[] = {"order",       "forms", "random-features", "retrieval", "state-vs-cache",
                          "rank",        "gradients", "sharpness", "memory-fill"};
   REQUIRE(all_labs().size() == 9);

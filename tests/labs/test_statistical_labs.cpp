@@ -10,7 +10,7 @@
 
 using namespace linlab;
 
-TEST_CASE("retrieval: orthonormal keys exact up to n = d, nan beyond") {
+TEST_CASE("retrieval: orthonormal keys exact up to n = d and nan beyond") {
   const RetrievalResult r = compute_retrieval();
   REQUIRE(r.d == 64);
   for (const auto& row : r.rows) {
@@ -42,7 +42,7 @@ TEST_CASE("retrieval: random keys follow 1/sqrt(1 + (n-1)/d) and (n-1)/d") {
   CHECK(saw_d);
 }
 
-TEST_CASE("memory-fill: orthonormal exact to d; random and correlated near their formulas") {
+TEST_CASE("memory-fill: orthonormal exact up to d and random and correlated keys near their formulas") {
   const MemoryFillResult r = compute_memory_fill();
   REQUIRE(r.d == 32);
   for (Eigen::Index n = 1; n <= r.n_max; ++n) {
@@ -57,7 +57,7 @@ TEST_CASE("memory-fill: orthonormal exact to d; random and correlated near their
   }
 }
 
-TEST_CASE("random-features: error falls like 1/sqrt(d_phi) at half length, and slower at full") {
+TEST_CASE("random-features: error falls like 1/sqrt(d_phi) at half length and slower at full") {
   const RandomFeaturesResult r = compute_random_features();
   // Scaling by 0.5 divides |q + k|^2 by 4 exactly (up to rounding).
   CHECK(std::fabs(r.full_mean_sq / r.half_mean_sq - 4.0) < 1e-12);
@@ -70,7 +70,7 @@ TEST_CASE("random-features: error falls like 1/sqrt(d_phi) at half length, and s
     // half-length error sits between 0.5 and 1.1 times the predicted standard deviation.
     CHECK(row.half_measured < 1.1 * row.half_predicted);
     CHECK(row.half_measured > 0.5 * row.half_predicted);
-    // At full length rare huge features carry the variance; a few draws stay below it.
+    // At full length rare huge features carry the variance, and the median draw misses them.
     CHECK(row.full_measured < row.full_predicted);
     if (i > 0) CHECK(row.half_measured < r.rows[i - 1].half_measured);
   }
@@ -96,18 +96,21 @@ TEST_CASE("sharpness: the maps' weight on the relevant key behaves as the text s
     if (i > 0) {
       CHECK(row.softmax > r.rows[i - 1].softmax);  // softmax sharpens without limit
       CHECK(row.elu >= r.rows[i - 1].elu);          // elu+1 creeps up ...
-      CHECK(row.taylor >= r.rows[i - 1].taylor - 1e-12);
     }
     CHECK(row.elu < r.elu_limit_predicted + 1e-12);  // ... below its limit
     CHECK(row.elu < 2.0 * uniform);                   // which is near uniform
   }
   CHECK(r.rows.back().softmax > 0.99);
-  CHECK(r.rows.back().taylor < 0.9);  // levels off well below softmax
+  // Taylor rises with the sharpness at first, then levels off well below softmax (its limit,
+  // weights proportional to the squared scores, can be approached from above).
+  CHECK(r.rows[2].taylor > r.rows[0].taylor);
+  CHECK(std::fabs(r.rows.back().taylor - r.rows[r.rows.size() - 2].taylor) < 0.02);
+  CHECK(r.rows.back().taylor < 0.9);
   // The elu+1 limit relu(q)^T phi(k): O(1/c) away at c = 1e6.
   CHECK(std::fabs(r.elu_at_large - r.elu_limit_predicted) < 1e-4);
 }
 
-TEST_CASE("sharpness: ten draws of random features misplace weight, as in the seed") {
+TEST_CASE("sharpness: ten draws of random features misplace weight as in the seed") {
   const SharpnessResult r = compute_sharpness();
   REQUIRE(r.misplaced.size() == 10);
   std::vector<double> m = r.misplaced, e = r.kernel_error;

@@ -89,3 +89,18 @@ TEST_CASE("normalized linear attention by hand: no denominator, rows to unit RMS
   const Matrix zero_row = linref::normalized_linear_attention(Q, K, V, linref::identity, true);
   CHECK(zero_row.row(0).norm() == 0.0);
 }
+
+TEST_CASE("causal softmax: nothing above the diagonal, rows sum to 1, row t = softmax over keys 1..t") {
+  linref::Rng rng(66);
+  const Matrix Qr = rng.normal_matrix(6, 3), Kr = rng.normal_matrix(6, 3), Vr = rng.normal_matrix(6, 2);
+  const Matrix W = linref::softmax_weights(Qr, Kr, true);
+  const Matrix O = linref::softmax_attention(Qr, Kr, Vr, true);
+  for (Eigen::Index t = 0; t < 6; ++t) {
+    CAPTURE(t);
+    CHECK(W.row(t).sum() == doctest::Approx(1.0).epsilon(1e-14));
+    for (Eigen::Index s = t + 1; s < 6; ++s) CHECK(W(t, s) == 0.0);
+    // Masking equals dropping the future keys: the non-causal softmax over keys 0..t.
+    const Matrix prefix = linref::softmax_attention(Qr.row(t), Kr.topRows(t + 1), Vr.topRows(t + 1), false);
+    CHECK(max_abs_diff(O.row(t), prefix) < 1e-14);
+  }
+}
