@@ -196,13 +196,11 @@ Check memory_check() {
       "T = 4096 tokens, d_k = d_v = 64, elu+1: the recurrent form must keep one state.");
   c.heap_budget_bytes = memory_budget();
   c.heap_budget_rule =
-      "The recurrent form may hold phi(Q) and phi(K) (T x d_phi each), the output (T x d_v), "
-      "one more T x d_k array and a few d_phi x d_v states. Budget = 2 copies of all the "
-      "T-sized arrays + 4 states + 4 MiB of slack = 8 * 2 * (2*T*d_phi + T*d_v + T*d_k) + "
-      "8 * 4 * d_phi*d_v + 4 MiB = " + std::to_string(memory_budget()) + " bytes (about 20 MiB) "
-      "at T = 4096, d_k = d_phi = d_v = 64. A T x T matrix of doubles (128 MiB) or all T states "
-      "of the cumulative-sum form (T*d_phi*d_v doubles, 128 MiB) is more than 6 times that: loop "
-      "over time and keep only the running S and z.";
+      "8 bytes x 2 copies x (2 T d_phi + T d_v + T d_k), room for phi(Q), phi(K), the output "
+      "and one T x d_k array twice over, + 4 states of d_phi x d_v doubles + 4 MiB of slack = " +
+      std::to_string(memory_budget()) + " bytes at T = 4096, d_k = d_phi = d_v = 64; a T x T "
+      "matrix of doubles or the T states of the cumulative-sum form (128 MiB each) is over 6 "
+      "times that";
   c.limits.address_space_bytes = 1ull << 30;
   c.limits.wall_seconds = 10.0;
   return c;

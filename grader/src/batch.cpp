@@ -1,8 +1,8 @@
 #include "batch.hpp"
 
-#include "content_hash.hpp"
 #include "engine.hpp"
 #include "grader_config.hpp"
+#include "sha256.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -30,19 +30,27 @@ std::string read_text(const fs::path& p) {
 
 // What decides a submission's grade: its five files, the kit's programs, the options.
 std::string stamp_of(const fs::path& submission, const std::string& kit_hash, const Options& o) {
-  ContentHash h;
-  h.add(kit_hash).add(o.seed ? std::to_string(*o.seed) : "own seeds").add(o.visible_only ? "visible" : "all");
-  for (const std::string ex : {LINATTN_EXERCISE_LIST}) h.add(ex).add_file(submission / ex / (ex + ".cpp"));
+  Sha256 h;
+  h.add(kit_hash);
+  h.add(o.seed ? std::to_string(*o.seed) : "own seeds");
+  h.add(o.visible_only ? "visible" : "all");
+  for (const std::string ex : {LINATTN_EXERCISE_LIST}) {
+    h.add(ex);
+    add_file(h, submission / ex / (ex + ".cpp"));
+  }
   return h.hex();
 }
 
 std::string kit_hash() {
-  ContentHash h;
-  h.add_file("/proc/self/exe");  // the judge and every check are in this program
+  Sha256 h;
+  add_file(h, "/proc/self/exe");  // the judge and every check are in this program
   for (const std::string ex : {LINATTN_EXERCISE_LIST})
-    h.add_file(fs::path(LINATTN_HARNESS_DIR) / ("liblinattn_harness_" + ex + ".a"));
+    add_file(h, fs::path(LINATTN_HARNESS_DIR) / ("liblinattn_harness_" + ex + ".a"));
   for (const auto& entry : fs::recursive_directory_iterator(fs::path(LINATTN_SOURCE_DIR) / "exercises"))
-    if (entry.path().extension() == ".hpp") h.add(entry.path().string()).add_file(entry.path());
+    if (entry.path().extension() == ".hpp") {
+      h.add(entry.path().string());
+      add_file(h, entry.path());
+    }
   return h.hex();
 }
 

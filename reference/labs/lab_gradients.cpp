@@ -109,7 +109,7 @@ int run_gradients(const Options&, std::ostream& os) {
   g.print(os);
   const double MiB = 1024.0 * 1024.0;
   seed_vs_measured(os, "memory of the cumulative-sum form, T = 8192, d_phi = d_v = 128, float32",
-                   "512 MiB for one head of one layer",
+                   "512 MiB, one head in one layer",
                    fmt(r.cumsum_bytes_seed / MiB, 0) + " MiB (" + fmt_int(r.cumsum_bytes_seed) +
                        " bytes); the two-pass gradients need O(T d_v + d_phi d_v) instead");
   os << "  (this lab's own cumulative-sum run held " << fmt_int(r.cumsum_bytes_here)
