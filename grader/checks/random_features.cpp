@@ -1,7 +1,10 @@
 // Checks of exercise 3, `random_features` (20 points): positive_random_features (11) and
-// softmax_kernel_estimate (9). The starter's trigonometric features, a dropped factor of the
-// formula, a temperature the exercise does not use, and exp(q^T k) returned in place of the
-// estimate are all recognised by name.
+// softmax_kernel_estimate (9). Judge half: the table and the judges; the inputs, expected
+// values and the values of the usual mistakes come from grader/oracle/random_features.cpp.
+//
+// The starter's trigonometric features, a dropped factor of the formula, a temperature the
+// exercise does not use, and exp(q^T k) returned in place of the estimate are all recognised
+// by name.
 #include "../common/wire.hpp"
 #include "../src/check.hpp"
 #include "../src/compare.hpp"
@@ -18,51 +21,9 @@ const char* kEstimate = "softmax_kernel_estimate";
 
 // ---- positive_random_features ------------------------------------------------------------
 
-json features_call(const Matrix& X, const Matrix& Omega) {
-  return json{{"X", wire::from_matrix(X)}, {"Omega", wire::from_matrix(Omega)}};
-}
-
 std::string features_tried(const Matrix& X, const Matrix& Omega) {
   return std::string(kFeatures) + "(X: " + shape_of(X) + " (n x d_k), Omega: " +
          shape_of(Omega) + " (d_phi x d_k))";
-}
-
-// exp(X Omega^T + shift_r) * scale, with shift_r = -c |x_r|^2.
-Matrix exp_features(const Matrix& X, const Matrix& Omega, double norm_factor, double scale) {
-  Matrix E = X * Omega.transpose();  // (n, d_phi)
-  for (Eigen::Index r = 0; r < X.rows(); ++r)
-    E.row(r).array() -= norm_factor * X.row(r).squaredNorm();
-  return (E.array().exp() * scale).matrix();
-}
-
-std::vector<Suspect> feature_suspects(const Matrix& X, const Matrix& Omega) {
-  const double d_phi = static_cast<double>(Omega.rows());
-  const double d_k = static_cast<double>(Omega.cols());
-  std::vector<Suspect> s;
-  s.push_back({"these are the starter's trigonometric features (a sin block and a cos block, "
-               "2 d_phi columns). Positive features are exp(w_i^T x - |x|^2/2) / sqrt(d_phi), "
-               "one per row of Omega.", linref::trig_random_features(X, Omega)});
-  s.push_back({"the factor exp(-|x|^2/2) is missing; without it the estimate is no longer "
-               "unbiased for exp(q^T k).", exp_features(X, Omega, 0.0, 1.0 / std::sqrt(d_phi))});
-  s.push_back({"the factor is exp(-|x|^2) where it should be exp(-|x|^2/2).",
-               exp_features(X, Omega, 1.0, 1.0 / std::sqrt(d_phi))});
-  s.push_back({"the factor exp(-|x|^2/2) has the wrong sign; it shrinks the features.",
-               exp_features(X, Omega, -0.5, 1.0 / std::sqrt(d_phi))});
-  s.push_back({"the 1/sqrt(d_phi) scale is missing.", exp_features(X, Omega, 0.5, 1.0)});
-  s.push_back({"the features are scaled by 1/d_phi; each feature gets 1/sqrt(d_phi), so that "
-               "the dot product of two feature vectors carries 1/d_phi.",
-               exp_features(X, Omega, 0.5, 1.0 / d_phi)});
-  s.push_back({"a temperature was applied (x scaled by d_k^(-1/4)); this exercise uses x as "
-               "given.", exp_features(X / std::pow(d_k, 0.25), Omega, 0.5, 1.0 / std::sqrt(d_phi))});
-  if (Omega.rows() == Omega.cols())
-    s.push_back({"Omega is used transposed (X Omega instead of X Omega^T); its rows are the "
-                 "directions w_i.", [&] {
-                   Matrix E = X * Omega;
-                   for (Eigen::Index r = 0; r < X.rows(); ++r)
-                     E.row(r).array() -= 0.5 * X.row(r).squaredNorm();
-                   return Matrix((E.array().exp() / std::sqrt(d_phi)).matrix());
-                 }()});
-  return s;
 }
 
 std::optional<std::string> shape_mistake(const Matrix& X, const Matrix& Omega, const Matrix& got) {
@@ -79,12 +40,15 @@ std::optional<std::string> shape_mistake(const Matrix& X, const Matrix& Omega, c
 
 enum class FeatureProbe { Shape, Values, Positive };
 
-Verdict judge_features(FeatureProbe probe, const std::string& note, const json& rq, const json& rp) {
-  return each_call(rq, rp, [&](std::size_t, const json& a, const json& r) -> std::optional<Verdict> {
+// expected per call: {"features": (n, d_phi), "suspects"}
+Verdict judge_features(FeatureProbe probe, const std::string& note, const json& rq,
+                       const json& ex, const json& rp) {
+  return each_call(rq, ex, rp, [&](std::size_t, const json& a, const json& e,
+                                   const json& r) -> std::optional<Verdict> {
     const Matrix X = wire::to_matrix(a.at("X")), Omega = wire::to_matrix(a.at("Omega"));
     const Matrix got = wire::to_matrix(r.at("features"));
     const std::string tried = features_tried(X, Omega) + (note.empty() ? "" : "\n" + note);
-    const Matrix expected = linref::positive_random_features(X, Omega);
+    const Matrix expected = wire::to_matrix(e.at("features"));
     if (got.rows() != expected.rows() || got.cols() != expected.cols())
       return failure(tried, compare_matrices(expected, got, kTight, "features", "n x d_phi").report,
                      shape_mistake(X, Omega, got));
@@ -102,79 +66,51 @@ Verdict judge_features(FeatureProbe probe, const std::string& note, const json& 
                                 std::to_string(first_r) + "," + std::to_string(first_c) +
                                 "] = " + fmt(got(first_r, first_c)) +
                                 ". Every feature exp(w_i^T x - |x|^2/2)/sqrt(d_phi) is > 0.",
-                     diagnose(got, feature_suspects(X, Omega)));
+                     diagnose(got, e.at("suspects")));
     }
     const Comparison c = compare_matrices(expected, got, kTight, "features", "n x d_phi");
     if (c.ok) return std::nullopt;
-    return failure(tried, c.report, diagnose(got, feature_suspects(X, Omega)));
+    return failure(tried, c.report, diagnose(got, e.at("suspects")));
   });
 }
 
 Check features_check(const std::string& name, double points, Visibility vis, std::uint64_t seed,
-                     FeatureProbe probe, Eigen::Index n, Eigen::Index d_k, Eigen::Index d_phi,
-                     double scale, bool orthogonal, std::string note) {
-  return make_check(
-      kFeatures, name, points, vis, seed,
-      [=](std::uint64_t s) {
-        linref::Rng rng(s);
-        const Matrix Omega = orthogonal ? linref::orthogonal_omega(d_phi, d_k, rng)
-                                        : linref::gaussian_omega(d_phi, d_k, rng);
-        return json::array({features_call(random_matrix(rng, n, d_k, scale), Omega)});
-      },
-      [probe, note](const json& rq, const json& rp) { return judge_features(probe, note, rq, rp); });
+                     FeatureProbe probe, std::string note) {
+  return make_check(kFeatures, name, points, vis, seed,
+                    [probe, note](const json& rq, const json& ex, const json& rp) {
+                      return judge_features(probe, note, rq, ex, rp);
+                    });
 }
 
 // ---- softmax_kernel_estimate -------------------------------------------------------------
 
-json estimate_call(const Vector& q, const Vector& k, const Matrix& Omega) {
-  return json{{"q", wire::from_vector(q)}, {"k", wire::from_vector(k)},
-              {"Omega", wire::from_matrix(Omega)}};
-}
-
-std::vector<ScalarSuspect> estimate_suspects(const Vector& q, const Vector& k, const Matrix& Omega) {
-  const double d_phi = static_cast<double>(Omega.rows());
-  const double truth = std::exp(q.dot(k));
-  const Matrix tq = linref::trig_random_features(q.transpose(), Omega);
-  const Matrix tk = linref::trig_random_features(k.transpose(), Omega);
-  const Vector eq = (Omega * q).array().exp(), ek = (Omega * k).array().exp();
-  const double est = linref::softmax_kernel_estimate(q, k, Omega);
-  return {
-      {"exp(q^T k) was returned, the value being estimated, not the estimate "
-       "phi(q)^T phi(k) for this Omega.", truth},
-      {"the temperature 1/sqrt(d_k) was used; this exercise has none.",
-       std::exp(q.dot(k) / std::sqrt(static_cast<double>(q.size())))},
-      {"the estimate uses the starter's trigonometric features.", tq.row(0).dot(tk.row(0))},
-      {"the 1/d_phi average is missing: the features' products were summed, not averaged.",
-       est * d_phi},
-      {"the factors exp(-|q|^2/2) and exp(-|k|^2/2) are missing.", eq.dot(ek) / d_phi},
-  };
-}
-
-Verdict judge_estimates(const std::string& note, const json& rq, const json& rp) {
-  return each_call(rq, rp, [&](std::size_t, const json& a, const json& r) -> std::optional<Verdict> {
+// expected per call: {"value": the estimate, "suspects": scalar suspects}
+Verdict judge_estimates(const std::string& note, const json& rq, const json& ex, const json& rp) {
+  return each_call(rq, ex, rp, [&](std::size_t, const json& a, const json& e,
+                                   const json& r) -> std::optional<Verdict> {
     const Vector q = wire::to_vector(a.at("q")), k = wire::to_vector(a.at("k"));
     const Matrix Omega = wire::to_matrix(a.at("Omega"));
-    const double expected = linref::softmax_kernel_estimate(q, k, Omega);
     const double got = r.at("value").get<double>();
-    const Comparison c = compare_scalars(expected, got, kTight, "estimate");
+    const Comparison c = compare_scalars(e.at("value").get<double>(), got, kTight, "estimate");
     if (c.ok) return std::nullopt;
     std::string tried = std::string(kEstimate) + "(q, k: " + std::to_string(q.size()) +
                         ", Omega: " + shape_of(Omega) + "); q^T k = " + fmt(q.dot(k)) +
                         ", exp(q^T k) = " + fmt(std::exp(q.dot(k)));
     if (!note.empty()) tried += "\n" + note;
-    return failure(tried, c.report, diagnose_scalar(got, estimate_suspects(q, k, Omega)));
+    return failure(tried, c.report, diagnose_scalar(got, e.at("suspects")));
   });
 }
 
-// Many independent Omega draws for one fixed pair (q, k): the mean of the estimates should
-// approach exp(q^T k). With |q + k|^2 <= 1 the relative standard deviation of the mean of N
-// estimates is sqrt((e^{|q+k|^2} - 1) / (d_phi N)); the bound allows 5 of those.
+// Many independent Omega draws for one fixed pair (q, k) (the oracle half makes kDraws of
+// them, d_phi = kDrawPhi): the mean of the estimates should approach exp(q^T k). With
+// |q + k|^2 <= 1 the relative standard deviation of the mean of N estimates is
+// sqrt((e^{|q+k|^2} - 1) / (d_phi N)); the bound allows 5 of those.
 constexpr int kDraws = 400;
-constexpr Eigen::Index kDrawPhi = 16, kDrawDk = 3;
+constexpr Eigen::Index kDrawPhi = 16;
 
-Verdict judge_average(const json& rq, const json& rp) {
+Verdict judge_average(const json& rq, const json& ex, const json& rp) {
   const Verdict each = judge_estimates(
-      "One of " + std::to_string(kDraws) + " independent Omega draws for the same q and k.", rq, rp);
+      "One of " + std::to_string(kDraws) + " independent Omega draws for the same q and k.", rq, ex, rp);
   if (!each.passed) return each;
   const json& calls = rq.at("calls");
   const Vector q = wire::to_vector(calls[0].at("q")), k = wire::to_vector(calls[0].at("k"));
@@ -194,77 +130,37 @@ Verdict judge_average(const json& rq, const json& rp) {
                      fmt(5.0 * sigma) + " (relative variance (e^{|q+k|^2} - 1)/(d_phi N)).");
 }
 
+Check estimate_check(const std::string& name, double points, Visibility vis, std::uint64_t seed,
+                     std::string note) {
+  return make_check(kEstimate, name, points, vis, seed,
+                    [note](const json& rq, const json& ex, const json& rp) {
+                      return judge_estimates(note, rq, ex, rp);
+                    });
+}
+
 std::vector<Check> make_random_features_checks() {
   std::vector<Check> checks;
   // positive_random_features: 11 points.
-  checks.push_back(features_check("features/shape", 2.0, Visibility::Visible, 1,
-                                  FeatureProbe::Shape, 5, 3, 8, 0.5, false,
+  checks.push_back(features_check("features/shape", 2.0, Visibility::Visible, 1, FeatureProbe::Shape,
                                   "Only the shape is checked here: (n, d_phi) = (5, 8)."));
-  checks.push_back(features_check("features/values", 3.5, Visibility::Visible, 1,
-                                  FeatureProbe::Values, 6, 3, 8, 0.5, false, ""));
-  checks.push_back(features_check("features/positive", 2.0, Visibility::Visible, 1,
-                                  FeatureProbe::Positive, 6, 4, 10, 1.5, false,
+  checks.push_back(features_check("features/values", 3.5, Visibility::Visible, 1, FeatureProbe::Values, ""));
+  checks.push_back(features_check("features/positive", 2.0, Visibility::Visible, 1, FeatureProbe::Positive,
                                   "Inputs of length about 3: only positivity is checked here."));
   checks.push_back(features_check("features/orthogonal-omega", 2.0, Visibility::Visible, 1,
-                                  FeatureProbe::Values, 4, 4, 10, 0.5, true,
+                                  FeatureProbe::Values,
                                   "Omega has orthogonal blocks of rows (FAVOR+ style), "
                                   "d_phi = 10 > d_k = 4."));
   checks.push_back(features_check("features/random-hidden", 1.5, Visibility::Hidden, 29,
-                                  FeatureProbe::Values, 40, 8, 64, 0.35, false, ""));
+                                  FeatureProbe::Values, ""));
   // softmax_kernel_estimate: 9 points.
-  checks.push_back(make_check(
-      kEstimate, "estimate/matches-features", 3.0, Visibility::Visible, 1,
-      [](std::uint64_t s) {
-        linref::Rng rng(s);
-        json calls = json::array();
-        for (int i = 0; i < 4; ++i) {
-          const Matrix Omega = linref::gaussian_omega(16, 3, rng);
-          calls.push_back(estimate_call(random_vector(rng, 3, 0.5), random_vector(rng, 3, 0.5), Omega));
-        }
-        return calls;
-      },
-      [](const json& rq, const json& rp) { return judge_estimates("", rq, rp); }));
-  checks.push_back(make_check(
-      kEstimate, "estimate/for-this-omega", 2.0, Visibility::Visible, 1,
-      [](std::uint64_t s) {
-        linref::Rng rng(s);
-        json calls = json::array();
-        for (Eigen::Index d_phi : {1, 2, 1}) {
-          const Matrix Omega = linref::gaussian_omega(d_phi, 3, rng);
-          calls.push_back(estimate_call(random_vector(rng, 3, 0.8), random_vector(rng, 3, 0.8), Omega));
-        }
-        return calls;
-      },
-      [](const json& rq, const json& rp) {
-        return judge_estimates("With only 1 or 2 random features the estimate is far from "
-                               "exp(q^T k): the function returns phi(q)^T phi(k) for the Omega "
-                               "it is given.", rq, rp);
-      }));
-  checks.push_back(make_check(
-      kEstimate, "estimate/unbiased-average", 2.5, Visibility::Visible, 1,
-      [](std::uint64_t s) {
-        linref::Rng rng(s);
-        // |q| = |k| = 0.5, so |q + k|^2 <= 1.
-        const Vector q = rng.unit_rows(1, kDrawDk).row(0).transpose() * 0.5;
-        const Vector k = rng.unit_rows(1, kDrawDk).row(0).transpose() * 0.5;
-        json calls = json::array();
-        for (int i = 0; i < kDraws; ++i)
-          calls.push_back(estimate_call(q, k, linref::gaussian_omega(kDrawPhi, kDrawDk, rng)));
-        return calls;
-      },
-      judge_average));
-  checks.push_back(make_check(
-      kEstimate, "estimate/random-hidden", 1.5, Visibility::Hidden, 31,
-      [](std::uint64_t s) {
-        linref::Rng rng(s);
-        json calls = json::array();
-        for (int i = 0; i < 5; ++i) {
-          const Matrix Omega = linref::orthogonal_omega(32, 6, rng);
-          calls.push_back(estimate_call(random_vector(rng, 6, 0.3), random_vector(rng, 6, 0.3), Omega));
-        }
-        return calls;
-      },
-      [](const json& rq, const json& rp) { return judge_estimates("", rq, rp); }));
+  checks.push_back(estimate_check("estimate/matches-features", 3.0, Visibility::Visible, 1, ""));
+  checks.push_back(estimate_check("estimate/for-this-omega", 2.0, Visibility::Visible, 1,
+                                  "With only 1 or 2 random features the estimate is far from "
+                                  "exp(q^T k): the function returns phi(q)^T phi(k) for the Omega "
+                                  "it is given."));
+  checks.push_back(make_check(kEstimate, "estimate/unbiased-average", 2.5, Visibility::Visible, 1,
+                              judge_average));
+  checks.push_back(estimate_check("estimate/random-hidden", 1.5, Visibility::Hidden, 31, ""));
   return checks;
 }
 

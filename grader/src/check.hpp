@@ -1,9 +1,16 @@
-// A check: one small value naming what it tests, in the spirit of ggml's test cases. The
-// checks of one exercise live in grader/checks/<exercise>.cpp and register themselves.
+// A check: one small value naming what it tests, in the spirit of ggml's test cases.
 //
-// The engine runs a check like this: request(seed) makes the calls; the runner (a separate,
-// limited process) calls `function` on them and replies with the outputs; if the student's
-// code returned, judge(request, reply) compares them with the reference and says why not.
+// A check has two halves that meet only through JSON:
+//  - the oracle half (grader/oracle/<exercise>.cpp, uses the reference `linref`):
+//    request(seed) makes the calls, and expect(request) works out from the reference every
+//    value the judge will need: the expected outputs, the outputs of the named mistakes
+//    ("suspects") with their sentences, and any other reference-derived figure;
+//  - the judge half (grader/checks/<exercise>.cpp, never calls the reference): the table of
+//    checks (names, points, visibility, seeds, limits) and judge(request, expected, reply),
+//    which compares the runner's outputs with `expected` and says why they differ.
+// The student hand-out ships the judge half only and replays {request, expected} recorded
+// from the oracle half by the release step (see oracle_source.hpp).
+//
 // Crashes, time-outs, exceptions, NotImplemented and the memory budget are the engine's job,
 // so a judge only ever sees outputs that came back.
 #pragma once
@@ -41,10 +48,14 @@ struct Check {
   std::optional<std::uint64_t> heap_budget_bytes;   // the memory rule, where one applies
   std::string heap_budget_rule;       // how the budget is computed, said when it is exceeded
 
-  // The request for the runner: {"function": ..., "calls": [...]}. Deterministic in seed.
+  // Oracle side (empty in a kit built without the reference). The request for the runner:
+  // {"function": ..., "calls": [...]}, deterministic in seed.
   std::function<json(std::uint64_t seed)> request;
-  // Compare the runner's results (reply["results"], one per call) with the reference.
-  std::function<Verdict(const json& request, const json& reply)> judge;
+  // Oracle side: {"calls": [<what the judge needs for call i>, ...]}.
+  std::function<json(const json& request)> expect;
+  // Judge side: compares the runner's results (reply["results"], one per call) with
+  // `expected` (what expect(request) returned). Never calls the reference.
+  std::function<Verdict(const json& request, const json& expected, const json& reply)> judge;
 };
 
 inline const char* visibility_name(Visibility v) {
@@ -64,6 +75,8 @@ struct ExerciseChecks {
 
 // Each checks file defines one registrar:
 //   static grader::Registrar registrar{"causal", {functions...}, make_causal_checks};
+// registry() returns every exercise with its checks, each joined with its oracle half when
+// the kit has one (see oracle_half.hpp). Call it only after static initialisation (from main).
 std::vector<ExerciseChecks>& registry();
 struct Registrar {
   Registrar(std::string exercise, std::vector<std::string> functions,

@@ -183,6 +183,77 @@ std::optional<std::string> diagnose_scalar(double got, const std::vector<ScalarS
   return std::nullopt;
 }
 
+json suspects_json(const std::vector<Suspect>& suspects) {
+  json out = json::array();
+  for (const Suspect& s : suspects) {
+    json value;
+    if (s.value.size() <= kProbeEntries) {
+      value = wire::from_matrix(s.value);
+    } else {
+      // Evenly spaced entries, the first and the last included.
+      json probe = json::array();
+      const Eigen::Index n = s.value.size(), cols = s.value.cols();
+      for (Eigen::Index k = 0; k < kProbeEntries; ++k) {
+        const Eigen::Index i = k * (n - 1) / (kProbeEntries - 1);
+        probe.push_back(json::array({i, s.value(i / cols, i % cols)}));
+      }
+      value = json{{"rows", s.value.rows()}, {"cols", cols}, {"probe", std::move(probe)}};
+    }
+    out.push_back(json{{"mistake", s.mistake}, {"value", std::move(value)}});
+  }
+  return out;
+}
+
+json scalar_suspects_json(const std::vector<ScalarSuspect>& suspects) {
+  json out = json::array();
+  for (const ScalarSuspect& s : suspects) out.push_back(json{{"mistake", s.mistake}, {"value", s.value}});
+  return out;
+}
+
+namespace {
+
+bool matches_probe(const Matrix& got, const json& value, const Tolerance& tol) {
+  if (got.rows() != value.at("rows").get<Eigen::Index>() ||
+      got.cols() != value.at("cols").get<Eigen::Index>())
+    return false;
+  for (const json& entry : value.at("probe")) {
+    const Eigen::Index i = entry.at(0).get<Eigen::Index>();
+    if (!within(entry.at(1).get<double>(), got(i / got.cols(), i % got.cols()), tol)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<std::string> diagnose(const Matrix& got, const json& suspects, const Tolerance& tol) {
+  for (const json& s : suspects) {
+    const json& value = s.at("value");
+    const bool match = value.contains("probe") ? matches_probe(got, value, tol)
+                                               : same_values(wire::to_matrix(value), got, tol);
+    if (match) return s.at("mistake").get<std::string>();
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> diagnose_scalar(double got, const json& suspects, const Tolerance& tol) {
+  for (const json& s : suspects)
+    if (within(s.at("value").get<double>(), got, tol)) return s.at("mistake").get<std::string>();
+  return std::nullopt;
+}
+
+json int_rules_json(const std::vector<IntRule>& rules) {
+  json out = json::array();
+  for (const IntRule& r : rules) out.push_back(json{{"mistake", r.mistake}, {"lo", r.lo}, {"hi", r.hi}});
+  return out;
+}
+
+std::optional<std::string> diagnose_int(std::int64_t got, const json& rules) {
+  for (const json& r : rules)
+    if (r.at("lo").get<std::int64_t>() <= got && got <= r.at("hi").get<std::int64_t>())
+      return r.at("mistake").get<std::string>();
+  return std::nullopt;
+}
+
 Verdict failure(const std::string& tried, const std::string& report,
                 const std::optional<std::string>& mistake) {
   std::string message = tried;
@@ -192,25 +263,6 @@ Verdict failure(const std::string& tried, const std::string& report,
 }
 
 // ---- feature-map specs -------------------------------------------------------------------
-
-json phi_spec(const std::string& name) { return json{{"name", name}}; }
-
-json phi_spec_random(const Matrix& Omega) {
-  return json{{"name", "positive_random"}, {"Omega", wire::from_matrix(Omega)}};
-}
-
-linref::FeatureMap feature_map(const json& spec) {
-  const std::string name = spec.at("name").get<std::string>();
-  if (name == "elu_plus_one") return [](const Matrix& X) { return linref::elu_plus_one(X); };
-  if (name == "relu") return [](const Matrix& X) { return linref::relu(X); };
-  if (name == "identity") return [](const Matrix& X) { return linref::identity(X); };
-  if (name == "taylor") return [](const Matrix& X) { return linref::taylor_features(X); };
-  if (name == "positive_random") {
-    Matrix Omega = wire::to_matrix(spec.at("Omega"));
-    return [Omega](const Matrix& X) { return linref::positive_random_features(X, Omega); };
-  }
-  throw std::invalid_argument("unknown feature map '" + name + "'");
-}
 
 std::string describe_phi(const json& spec) {
   const std::string name = spec.value("name", std::string("?"));
@@ -226,37 +278,6 @@ std::string describe_phi(const json& spec) {
   return name;
 }
 
-// ---- seeded inputs -----------------------------------------------------------------------
-
-Matrix random_matrix(linref::Rng& rng, Eigen::Index rows, Eigen::Index cols, double scale) {
-  return rng.normal_matrix(rows, cols) * scale;
-}
-
-Vector random_vector(linref::Rng& rng, Eigen::Index n, double scale) {
-  return rng.normal_vector(n) * scale;
-}
-
-Matrix random_positive_matrix(linref::Rng& rng, Eigen::Index rows, Eigen::Index cols,
-                              double floor, double scale) {
-  Matrix m = rng.normal_matrix(rows, cols);
-  return (m.array().abs() * scale + floor).matrix();
-}
-
-Matrix random_rows_of_lengths(linref::Rng& rng, Eigen::Index rows, Eigen::Index cols,
-                              double min_len, double max_len) {
-  Matrix m = rng.unit_rows(rows, cols);
-  for (Eigen::Index r = 0; r < rows; ++r) {
-    const double t = rows > 1 ? static_cast<double>(r) / static_cast<double>(rows - 1) : 0.0;
-    m.row(r) *= min_len + t * (max_len - min_len);
-  }
-  return m;
-}
-
-Eigen::Index random_size(linref::Rng& rng, Eigen::Index lo, Eigen::Index hi) {
-  const auto span = static_cast<std::uint64_t>(hi - lo + 1);
-  return lo + static_cast<Eigen::Index>(rng.next_u64() % span);
-}
-
 // ---- reading a reply ---------------------------------------------------------------------
 
 const json& result_of(const json& request, const json& reply, std::size_t i) {
@@ -268,11 +289,19 @@ const json& result_of(const json& request, const json& reply, std::size_t i) {
   return results.at(i);
 }
 
-std::function<Verdict(const json&, const json&)> guarded(
-    std::function<Verdict(const json&, const json&)> judge) {
-  return [judge = std::move(judge)](const json& request, const json& reply) {
+const json& expected_of(const json& request, const json& expected, std::size_t i) {
+  const json& entries = expected.at("calls");
+  const std::size_t calls = request.at("calls").size();
+  if (!entries.is_array() || entries.size() != calls)
+    throw std::runtime_error("expected values for " + std::to_string(calls) + " calls, found " +
+                             std::to_string(entries.is_array() ? entries.size() : 0));
+  return entries.at(i);
+}
+
+Judge guarded(Judge judge) {
+  return [judge = std::move(judge)](const json& request, const json& expected, const json& reply) {
     try {
-      return judge(request, reply);
+      return judge(request, expected, reply);
     } catch (const std::exception& e) {
       return Verdict::fail(std::string("The runner's reply could not be read (") + e.what() +
                            "). This is a fault of the grader or its runner, not of your code; "
@@ -285,12 +314,11 @@ std::string call_label(std::size_t i, std::size_t n) {
   return n > 1 ? "Call " + std::to_string(i + 1) + " of " + std::to_string(n) + ": " : "";
 }
 
-Verdict each_call(const json& request, const json& reply,
-                  const std::function<std::optional<Verdict>(std::size_t, const json&,
-                                                              const json&)>& one) {
+Verdict each_call(const json& request, const json& expected, const json& reply, const OneCall& one) {
   const json& calls = request.at("calls");
   for (std::size_t i = 0; i < calls.size(); ++i) {
-    std::optional<Verdict> v = one(i, calls[i], result_of(request, reply, i));
+    std::optional<Verdict> v =
+        one(i, calls[i], expected_of(request, expected, i), result_of(request, reply, i));
     if (!v || v->passed) continue;
     if (calls.size() > 1) v->message = call_label(i, calls.size()) + v->message;
     return *v;
@@ -299,18 +327,13 @@ Verdict each_call(const json& request, const json& reply,
 }
 
 Check make_check(const std::string& function, const std::string& name, double points,
-                 Visibility visibility, std::uint64_t seed,
-                 std::function<json(std::uint64_t)> calls,
-                 std::function<Verdict(const json&, const json&)> judge) {
+                 Visibility visibility, std::uint64_t seed, Judge judge) {
   Check c;
   c.name = name;
   c.function = function;
   c.points = points;
   c.visibility = visibility;
   c.seed = seed;
-  c.request = [function, calls = std::move(calls)](std::uint64_t s) {
-    return json{{"function", function}, {"calls", calls(s)}};
-  };
   c.judge = guarded(std::move(judge));
   return c;
 }

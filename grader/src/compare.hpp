@@ -1,5 +1,7 @@
-// What the checks share: numeric comparison that explains itself, the feature-map specs of a
-// request, seeded input makers, and the "this looks like mistake X" machinery.
+// What the judge halves of the checks share: numeric comparison that explains itself, the
+// "this looks like mistake X" machinery, and reading a request, its expected values and a
+// reply. Nothing here calls the reference; what the oracle halves share is in
+// grader/oracle/makers.hpp.
 //
 // A comparison is written for a student: when it fails it says the shapes (expected against
 // got, rows x cols), the largest absolute and relative error, the worst entry with its index,
@@ -7,8 +9,6 @@
 #pragma once
 
 #include "check.hpp"
-
-#include <linref/linref.hpp>
 
 #include <Eigen/Dense>
 #include <nlohmann/json.hpp>
@@ -78,6 +78,27 @@ struct ScalarSuspect {
 std::optional<std::string> diagnose_scalar(double got, const std::vector<ScalarSuspect>& suspects,
                                            const Tolerance& tol = kTight);
 
+// Suspects travel from the oracle half to the judge as JSON: [{"mistake": ..., "value": ...}].
+// A matrix suspect with more than kProbeEntries entries is sent as its shape and a probe of
+// evenly spaced entries ({"rows", "cols", "probe": [[index, value], ...]}, row-major
+// indices), and is recognised when the output has that shape and matches at those entries.
+inline constexpr Eigen::Index kProbeEntries = 4096;
+json suspects_json(const std::vector<Suspect>& suspects);
+json scalar_suspects_json(const std::vector<ScalarSuspect>& suspects);
+std::optional<std::string> diagnose(const Matrix& got, const json& suspects,
+                                    const Tolerance& tol = kTight);
+std::optional<std::string> diagnose_scalar(double got, const json& suspects,
+                                           const Tolerance& tol = kTight);
+
+// For integer answers: the first rule with lo <= got <= hi names the mistake (a single
+// value has lo = hi). JSON: [{"mistake": ..., "lo": ..., "hi": ...}].
+struct IntRule {
+  std::string mistake;
+  std::int64_t lo, hi;
+};
+json int_rules_json(const std::vector<IntRule>& rules);
+std::optional<std::string> diagnose_int(std::int64_t got, const json& rules);
+
 // A failed verdict: what was tried, then the comparison's report, then the likely mistake.
 Verdict failure(const std::string& tried, const std::string& report,
                 const std::optional<std::string>& mistake = std::nullopt);
@@ -90,47 +111,34 @@ std::string shape_of(Eigen::Index rows, Eigen::Index cols);
 
 // ---- feature-map specs -------------------------------------------------------------------
 // In a request, phi is {"name": "elu_plus_one" | "relu" | "identity" | "taylor"} or
-// {"name": "positive_random", "Omega": <matrix>}. The judge builds the same map from linref.
+// {"name": "positive_random", "Omega": <matrix>} (see grader/common/wire.hpp).
 
-json phi_spec(const std::string& name);
-json phi_spec_random(const Matrix& Omega);
-linref::FeatureMap feature_map(const json& spec);  // throws std::invalid_argument on a bad spec
-std::string describe_phi(const json& spec);         // "elu+1", "positive random features ..."
-
-// ---- seeded inputs -----------------------------------------------------------------------
-
-Matrix random_matrix(linref::Rng& rng, Eigen::Index rows, Eigen::Index cols, double scale = 1.0);
-Vector random_vector(linref::Rng& rng, Eigen::Index n, double scale = 1.0);
-// Entries |N(0, 1)| * scale + floor: strictly positive.
-Matrix random_positive_matrix(linref::Rng& rng, Eigen::Index rows, Eigen::Index cols,
-                              double floor = 0.1, double scale = 1.0);
-// Rows in random directions with lengths spread evenly over [min_len, max_len].
-Matrix random_rows_of_lengths(linref::Rng& rng, Eigen::Index rows, Eigen::Index cols,
-                              double min_len, double max_len);
-// A random size in [lo, hi].
-Eigen::Index random_size(linref::Rng& rng, Eigen::Index lo, Eigen::Index hi);
+std::string describe_phi(const json& spec);  // "elu+1", "positive random features ..."
 
 // ---- reading a reply ---------------------------------------------------------------------
 
+// The judge's signature (see Check::judge).
+using Judge = std::function<Verdict(const json& request, const json& expected, const json& reply)>;
+
 // reply["results"][i], checking that there is one result per call.
 const json& result_of(const json& request, const json& reply, std::size_t i);
+// expected["calls"][i], checking that there is one entry per call.
+const json& expected_of(const json& request, const json& expected, std::size_t i);
 // Wraps a judge so that a malformed reply becomes a failed verdict instead of an exception.
-std::function<Verdict(const json&, const json&)> guarded(
-    std::function<Verdict(const json&, const json&)> judge);
+Judge guarded(Judge judge);
 
 // "Call 2 of 5: " when a request has several calls, "" for one.
 std::string call_label(std::size_t i, std::size_t n);
 
-// Judges call by call: `one(i, arguments, result)` returns a failure or nothing; the first
-// failure is the verdict, prefixed with call_label.
-Verdict each_call(const json& request, const json& reply,
-                  const std::function<std::optional<Verdict>(std::size_t, const json&,
-                                                              const json&)>& one);
+// Judges call by call: `one(i, arguments, expected, result)` returns a failure or nothing;
+// the first failure is the verdict, prefixed with call_label.
+using OneCall = std::function<std::optional<Verdict>(std::size_t i, const json& call,
+                                                     const json& expected, const json& result)>;
+Verdict each_call(const json& request, const json& expected, const json& reply, const OneCall& one);
 
-// A check whose request is {"function": function, "calls": calls(seed)}; the judge is guarded.
+// A check of `function` whose judge is guarded. Its request and expect come from the oracle
+// half, joined by name (see oracle_half.hpp).
 Check make_check(const std::string& function, const std::string& name, double points,
-                 Visibility visibility, std::uint64_t seed,
-                 std::function<json(std::uint64_t)> calls,
-                 std::function<Verdict(const json&, const json&)> judge);
+                 Visibility visibility, std::uint64_t seed, Judge judge);
 
 }  // namespace grader

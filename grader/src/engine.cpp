@@ -3,12 +3,14 @@
 #include "builder.hpp"
 #include "check.hpp"
 #include "grader_config.hpp"
+#include "oracle_source.hpp"
 #include "run_check.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -46,11 +48,33 @@ std::string shell_quote(const std::string& s) {
   return q + "'";
 }
 
-// The checks to run for one exercise, after --only and --visible-only.
-std::vector<const Check*> selected_checks(const ExerciseChecks& ex, const Options& o) {
+// The checks to run for one exercise, after --only and --visible-only. A replayed recording
+// holds only the visible checks, at their own seeds: the others are left out, and asking for
+// one of them, or for another seed, is a usage error.
+std::vector<const Check*> selected_checks(const ExerciseChecks& ex, const Options& o,
+                                          const OracleSource& oracle) {
   std::vector<const Check*> out;
   for (const auto& c : ex.checks) {
     if (!o.only_check.empty() && c.name != o.only_check) continue;
+    const std::string key = ex.exercise + "/" + c.name;
+    if (oracle.replaying()) {
+      const auto recorded = oracle.recorded_seed(ex.exercise, c);
+      if (!recorded) {
+        if (c.visibility == Visibility::Visible)
+          throw UsageError("the recorded expected values in " + oracle.path() + " have no entry for " +
+                           key + "; this copy of the kit is incomplete (make it again with "
+                           "./kit release student)");
+        if (!o.only_check.empty())
+          throw UsageError("check " + key + " is " + visibility_name(c.visibility) +
+                           ": only the course's grader runs it");
+        continue;
+      }
+      if (o.seed && *o.seed != *recorded)
+        throw UsageError("--seed " + std::to_string(*o.seed) + ": this kit grades with expected values "
+                         "recorded at each check's own seed, and " + key + " has seed " +
+                         std::to_string(*recorded) + ". Leave out --seed (or give --seed " +
+                         std::to_string(*recorded) + ").");
+    }
     if (o.visible_only && c.visibility != Visibility::Visible) continue;
     out.push_back(&c);
   }
@@ -63,7 +87,7 @@ struct Plan {
   std::vector<std::vector<const Check*>> checks;  // per exercise
 };
 
-Plan make_plan(const Options& o) {
+Plan make_plan(const Options& o, const OracleSource& oracle) {
   Plan plan;
   for (const auto& ex : registry())
     if (o.only_exercise.empty() || ex.exercise == o.only_exercise) plan.exercises.push_back(&ex);
@@ -79,7 +103,7 @@ Plan make_plan(const Options& o) {
     for (const auto& ex : registry()) names += " " + ex.exercise;
     throw UsageError("no exercise named '" + o.only_exercise + "'; the exercises are:" + names);
   }
-  for (const auto* ex : plan.exercises) plan.checks.push_back(selected_checks(*ex, o));
+  for (const auto* ex : plan.exercises) plan.checks.push_back(selected_checks(*ex, o, oracle));
   if (!o.only_check.empty() && plan.checks.front().empty()) {
     std::string names;
     for (const auto& c : plan.exercises.front()->checks) names += "\n  " + c.name;
@@ -87,6 +111,21 @@ Plan make_plan(const Options& o) {
                      "'; its checks are:" + names);
   }
   return plan;
+}
+
+// Live from the checks' oracle halves, unless a recording is to be replayed: one named with
+// --replay, or the kit's own when it was built without the reference (the student hand-out).
+OracleSource open_oracle(const Options& o) {
+  std::string path = o.replay_path;
+#ifdef LINATTN_ORACLE_DATA
+  if (path.empty()) path = LINATTN_ORACLE_DATA;
+#endif
+  if (path.empty()) return OracleSource::live();
+  try {
+    return OracleSource::replay(path);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
 }
 
 }  // namespace
@@ -98,14 +137,41 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
   const auto start = Clock::now();
   for (const auto& s : submissions)
     if (!fs::is_directory(s)) throw UsageError("no such folder: " + s);
-  const Plan plan = make_plan(o);
+  const OracleSource oracle = open_oracle(o);
+  const Plan plan = make_plan(o, oracle);
   const std::size_t n_ex = plan.exercises.size();
   const int jobs = o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
 
-  // Build every exercise of every submission, in one pool; cached builds cost nothing.
+  // The oracle cases, one per selected check: the same for every submission.
+  struct CaseSlot {
+    std::size_t exercise;
+    const Check* check;
+    std::uint64_t seed;
+    OracleCase value;
+    std::string error;
+  };
+  std::vector<CaseSlot> cases;
+  std::map<const Check*, std::size_t> case_of;
+  for (std::size_t e = 0; e < n_ex; ++e)
+    for (const Check* c : plan.checks[e]) {
+      case_of[c] = cases.size();
+      cases.push_back({e, c, o.seed.value_or(c->seed), {}, {}});
+    }
+
+  // Build every exercise of every submission, and work out every oracle case, in one pool;
+  // cached builds cost nothing.
   std::vector<BuildResult> builds(submissions.size() * n_ex);
   std::atomic<std::size_t> built{0};
-  parallel_for(builds.size(), jobs, [&](std::size_t b) {
+  parallel_for(builds.size() + cases.size(), jobs, [&](std::size_t b) {
+    if (b >= builds.size()) {
+      CaseSlot& slot = cases[b - builds.size()];
+      try {
+        slot.value = oracle.fetch(plan.exercises[slot.exercise]->exercise, *slot.check, slot.seed);
+      } catch (const std::exception& e) {
+        slot.error = e.what();
+      }
+      return;
+    }
     const std::string& exercise = plan.exercises[b % n_ex]->exercise;
     try {
       builds[b] = build_runner(exercise, submissions[b / n_ex]);
@@ -164,8 +230,10 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
   parallel_for(queue.size(), jobs, [&](std::size_t q) {
     const Job& job = queue[q];
     CheckResult& slot = reports[job.submission].exercises[job.exercise].checks[job.slot];
+    const CaseSlot& oc = cases[case_of.at(job.check)];
     const CheckRun run{job.check, plan.exercises[job.exercise]->exercise,
-                       builds[job.submission * n_ex + job.exercise].runner, slot.seed, slot.rerun};
+                       builds[job.submission * n_ex + job.exercise].runner, slot.seed, slot.rerun,
+                       oc.error.empty() ? &oc.value : nullptr, oc.error};
     bool fault = false;
     slot = run_check(run, fault);
     if (fault) {

@@ -3,6 +3,7 @@
 #include "batch.hpp"
 #include "engine.hpp"
 #include "options.hpp"
+#include "oracle_source.hpp"
 #include "report.hpp"
 
 #include <cstdlib>
@@ -32,6 +33,42 @@ bool colour_wanted() {
   return isatty(STDOUT_FILENO);
 }
 
+// --record-oracle FILE [--visible-only]: the release step's recording of every check's
+// request and expected values, for a kit without the reference to replay.
+int record(int argc, char** argv) {
+  std::string path;
+  bool visible_only = false;
+  for (int i = 0; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--visible-only") visible_only = true;
+    else if (path.empty() && !a.empty() && a[0] != '-') path = a;
+    else {
+      std::cerr << "linattn-grade: --record-oracle FILE [--visible-only]; unexpected " << a << "\n";
+      return 2;
+    }
+  }
+  if (path.empty()) {
+    std::cerr << "linattn-grade: --record-oracle needs a file to write\n";
+    return 2;
+  }
+#ifdef LINATTN_NO_REFERENCE
+  (void)visible_only;
+  std::cerr << "linattn-grade: --record-oracle needs the reference, and this kit has none\n";
+  return 2;
+#else
+  try {
+    if (!grader::write_oracle_file(path, grader::record_oracle(visible_only))) {
+      std::cerr << "linattn-grade: cannot write " << path << "\n";
+      return 2;
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "linattn-grade: recording the expected values failed: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+#endif
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -45,6 +82,8 @@ int main(int argc, char** argv) {
     default_submission = ec ? (fs::path(argv[2]) / "exercises").string() : rel.string();
     first = 3;
   }
+  if (argc > first && std::string(argv[first]) == "--record-oracle")
+    return record(argc - first - 1, argv + first + 1);
   if (argc > first && std::string(argv[first]) == "--batch")
     return grader::run_batch(argc - first - 1, argv + first + 1);
   std::string error;

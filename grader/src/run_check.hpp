@@ -1,8 +1,10 @@
-// Running one check: make its request, start the runner under its limits, read the reply,
-// and turn all that into a status, a score and a message.
+// Running one check: take its request and expected values (from the oracle source), start the
+// runner under its limits, read the reply, and turn all that into a status, a score and a
+// message.
 #pragma once
 
 #include "check.hpp"
+#include "oracle_source.hpp"
 #include "report.hpp"
 
 #include <filesystem>
@@ -15,6 +17,8 @@ struct CheckRun {
   std::filesystem::path runner;   // the exercise's runner program
   std::uint64_t seed = 0;
   std::string rerun;              // the command that reruns just this check
+  const OracleCase* oracle_case = nullptr;  // request and expected values at `seed`
+  std::string oracle_error;       // why there is no oracle_case (a fault of the grader)
 };
 
 // Never throws. A fault of the grader itself (a judge that threw, say) comes back as status

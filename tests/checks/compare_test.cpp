@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <climits>
 #include <cmath>
 #include <limits>
 
@@ -74,30 +75,27 @@ TEST_CASE("checks/compare: a suspect is recognised, NaN matching NaN") {
   CHECK(v.message == "tried\nreport\nLikely mistake: it");
 }
 
-TEST_CASE("checks/compare: phi specs build the reference's maps") {
-  linref::Rng rng(5);
-  const Matrix X = rng.normal_matrix(3, 2);
-  const Matrix Omega = rng.normal_matrix(4, 2);
-  CHECK(grader::same_values(grader::feature_map(grader::phi_spec("elu_plus_one"))(X),
-                            linref::elu_plus_one(X), grader::kExact));
-  CHECK(grader::feature_map(grader::phi_spec("taylor"))(X).cols() == 7);
-  CHECK(grader::same_values(grader::feature_map(grader::phi_spec_random(Omega))(X),
-                            linref::positive_random_features(X, Omega), grader::kExact));
-  CHECK_THROWS(grader::feature_map(grader::phi_spec("softmax")));
-  CHECK(contains(grader::describe_phi(grader::phi_spec_random(Omega)), "4 x 2"));
+TEST_CASE("checks/compare: suspects travel as JSON, large ones as a probe") {
+  Matrix small = Matrix::Ones(2, 3), large = Matrix::Zero(100, 64);  // 6400 > kProbeEntries
+  for (Eigen::Index i = 0; i < large.size(); ++i) large(i / 64, i % 64) = 0.5 * static_cast<double>(i);
+  const grader::json j = wire::decode(wire::encode(grader::suspects_json({{"small", small}, {"large", large}})));
+  CHECK(j.at(1).at("value").contains("probe"));
+  CHECK(j.at(1).at("value").at("probe").size() == static_cast<std::size_t>(grader::kProbeEntries));
+  CHECK(grader::diagnose(small, j) == std::optional<std::string>("small"));
+  CHECK(grader::diagnose(large, j) == std::optional<std::string>("large"));
+  Matrix off = large;
+  off(99, 63) += 1.0;  // the last entry is always probed
+  CHECK_FALSE(grader::diagnose(off, j).has_value());
+  CHECK_FALSE(grader::diagnose(Matrix(large.transpose()), j).has_value());
+  const grader::json s = grader::scalar_suspects_json({{"two", 2.0}, {"three", 3.0}});
+  CHECK(grader::diagnose_scalar(3.0, s) == std::optional<std::string>("three"));
+  CHECK_FALSE(grader::diagnose_scalar(4.0, s).has_value());
 }
 
-TEST_CASE("checks/compare: seeded makers are deterministic and keep their promises") {
-  linref::Rng a(9), b(9);
-  CHECK(grader::same_values(grader::random_matrix(a, 3, 3), grader::random_matrix(b, 3, 3),
-                            grader::kExact));
-  const Matrix P = grader::random_positive_matrix(a, 20, 5, 0.1);
-  CHECK(P.minCoeff() >= 0.1);
-  const Matrix L = grader::random_rows_of_lengths(a, 5, 3, 0.5, 4.0);
-  CHECK(L.row(0).norm() == doctest::Approx(0.5));
-  CHECK(L.row(4).norm() == doctest::Approx(4.0));
-  for (int i = 0; i < 50; ++i) {
-    const auto s = grader::random_size(a, 3, 6);
-    CHECK((s >= 3 && s <= 6));
-  }
+TEST_CASE("checks/compare: integer rules name the first range that holds the answer") {
+  const grader::json rules = grader::int_rules_json({{"negative", INT64_MIN, -1}, {"seven", 7, 7}, {"near", 5, 9}});
+  CHECK(grader::diagnose_int(-5, rules) == std::optional<std::string>("negative"));
+  CHECK(grader::diagnose_int(7, rules) == std::optional<std::string>("seven"));
+  CHECK(grader::diagnose_int(9, rules) == std::optional<std::string>("near"));
+  CHECK_FALSE(grader::diagnose_int(0, rules).has_value());
 }

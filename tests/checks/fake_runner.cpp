@@ -85,8 +85,10 @@ json reply_from(const json& request, const Impl& impl) {
 }
 
 grader::Verdict judge_with(const grader::Check& c, const Impl& impl, std::uint64_t seed) {
+  // Request and expected values through CBOR and back, as a recording replays them.
   const json request = wire::decode(wire::encode(c.request(seed)));
-  return c.judge(request, reply_from(request, impl));
+  const json expected = wire::decode(wire::encode(c.expect(request)));
+  return c.judge(request, expected, reply_from(request, impl));
 }
 
 std::map<std::string, grader::Verdict> judge_all(const std::string& ex, const std::string& function,

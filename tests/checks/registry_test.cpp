@@ -41,7 +41,8 @@ TEST_CASE("checks/registry: names unique, every check names one function of its 
       CHECK(names.insert(c.name).second);
       CHECK(c.name.find('/') != std::string::npos);
       CHECK(std::find(ex.functions.begin(), ex.functions.end(), c.function) != ex.functions.end());
-      REQUIRE(c.request);
+      REQUIRE(c.request);  // the oracle half, joined by name
+      REQUIRE(c.expect);
       REQUIRE(c.judge);
       const json rq = c.request(c.seed);
       CHECK(rq.at("function") == c.function);  // calls only the function it names
@@ -133,7 +134,7 @@ TEST_CASE("checks/registry: a reply with too few results is a failure, not an ex
   const json request = c.request(c.seed);
   json reply = fake::reply_from(request, fake::reference("write"));
   reply["results"].erase(reply["results"].begin());
-  const grader::Verdict v = c.judge(request, reply);
+  const grader::Verdict v = c.judge(request, c.expect(request), reply);
   CHECK_FALSE(v.passed);
   CHECK(fake::contains(v.message, "could not be read"));
 }

@@ -6,14 +6,18 @@
 //   { "about": "...", "base": "solutions",
 //     "edits": [ {"file": "causal/causal.cpp", "find": "...", "replace": "..."},     // exactly once
 //                {"file": "causal/causal.cpp", "prepend": "..."},
-//                {"file": "memory/memory.cpp", "delete": true} ],
+//                {"file": "memory/memory.cpp", "delete": true},
+//                {"file": "causal/causal.hpp", "create": "..."} ],   // a new file; must not exist
+// In every text of an edit, @KIT_DIR@ stands for the kit's absolute path (for a case that
+// reaches into the kit by absolute path, like an #include of the reference).
 //     "loses": ["causal_linear_attention_recurrent"],   // functions that must lose points
 //     "statuses": ["failed"],          // allowed statuses of their failing checks (default: any)
 //     "message": "before writing",     // a failing check's message must contain this (any case)
 //     "output_truncated": "causal_linear_attention_parallel",  // optional
 //     "exit": 1,                       // the grader's expected exit status (default 1)
 //     "score": 0,                      // optional: the exact total expected
-//     "max_seconds": 60 }
+//     "max_seconds": 60,
+//     "known_gap": "..." }             // optional: why the case fails today (a grader bug); printed
 // What is asserted, for every case: the grader exits as expected with a complete report (all five
 // exercises, 100 points in all); every function named in "loses" has a check that did not pass,
 // with an allowed status, and the expected words in some message; every other function keeps
@@ -72,18 +76,33 @@ std::string quote(const std::string& s) {
   return q + "'";
 }
 
-// Applies one edit; a "find" that does not occur exactly once is an error in the case itself.
-void apply(const fs::path& root, const json& edit) {
+// Replaces every @KIT_DIR@ in an edit's text by the kit's absolute path.
+std::string with_kit(std::string text, const fs::path& kit) {
+  const std::string mark = "@KIT_DIR@", dir = fs::absolute(kit).lexically_normal().string();
+  for (auto at = text.find(mark); at != std::string::npos; at = text.find(mark, at + dir.size()))
+    text.replace(at, mark.size(), dir);
+  return text;
+}
+
+// Applies one edit; a "find" that does not occur exactly once, or a "create" of a file that
+// is already there, is an error in the case itself.
+void apply(const fs::path& root, const json& edit, const fs::path& kit) {
   const fs::path file = root / edit.at("file").get<std::string>();
+  auto text_of = [&](const char* key) { return with_kit(edit.value(key, std::string()), kit); };
   if (edit.value("delete", false)) {
     fs::remove(file);
     return;
   }
+  if (edit.contains("create")) {
+    if (fs::exists(file)) throw std::runtime_error("edit creates " + file.string() + ", which exists");
+    write_text(file, text_of("create"));
+    return;
+  }
   std::string text = read_text(file);
-  if (edit.contains("prepend")) text = edit["prepend"].get<std::string>() + text;
-  if (edit.contains("append")) text += edit["append"].get<std::string>();
+  if (edit.contains("prepend")) text = text_of("prepend") + text;
+  if (edit.contains("append")) text += text_of("append");
   if (edit.contains("find")) {
-    const std::string find = edit["find"], replace = edit.value("replace", std::string());
+    const std::string find = text_of("find"), replace = text_of("replace");
     const auto at = text.find(find);
     if (at == std::string::npos || text.find(find, at + 1) != std::string::npos)
       throw std::runtime_error("edit of " + file.string() + ": the text to find must occur exactly once: " + find);
@@ -95,6 +114,15 @@ void apply(const fs::path& root, const json& edit) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // --make-only KIT_DIR CASE_DIR OUT: only write the case's submission to OUT (for the batch
+  // grading test, tests/kit), without grading it.
+  if (argc == 5 && std::string(argv[1]) == "--make-only") {
+    const fs::path kit = argv[2], case_dir = argv[3], out = argv[4];
+    const json spec = json::parse(read_text(case_dir / "case.json"));
+    fs::copy(kit / spec.value("base", std::string("solutions")), out, fs::copy_options::recursive);
+    for (const auto& edit : spec.value("edits", json::array())) apply(out, edit, kit);
+    return 0;
+  }
   if (argc != 4) {
     std::cerr << "usage: corpus_case GRADER KIT_DIR CASE_DIR\n";
     return 2;
@@ -110,7 +138,7 @@ int main(int argc, char** argv) {
   const fs::path work = pattern;
   const fs::path submission = work / "submission";
   fs::copy(base, submission, fs::copy_options::recursive);
-  for (const auto& edit : spec.value("edits", json::array())) apply(submission, edit);
+  for (const auto& edit : spec.value("edits", json::array())) apply(submission, edit, kit);
 
   const fs::path report_path = work / "report.json";
   const auto start = std::chrono::steady_clock::now();
@@ -170,6 +198,8 @@ int main(int argc, char** argv) {
     expect(std::abs(report["score"].get<double>() - spec["score"].get<double>()) < 1e-9,
            "score " + report["score"].dump() + ", expected " + spec["score"].dump());
   std::cout << "score " << report["score"] << " in " << seconds << " s\n";
+  if (failures != 0 && spec.contains("known_gap"))
+    std::cout << "known gap of the grader: " << spec["known_gap"].get<std::string>() << "\n";
   if (failures == 0) {
     fs::remove_all(work);
     std::cout << "ok\n";

@@ -1,5 +1,6 @@
-// What the usual mistakes in causal linear attention would output, computed by the judge from
-// the same features, so that a wrong answer can be named. Each function returns the suspects
+// What the usual mistakes in causal linear attention would output, computed on the oracle side
+// from the same features and handed to the judge as suspects, so that a wrong answer can be
+// named. Each function returns the suspects
 // that make sense for the given sizes (a transposed state only when d_phi = d_v, and so on).
 #pragma once
 
@@ -12,9 +13,6 @@ namespace grader::causal {
 // Whole-sequence forms. FQ, FK: (T, d_phi); V: (T, d_v).
 std::vector<Suspect> sequence_suspects(const Matrix& FQ, const Matrix& FK, const Matrix& V,
                                        double eps);
-
-// True when got's rows 1..T-1 equal expected's rows 0..T-2 (outputs written one token late).
-bool shifted_by_one(const Matrix& expected, const Matrix& got, const Tolerance& tol);
 
 // One decode step. S_prev: (d_phi, d_v); z_prev, fq, fk: (d_phi); v: (d_v); k: (d_k), the raw key.
 struct StepSuspects {

@@ -138,12 +138,6 @@ std::vector<Suspect> sequence_suspects(const Matrix& FQ, const Matrix& FK, const
   return out;
 }
 
-bool shifted_by_one(const Matrix& expected, const Matrix& got, const Tolerance& tol) {
-  const Eigen::Index T = expected.rows();
-  if (T < 2 || got.rows() != T || got.cols() != expected.cols()) return false;
-  return same_values(expected.topRows(T - 1), got.bottomRows(T - 1), tol);
-}
-
 StepSuspects step_suspects(const Matrix& S_prev, const Vector& z_prev, const Vector& fq,
                            const Vector& fk, const Vector& k, const Vector& v, double eps) {
   StepSuspects out;

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Benchmark of the grader's speed (a benchmark, not a test: it prints figures, asserts nothing).
+#  1. warm `./kit grade solutions`: best of 5 wall times, everything cached;
+#  2. per exercise: after a one-line change to its file, `linattn-grade --only <it>` against
+#     compiling that file alone with the same compiler and flags (best of 3 each).
+# usage: grader/bench/grade-speed.sh   (after ./kit test or ./kit grade has built the kit)
+set -euo pipefail
+KIT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${LINATTN_BUILD_DIR:-$KIT/build}
+GRADE=$BUILD/grader/linattn-grade
+[ -x "$GRADE" ] || { echo "build the kit first (./kit grade)"; exit 2; }
+CXX=$(sed -n 's/^#define LINATTN_CXX "\(.*\)"$/\1/p' "$BUILD/grader/generated/grader_config.hpp")
+FLAGS=$(sed -n 's/^#define LINATTN_SUBMISSION_FLAGS "\(.*\)"$/\1/p' "$BUILD/grader/generated/grader_config.hpp")
+EIGEN=$(sed -n 's/^#define LINATTN_EIGEN_INCLUDE "\(.*\)"$/\1/p' "$BUILD/grader/generated/grader_config.hpp")
+
+now() { date +%s.%N; }
+best_of() {  # best_of N command...: the smallest wall time of N runs, in seconds
+  local n=$1 best=""; shift
+  for _ in $(seq "$n"); do
+    local t0 t1; t0=$(now); "$@" >/dev/null 2>&1 || true; t1=$(now)
+    best=$(echo "$t0 $t1 ${best:-999}" | awk '{d=$2-$1; print (d<$3)?d:$3}')
+  done
+  echo "$best"
+}
+
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+cp -r "$KIT/solutions" "$work/sub"
+"$GRADE" "$work/sub" --quiet >/dev/null 2>&1 || true   # warm the cache
+echo "warm ./kit grade solutions (grader only, all cached), best of 5: $(best_of 5 "$GRADE" "$work/sub" --quiet) s   (aim: <= 2 s)"
+echo
+printf '%-16s %12s %12s %7s\n' exercise "grade --only" "compile" ratio
+for ex in flops causal random_features taylor memory; do
+  file=$work/sub/$ex/$ex.cpp
+  # Each timed grade sees a file it has never seen, so nothing comes from the cache.
+  g=999
+  for i in 1 2 3; do
+    echo "// edit $RANDOM$RANDOM $i" >> "$file"
+    t=$(best_of 1 "$GRADE" "$work/sub" --only "$ex" --quiet)
+    g=$(echo "$t $g" | awk '{print ($1<$2)?$1:$2}')
+  done
+  # shellcheck disable=SC2086
+  c=$(best_of 3 "$CXX" -std=c++17 $FLAGS -I "$KIT/exercises/$ex" -I "$KIT/exercises/common" \
+        -isystem "$EIGEN" -c "$file" -o "$work/alone.o")
+  printf '%-16s %10.2f s %10.2f s %6.2fx\n' "$ex" "$g" "$c" "$(echo "$g $c" | awk '{print $1/$2}')"
+done
+echo "(aim: grade --only within 1.5x of compiling the file alone)"

@@ -1,0 +1,61 @@
+#include "makers.hpp"
+
+#include "../common/wire.hpp"
+
+#include <stdexcept>
+
+namespace grader {
+
+// ---- feature-map specs -------------------------------------------------------------------
+
+json phi_spec(const std::string& name) { return json{{"name", name}}; }
+
+json phi_spec_random(const Matrix& Omega) {
+  return json{{"name", "positive_random"}, {"Omega", wire::from_matrix(Omega)}};
+}
+
+linref::FeatureMap feature_map(const json& spec) {
+  const std::string name = spec.at("name").get<std::string>();
+  if (name == "elu_plus_one") return [](const Matrix& X) { return linref::elu_plus_one(X); };
+  if (name == "relu") return [](const Matrix& X) { return linref::relu(X); };
+  if (name == "identity") return [](const Matrix& X) { return linref::identity(X); };
+  if (name == "taylor") return [](const Matrix& X) { return linref::taylor_features(X); };
+  if (name == "positive_random") {
+    Matrix Omega = wire::to_matrix(spec.at("Omega"));
+    return [Omega](const Matrix& X) { return linref::positive_random_features(X, Omega); };
+  }
+  throw std::invalid_argument("unknown feature map '" + name + "'");
+}
+
+// ---- seeded inputs -----------------------------------------------------------------------
+
+Matrix random_matrix(linref::Rng& rng, Eigen::Index rows, Eigen::Index cols, double scale) {
+  return rng.normal_matrix(rows, cols) * scale;
+}
+
+Vector random_vector(linref::Rng& rng, Eigen::Index n, double scale) {
+  return rng.normal_vector(n) * scale;
+}
+
+Matrix random_positive_matrix(linref::Rng& rng, Eigen::Index rows, Eigen::Index cols,
+                              double floor, double scale) {
+  Matrix m = rng.normal_matrix(rows, cols);
+  return (m.array().abs() * scale + floor).matrix();
+}
+
+Matrix random_rows_of_lengths(linref::Rng& rng, Eigen::Index rows, Eigen::Index cols,
+                              double min_len, double max_len) {
+  Matrix m = rng.unit_rows(rows, cols);
+  for (Eigen::Index r = 0; r < rows; ++r) {
+    const double t = rows > 1 ? static_cast<double>(r) / static_cast<double>(rows - 1) : 0.0;
+    m.row(r) *= min_len + t * (max_len - min_len);
+  }
+  return m;
+}
+
+Eigen::Index random_size(linref::Rng& rng, Eigen::Index lo, Eigen::Index hi) {
+  const auto span = static_cast<std::uint64_t>(hi - lo + 1);
+  return lo + static_cast<Eigen::Index>(rng.next_u64() % span);
+}
+
+}  // namespace grader

@@ -1,0 +1,93 @@
+#include "oracle_source.hpp"
+
+#include "../common/wire.hpp"
+
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+#include <vector>
+
+namespace grader {
+
+namespace {
+
+constexpr const char* kFormat = "linattn-oracle/1";
+
+std::string key_of(const std::string& exercise, const Check& check) {
+  return exercise + "/" + check.name;
+}
+
+}  // namespace
+
+OracleSource OracleSource::live() { return OracleSource(); }
+
+OracleSource OracleSource::replay(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f)
+    throw std::runtime_error("the recorded expected values " + path + " are missing; this copy "
+                             "of the kit is incomplete (make it again with ./kit release student)");
+  const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  json data;
+  try {
+    data = wire::decode(bytes);
+  } catch (const std::exception& e) {
+    throw std::runtime_error("the recorded expected values " + path + " cannot be read: " + e.what());
+  }
+  if (!data.is_object() || data.value("format", "") != kFormat || !data.contains("checks"))
+    throw std::runtime_error("the file " + path + " is not a recording of the grader's expected values");
+  OracleSource source;
+  source.data_ = std::make_shared<const json>(std::move(data.at("checks")));
+  source.path_ = path;
+  return source;
+}
+
+std::optional<std::uint64_t> OracleSource::recorded_seed(const std::string& exercise,
+                                                         const Check& check) const {
+  if (!data_) return std::nullopt;
+  auto it = data_->find(key_of(exercise, check));
+  if (it == data_->end() || it->value("function", "") != check.function) return std::nullopt;
+  return it->at("seed").get<std::uint64_t>();
+}
+
+OracleCase OracleSource::fetch(const std::string& exercise, const Check& check,
+                               std::uint64_t seed) const {
+  if (data_) {
+    const auto recorded = recorded_seed(exercise, check);
+    if (!recorded || *recorded != seed)
+      throw std::runtime_error("no recorded expected values for " + key_of(exercise, check) +
+                               " at seed " + std::to_string(seed));
+    const json& entry = data_->at(key_of(exercise, check));
+    return {entry.at("request"), entry.at("expected")};
+  }
+  if (!check.request || !check.expect)
+    throw std::runtime_error("this kit has no oracle for " + key_of(exercise, check));
+  OracleCase c;
+  c.request = check.request(seed);
+  c.expected = check.expect(c.request);
+  return c;
+}
+
+json record_oracle(bool visible_only) {
+  json checks = json::object();
+  const OracleSource live = OracleSource::live();
+  for (const auto& ex : registry())
+    for (const auto& c : ex.checks) {
+      if (visible_only && c.visibility != Visibility::Visible) continue;
+      OracleCase oc = live.fetch(ex.exercise, c, c.seed);
+      checks[key_of(ex.exercise, c)] = json{{"function", c.function},
+                                            {"seed", c.seed},
+                                            {"request", std::move(oc.request)},
+                                            {"expected", std::move(oc.expected)}};
+    }
+  return json{{"format", kFormat}, {"checks", std::move(checks)}};
+}
+
+bool write_oracle_file(const std::string& path, const json& data) {
+  const std::vector<std::uint8_t> bytes = wire::encode(data);
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  f.close();
+  return static_cast<bool>(f);
+}
+
+}  // namespace grader
