@@ -478,7 +478,8 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
     std::string log = link_log;
     if (log.find("undefined reference") != std::string::npos)
       log += "note: every function declared in exercises/" + exercise + "/" + exercise +
-             ".hpp needs a definition in " + shown + " (a stub that throws NotImplemented is fine)\n";
+             ".hpp needs a definition in " + shown + ", with exactly that signature (a stub that "
+             "throws NotImplemented is fine); a header of your own in the submission is not used\n";
     if (r.ending == RunOutcome::Ending::Exited) write_file_atomically(runner_fail, log);
     else log += "the linker was " + ending_text(r, limits.wall_seconds) + "\n";
     result.log = compile_log + log;
@@ -498,6 +499,20 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
   return finish(result);
 }
 
+// A linker's "undefined reference" line names the harness function that made the call and
+// spells Eigen's types in full; a student needs only the missing function, in the API's words.
+std::string readable_link_error(const std::string& line) {
+  const std::string marker = "undefined reference to ";
+  const auto at = line.find(marker);
+  if (at == std::string::npos) return line;
+  std::string what = line.substr(at + marker.size());
+  replace_all(what, "Eigen::Matrix<double, -1, -1, 0, -1, -1>", "Matrix");
+  replace_all(what, "Eigen::Matrix<double, -1, 1, 0, -1, 1>", "Vector");
+  replace_all(what, "std::function<Matrix (Matrix const&)>", "FeatureMap");
+  replace_all(what, "linattn::", "");
+  return "error: no definition of " + what + " (the signature the kit's header declares)";
+}
+
 std::string first_errors(const std::string& log, int max_lines) {
   // "file:line: error: ..." or "file:line:col: fatal error: ...".
   static const std::regex located(R"(^[^\s:][^:]*:\d+(:\d+)?: (fatal )?error: .*)");
@@ -508,11 +523,16 @@ std::string first_errors(const std::string& log, int max_lines) {
     if (std::regex_match(line, located)) lines.push_back(line);
     else if (line.find("undefined reference") != std::string::npos ||
              line.find("error:") != std::string::npos)
-      fallback.push_back(line);
+      fallback.push_back(readable_link_error(line));
   }
   if (lines.empty()) lines = fallback;  // link errors carry no line numbers
   std::string out;
   for (int i = 0; i < static_cast<int>(lines.size()) && i < max_lines; ++i) out += lines[i] + "\n";
+  // The builder's own explanations ("note: ..." at the start of a line) always follow: they
+  // say what a bare compiler or linker message does not, e.g. that headers come from the kit.
+  std::istringstream notes(log);
+  while (std::getline(notes, line))
+    if (line.rfind("note: ", 0) == 0) out += line + "\n";
   return out;
 }
 

@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <grp.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -149,6 +150,16 @@ double monotonic_now() {
     err_w = 3;
   }
   ::close_range(4, ~0U, 0);
+
+  if (plan.limits.as_nobody && ::geteuid() == 0) {
+    // Groups first, then the group id, then the user id: after setuid nothing else may change.
+    set_limit(RLIMIT_NPROC, 256);
+    if (::setgroups(0, nullptr) != 0 || ::setgid(kNobodyId) != 0 || ::setuid(kNobodyId) != 0) {
+      int e = errno;
+      write_all(err_w, &e, sizeof e);
+      ::_exit(127);
+    }
+  }
 
   if (!plan.cwd.empty() && ::chdir(plan.cwd.c_str()) != 0) {
     int e = errno;

@@ -15,7 +15,14 @@ struct Limits {
   std::uint64_t address_space_bytes = 2ull << 30;      // RLIMIT_AS
   std::uint64_t file_size_bytes = 64ull << 20;         // RLIMIT_FSIZE
   std::uint64_t output_bytes_kept = 64ull << 10;       // stdout+stderr beyond this is dropped
+  // When the judge runs as root: run the program as user and group nobody (65534), with at
+  // most 256 processes, so that hostile code cannot signal, kill or change what root owns.
+  // Its working directory and program must then be reachable by nobody.
+  bool as_nobody = false;
 };
+
+// The id that as_nobody switches to.
+inline constexpr unsigned kNobodyId = 65534;
 
 struct RunOutcome {
   enum class Ending { Exited, Signaled, TimedOut, LaunchFailed };

@@ -248,3 +248,18 @@ TEST_CASE("sandbox: a program that kills its supervising process still ends the 
   CHECK(r.signal == SIGKILL);
   CHECK(took < 5.0);
 }
+
+TEST_CASE("sandbox: as_nobody runs the program as user and group nobody, with a process cap") {
+  if (::geteuid() != 0) return;  // only root can switch users; nothing to check otherwise
+  Limits limits = quick();
+  limits.as_nobody = true;
+  const RunOutcome r = run_sandboxed({"/bin/sh", "-c", "id -u; id -g; grep 'Max processes' /proc/self/limits | tr -s ' ' | cut -d' ' -f3"}, "/", limits);
+  REQUIRE(r.ending == RunOutcome::Ending::Exited);
+  CHECK(r.exit_code == 0);
+  CHECK(r.output == "65534\n65534\n256\n");
+  // And root's own processes are out of its reach: signalling the judge is refused.
+  const RunOutcome k = run_sandboxed(
+      {"/bin/sh", "-c", "kill -0 " + std::to_string(::getpid()) + " 2>/dev/null && echo reached || echo refused"},
+      "/", limits);
+  CHECK(k.output == "refused\n");
+}
