@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The grader as a user or a CI job sees it: the same submission and seed give the same report
+# (timings aside); colour appears on a terminal only, and never with NO_COLOR set.
+# usage: report_modes.sh GRADER KIT_DIR TEST_NAME
+set -u
+GRADER=$1 KIT=$2 name=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAILED: $*"; exit 1; }
+# Timings, heap peaks and whether a build came from the cache vary; nothing else may.
+stable() { grep -v -e '"seconds":' -e '"peak_heap_bytes":' -e '"cached":' "$1"; }
+
+case "$name" in
+  reproducible)
+    for run in 1 2; do
+      "$GRADER" "$KIT/exercises" --quiet --json "$work/stubs$run.json"
+      "$GRADER" "$KIT/solutions" --quiet --seed 7 --json "$work/seed7-$run.json"
+    done
+    diff <(stable "$work/stubs1.json") <(stable "$work/stubs2.json") || fail "two grades of the stubs differ"
+    diff <(stable "$work/seed7-1.json") <(stable "$work/seed7-2.json") || fail "two grades with --seed 7 differ"
+    grep -q '"seed": 7' "$work/seed7-1.json" || fail "--seed 7 is not in the report"
+    grep -q '"status": "failed"' "$work/stubs1.json" || fail "the stubs report has no failed check to compare" ;;
+  colour)
+    command -v script >/dev/null || { echo "no 'script' to make a terminal; nothing to test"; exit 0; }
+    esc=$'\033['
+    script -qec "'$GRADER' '$KIT/exercises' --only flops" /dev/null >"$work/tty.txt" 2>&1
+    grep -qF "$esc" "$work/tty.txt" || fail "no colour on a terminal"
+    script -qec "NO_COLOR=1 '$GRADER' '$KIT/exercises' --only flops" /dev/null >"$work/nocolor.txt" 2>&1
+    grep -qF "$esc" "$work/nocolor.txt" && fail "colour despite NO_COLOR"
+    "$GRADER" "$KIT/exercises" --only flops >"$work/pipe.txt" 2>&1
+    grep -qF "$esc" "$work/pipe.txt" && fail "colour into a pipe"
+    grep -q "Total: 0/10" "$work/pipe.txt" || fail "no total line" ;;
+  exit-codes)
+    "$GRADER" "$KIT/solutions" --quiet; [ $? -eq 0 ] || fail "full marks must exit 0"
+    "$GRADER" "$KIT/exercises" --quiet; [ $? -eq 1 ] || fail "graded, not full marks, must exit 1"
+    "$GRADER" "$KIT/solutions" --quiet --only flops/nosuch; [ $? -eq 2 ] || fail "an unknown check must exit 2"
+    "$GRADER" "$KIT/solutions" --quiet --json /nonexistent/dir/r.json; [ $? -eq 2 ] || fail "an unwritable report must exit 2" ;;
+  *) echo "unknown test $name"; exit 2 ;;
+esac
+echo ok
