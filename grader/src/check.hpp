@@ -1,7 +1,7 @@
 // A check: one small value naming what it tests, in the spirit of ggml's test cases.
 //
 // A check has two halves that meet only through JSON:
-//  - the oracle half (grader/oracle/<exercise>.cpp, uses the reference `linref`):
+//  - the oracle half (grader/oracle/<exercise>.cpp, uses the reference library):
 //    request(seed) makes the calls, and expect(request) works out from the reference every
 //    value the judge will need: the expected outputs, the outputs of the named mistakes
 //    ("suspects") with their sentences, and any other reference-derived figure;

@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# The instructors' commands end to end (label `kit`): batch grading over a folder of
+# submissions made from the test corpus, the student hand-out built and used from a temp
+# folder, and the Gradescope bundle run in a simulated /autograder layout.
+# usage: kit_release.sh KIT_DIR BUILD_DIR REPORT_TOOL CORPUS_TOOL TEST_NAME
+set -u
+KIT_DIR=$1
+BUILD_DIR=$2
+REPORT_TOOL=$3
+CORPUS_TOOL=$4
+name=$5
+work=$(mktemp -d)
+chmod 755 "$work"  # the nested kits' own tests run a command as an unprivileged user
+out=$work/out.log
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAILED: $*"; echo "--- output ---"; tail -n 60 "$out"; exit 1; }
+now() { date +%s.%N; }
+took() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+export NO_COLOR=1
+# Nested kits (the releases) must use their own build folders.
+unset LINATTN_BUILD_DIR LINATTN_KIT_NO_BUILD
+
+# The main kit is built already (ctest runs after the build): never rebuild it from here.
+kit() { LINATTN_KIT_NO_BUILD=1 LINATTN_BUILD_DIR=$BUILD_DIR "$KIT_DIR/kit" "$@"; }
+
+case "$name" in
+  batch)
+    subs=$work/class
+    mkdir -p "$subs"
+    cp -r "$KIT_DIR/solutions" "$subs/alice"
+    cp -r "$KIT_DIR/exercises" "$subs/bob"
+    for c in causal-read-before-write taylor-kv-tokens-floor; do
+      [ -f "$KIT_DIR/tests/submissions/$c/case.json" ] || { echo "corpus case $c missing; skipped"; continue; }
+      "$CORPUS_TOOL" --make-only "$KIT_DIR" "$KIT_DIR/tests/submissions/$c" "$subs/$c" || fail "making $c"
+    done
+    kit grade-all "$subs" --out "$work/grades" >"$out" 2>&1; code=$?
+    [ $code -eq 0 ] || fail "grade-all exited $code"
+    csv=$work/grades/gradebook.csv
+    [ -f "$csv" ] || fail "no gradebook"
+    head -n 1 "$csv" | grep -qx 'submission,flops,causal,random_features,taylor,memory,total,max_score' ||
+      fail "unexpected CSV header: $(head -n 1 "$csv")"
+    rows=0
+    for dir in "$subs"/*/; do
+      s=$(basename "$dir")
+      rows=$((rows + 1))
+      # The batch's own report, and an individual `kit grade` of the same folder.
+      kit grade "$dir" --quiet --json "$work/$s.json" >>"$out" 2>&1
+      want=$("$REPORT_TOOL" csv-row "$s" "$work/$s.json") || fail "unreadable report of $s"
+      [ "$("$REPORT_TOOL" csv-row "$s" "$work/grades/reports/$s.json")" = "$want" ] ||
+        fail "the batch report of $s differs from its individual report ($want)"
+      grep -qxF "$want" "$csv" || fail "the gradebook row of $s is not '$want'"
+    done
+    [ "$(($(wc -l <"$csv") - 1))" -eq $rows ] || fail "the gradebook does not have $rows rows"
+    grep -qx 'alice,10,35,20,15,20,100,100' "$csv" || fail "the solutions did not score 100"
+    grep -qx 'bob,0,0,0,0,0,0,100' "$csv" || fail "the stubs did not score 0"
+    # A rerun grades nothing; after an edit, only the edited submission.
+    kit grade-all "$subs" --out "$work/grades" >"$out" 2>&1 || fail "the rerun failed"
+    grep -q "$rows submissions, 0 to grade" "$out" || fail "the rerun graded again"
+    printf '\n// an edit\n' >>"$subs/alice/flops/flops.cpp"
+    kit grade-all "$subs" --out "$work/grades" >"$out" 2>&1 || fail "the rerun after an edit failed"
+    grep -q "$rows submissions, 1 to grade" "$out" || fail "the edited submission was not regraded alone"
+    grep -qx 'alice,10,35,20,15,20,100,100' "$csv" || fail "the regraded row changed" ;;
+
+  student)
+    rel=$work/student-kit
+    kit release student "$rel" >"$out" 2>&1 || fail "release student exited $?"
+    [ ! -e "$rel/solutions" ] || fail "solutions/ in the student kit"
+    [ ! -e "$rel/reference" ] || fail "reference/ in the student kit"
+    [ ! -e "$rel/grader/oracle" ] || fail "the oracle halves are in the student kit"
+    [ ! -e "$rel/grader/tools" ] || fail "the release tools are in the student kit"
+    # No source that includes the reference or calls it, anywhere in the kit.
+    found=$(grep -rlE --include='*.cpp' --include='*.hpp' --include='*.h' \
+              '#[[:space:]]*include[[:space:]]*[<"][^">]*(linref|reference/|solutions/)|linref::' "$rel" || true)
+    [ -z "$found" ] || fail "sources that include or call the reference: $found"
+    for f in $(cd "$KIT_DIR/solutions" && find . -name '*.cpp'); do
+      if cmp -s "$KIT_DIR/solutions/$f" "$rel/exercises/$f"; then fail "a solution in the kit: $f"; fi
+    done
+    [ -s "$rel/grader/data/oracle.cbor" ] || fail "no recorded expected values"
+    grep -q "hidden" "$rel/README.md" || fail "the README does not mention the hidden checks"
+    # The README's two commands, from the temp folder: the kit's own tests build it first.
+    t0=$(now)
+    (cd "$rel" && ./kit test) >"$out" 2>&1 || fail "./kit test in the student kit failed"
+    echo "student kit: ./kit test (build and its tests) took $(took "$t0") s"
+    t0=$(now)
+    (cd "$rel" && ./kit grade "$KIT_DIR/solutions" --json "$work/solutions.json") >"$out" 2>&1; code=$?
+    [ $code -eq 0 ] || fail "grading the solutions with the student kit exited $code"
+    summary=$("$REPORT_TOOL" summary "$work/solutions.json")
+    echo "student kit, solutions: $summary ($(took "$t0") s)"
+    case "$summary" in
+      *" hidden=0 "*) ;;
+      *) fail "hidden checks in the student kit's report: $summary" ;;
+    esac
+    score=${summary#score=}; score=${score%% *}
+    max=${summary#* max=}; max=${max%% *}
+    [ "$score" = "$max" ] || fail "the solutions did not get full marks: $summary"
+    (cd "$rel" && ./kit grade) >"$out" 2>&1; code=$?
+    [ $code -eq 1 ] || fail "grading the stubs with the student kit exited $code, expected 1" ;;
+
+  gradescope)
+    kit release gradescope "$work/bundle" >"$out" 2>&1 || fail "release gradescope exited $?"
+    zip=$work/bundle/autograder.zip
+    [ -s "$zip" ] || fail "no autograder.zip"
+    root=$work/autograder
+    mkdir -p "$root/source" "$root/submission"
+    (cd "$root/source" && cmake -E tar xf "$zip") || fail "cannot unpack the zip"
+    for f in setup.sh run_autograder kit/kit kit/reference/CMakeLists.txt; do
+      [ -e "$root/source/$f" ] || fail "the bundle has no $f"
+    done
+    [ ! -e "$root/source/kit/solutions" ] || fail "solutions/ in the bundle"
+    [ -x "$root/source/run_autograder" ] || fail "run_autograder lost its executable bit"
+    t0=$(now)
+    (cd "$root/source" && bash ./setup.sh) >"$out" 2>&1 || fail "setup.sh failed"
+    echo "gradescope: setup.sh took $(took "$t0") s"
+    export AUTOGRADER_ROOT=$root
+    # The solutions uploaded flat: every check, hidden ones included, full marks.
+    for ex in flops causal random_features taylor memory; do cp "$KIT_DIR/solutions/$ex/$ex.cpp" "$root/submission/"; done
+    t0=$(now)
+    "$root/source/run_autograder" >"$out" 2>&1 || fail "run_autograder exited $?"
+    echo "gradescope: grading the solutions took $(took "$t0") s"
+    results=$root/results/results.json
+    summary=$("$REPORT_TOOL" gradescope "$results") || fail "unreadable results.json"
+    echo "gradescope, solutions: $summary"
+    expected_tests=$(kit grade "$KIT_DIR/exercises" --quiet --json "$work/all.json" >/dev/null 2>&1;
+                     "$REPORT_TOOL" summary "$work/all.json")
+    n=${expected_tests#*checks=}; n=${n%% *}
+    h=${expected_tests#*hidden=}; h=${h%% *}
+    case "$summary" in
+      "score=100 tests=$n hidden=$h passed=$n output_has_fault=0") ;;
+      *) fail "expected score 100 over all $n checks ($h hidden): $summary" ;;
+    esac
+    [ "$h" -gt 0 ] || fail "no hidden checks in the kit"
+    # A broken submission in folders: still a results.json, with what could be graded.
+    rm -rf "$root/submission" "$root/results"
+    mkdir -p "$root/submission/my work/flops" "$root/submission/my work/causal"
+    cp "$KIT_DIR/solutions/flops/flops.cpp" "$root/submission/my work/flops/"
+    printf 'this is not C++\n' >"$root/submission/my work/causal/causal.cpp"
+    "$root/source/run_autograder" >"$out" 2>&1 || fail "run_autograder exited $?"
+    summary=$("$REPORT_TOOL" gradescope "$results") || fail "no results.json for a broken submission"
+    echo "gradescope, broken submission: $summary"
+    case "$summary" in
+      "score=10 tests=$n "*" output_has_fault=0") ;;
+      *) fail "expected flops' 10 points only: $summary" ;;
+    esac
+    # A grader that cannot run: still a results.json, score 0, saying why.
+    chmod -x "$root/source/kit/kit"
+    "$root/source/run_autograder" >"$out" 2>&1 || fail "run_autograder exited $?"
+    summary=$("$REPORT_TOOL" gradescope "$results") || fail "no results.json after a grader fault"
+    case "$summary" in
+      "score=0 tests=0 hidden=0 passed=0 output_has_fault=1") ;;
+      *) fail "expected a score-0 fault report: $summary" ;;
+    esac ;;
+  *)
+    echo "unknown test $name"; exit 2 ;;
+esac
+echo ok

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Tests that run inside the student hand-out (no reference/, no solutions/): the grader
+# replays the recorded expected values, and the instructors' commands say they are not here.
+# usage: student_kit.sh KIT_DIR REPORT_TOOL TEST_NAME
+set -u
+KIT_DIR=$1
+REPORT_TOOL=$2
+name=$3
+work=$(mktemp -d)
+out=$work/out
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAILED: $*"; echo "--- output ---"; cat "$out"; exit 1; }
+export LINATTN_KIT_NO_BUILD=1 NO_COLOR=1
+
+case "$name" in
+  replay-integrity)
+    # The untouched stubs: a complete report of every recorded check, nothing passed, exit 1.
+    [ -s "$KIT_DIR/grader/data/oracle.cbor" ] || fail "no recorded expected values"
+    "$KIT_DIR/kit" grade "$KIT_DIR/exercises" --json "$work/report.json" >"$out" 2>&1; code=$?
+    [ $code -eq 1 ] || fail "grading the stubs exited $code, expected 1"
+    for ex in flops causal random_features taylor memory; do
+      grep -q "\"name\": \"$ex\"" "$work/report.json" || fail "the report has no exercise $ex"
+    done
+    summary=$("$REPORT_TOOL" summary "$work/report.json") || fail "unreadable report"
+    echo "$summary"
+    case "$summary" in
+      "score=0 max="*" hidden=0 passed=0") ;;
+      *) fail "expected score 0, no hidden check and nothing passed: $summary" ;;
+    esac
+    grep -Eq 'grader itself failed|could not be read' "$work/report.json" && fail "a check could not be judged" ;;
+  other-seed)
+    "$KIT_DIR/kit" grade "$KIT_DIR/exercises" --seed 12345 >"$out" 2>&1; code=$?
+    [ $code -eq 2 ] || fail "--seed 12345 exited $code, expected 2"
+    grep -q "recorded at each check's own seed" "$out" || fail "no message about the seed" ;;
+  own-seed)
+    "$KIT_DIR/kit" grade "$KIT_DIR/exercises" --only flops/flops/by-hand --seed 1 >"$out" 2>&1; code=$?
+    [ $code -eq 1 ] || fail "--seed 1 on a visible check exited $code, expected 1" ;;
+  instructor-commands)
+    for cmd in lab grade-all release; do
+      "$KIT_DIR/kit" $cmd "$work" student >"$out" 2>&1; code=$?
+      [ $code -eq 2 ] || fail "'kit $cmd' exited $code, expected 2"
+      grep -q "not part of the student kit" "$out" || fail "'kit $cmd' does not say it is not here"
+    done ;;
+  *)
+    echo "unknown test $name"; exit 2 ;;
+esac
+echo ok
