@@ -39,7 +39,8 @@ CallExpect expect_attention(bool parallel) {
     const Matrix FQ = phi(Q), FK = phi(K);
     return json{{"O", wire::from_matrix(O)},
                 {"d_phi", FQ.cols()},
-                {"suspects", suspects_json(causal::sequence_suspects(FQ, FK, V, eps))}};
+                {"suspects", suspects_json(causal::sequence_suspects(
+                     FQ, FK, V, eps, parallel ? causal::Form::Parallel : causal::Form::Recurrent))}};
   };
 }
 

@@ -44,17 +44,22 @@ Matrix run_backwards(const Matrix& FQ, const Matrix& FK, const Matrix& V, double
 }  // namespace
 
 std::vector<Suspect> sequence_suspects(const Matrix& FQ, const Matrix& FK, const Matrix& V,
-                                       double eps) {
+                                       double eps, Form form) {
   std::vector<Suspect> out;
   const Eigen::Index d_phi = FQ.cols(), d_v = V.cols();
-  out.push_back({"the state is read before token t is added, so no token is part of its own sum "
-                 "(with eps = 0 that makes o_1 = 0/0 = NaN). Add phi(k_t) v_t^T and phi(k_t) "
-                 "first, then read.",
+  const bool parallel = form == Form::Parallel;
+  out.push_back({parallel
+                     ? "the mask drops the diagonal (keeps s < t instead of s <= t), so no token "
+                       "is part of its own sum (with eps = 0 that makes o_1 = 0/0 = NaN). Zero "
+                       "only the entries above the diagonal."
+                     : "the state is read before token t is added, so no token is part of its "
+                       "own sum (with eps = 0 that makes o_1 = 0/0 = NaN). Add phi(k_t) v_t^T "
+                       "and phi(k_t) first, then read.",
                  run(FQ, FK, V, [eps](const Matrix&, const Vector&, const Matrix& Sp,
                                       const Vector& zp, const Vector& fq, Eigen::Index) {
                    return Vector(Sp.transpose() * fq / (zp.dot(fq) + eps));
                  })});
-  if (d_phi == d_v) {
+  if (d_phi == d_v && !parallel) {
     out.push_back({"the state is used transposed: the read computes S_t phi(q_t) instead of "
                    "S_t^T phi(q_t). With d_phi = d_v the shapes still fit, so only the values "
                    "show it; with d_phi != d_v Eigen's shape check would stop the program.",

@@ -10,9 +10,12 @@
 
 namespace grader::causal {
 
-// Whole-sequence forms. FQ, FK: (T, d_phi); V: (T, d_v).
+// Whole-sequence forms. FQ, FK: (T, d_phi); V: (T, d_v). The same wrong numbers have
+// different causes in the two forms (a state read too early in the recurrence is a mask that
+// drops the diagonal in the parallel form), so each suspect is worded for the form graded.
+enum class Form { Recurrent, Parallel };
 std::vector<Suspect> sequence_suspects(const Matrix& FQ, const Matrix& FK, const Matrix& V,
-                                       double eps);
+                                       double eps, Form form);
 
 // One decode step. S_prev: (d_phi, d_v); z_prev, fq, fk: (d_phi); v: (d_v); k: (d_k), the raw key.
 struct StepSuspects {

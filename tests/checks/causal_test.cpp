@@ -78,8 +78,8 @@ TEST_CASE("checks/causal: reading before writing is named (o_1 = 0/0)") {
   CHECK(contains(v.at("recurrent/hand-example").message, "NaN"));
   CHECK(contains(v.at("recurrent/hand-example").message, "(5/9, 4/9)"));
   expect_named(v, "recurrent/single-token", "the state is read before");
-  // The parallel form's version: a strictly lower-triangular mask.
-  expect_named(both(kPar, rbw), "parallel/hand-example", "the state is read before");
+  // The parallel form's version is a strictly lower-triangular mask, and is named as such.
+  expect_named(both(kPar, rbw), "parallel/hand-example", "the mask drops the diagonal");
 }
 
 TEST_CASE("checks/causal: outputs written one token late are named") {
