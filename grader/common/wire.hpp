@@ -23,9 +23,12 @@
 //   {"name": "elu_plus_one"}   d_phi = d_k, x + 1 for x >= 0, e^x below
 //   {"name": "relu"}           d_phi = d_k, max(x, 0)
 //   {"name": "identity"}       d_phi = d_k
-//   {"name": "taylor"}         d_phi = 1 + d_k + d_k^2: (1, x, x_i x_j / sqrt(2), i major)
-//   {"name": "positive_random", "Omega": <matrix (d_phi, d_k)>}
+//   {"name": "taylor", "rows": R, "features": F}
+//                              d_phi = 1 + d_k + d_k^2: (1, x, x_i x_j / sqrt(2), i major)
+//   {"name": "positive_random", "Omega": <matrix (d_phi, d_k)>, "rows": R, "features": F}
 //                              exp(w_i . x - |x|^2 / 2) / sqrt(d_phi), w_i the rows of Omega
+//   The last two are exercises of their own, so the runner does not compute them: the judge
+//   sends their values on every row the student's code may use (R: (m, d_k), F: (m, d_phi)).
 //
 // The calls' arguments and results, per function (scalars as JSON numbers; "eps" defaults
 // to 1e-6 and "bytes_per" to the API's default when left out):

@@ -213,6 +213,9 @@ OracleTable make_causal_oracle() {
     return attn_calls({random_case(rng, 4096, 64, 64, phi_spec("elu_plus_one"), 0.0, 0.5)});
   };
   add_step_calls(t);
+  // The runner gets Taylor and random features as tables (see with_feature_tables).
+  for (auto& [name, maker] : t.calls)
+    maker = [make = maker](std::uint64_t seed) { return with_feature_tables(make(seed)); };
   return t;
 }
 

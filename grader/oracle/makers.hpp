@@ -17,6 +17,12 @@ json phi_spec(const std::string& name);
 json phi_spec_random(const Matrix& Omega);
 linref::FeatureMap feature_map(const json& spec);  // throws std::invalid_argument on a bad spec
 
+// Adds to every call's Taylor or random-feature "phi" spec a table of the features of the rows
+// the student's code may apply it to (Q and K, or q and k): {"rows": M, "features": F}. The
+// runner then looks features up instead of computing them, so it never contains the code of
+// exercises 3 and 4 (the student hand-out ships the runner's source).
+json with_feature_tables(json calls);
+
 // ---- seeded inputs -----------------------------------------------------------------------
 
 Matrix random_matrix(linref::Rng& rng, Eigen::Index rows, Eigen::Index cols, double scale = 1.0);

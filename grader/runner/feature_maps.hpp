@@ -9,9 +9,10 @@
 
 namespace runner {
 
-// {"name": "elu_plus_one" | "relu" | "identity" | "taylor"} or
-// {"name": "positive_random", "Omega": <matrix (d_phi, d_k)>}. Throws std::invalid_argument
-// for anything else (a fault of the request, reported as harness_error).
+// {"name": "elu_plus_one" | "relu" | "identity"}, computed here; or any spec with a table
+// {"rows": <matrix (m, d_k)>, "features": <matrix (m, d_phi)>} (Taylor and random features),
+// looked up row by row. Throws std::invalid_argument for anything else (a fault of the
+// request, reported as harness_error).
 linattn::FeatureMap feature_map_from_spec(const nlohmann::json& spec);
 
 }  // namespace runner

@@ -29,9 +29,9 @@ std::string seconds_text(double s) {
 }
 
 std::string short_value(const json& v) {
-  if (v.is_object() && v.contains("rows"))
+  if (v.is_object() && v.contains("name")) return v["name"].get<std::string>();  // a phi spec
+  if (v.is_object() && v.contains("rows") && v.contains("cols"))
     return std::to_string(v["rows"].get<long>()) + "x" + std::to_string(v["cols"].get<long>());
-  if (v.is_object() && v.contains("name")) return v["name"].get<std::string>();
   if (v.is_array()) return "(" + std::to_string(v.size()) + ")";
   if (v.is_number_float()) {
     std::ostringstream o;

@@ -9,6 +9,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include <fstream>
 #include <string>
 
@@ -79,6 +81,17 @@ TEST_CASE("runner: returns the outputs of every call") {
   CHECK(other.reply["results"][0]["value"] == 5);  // equal widths d: d + 1
 }
 
+// Taylor features of the unit rows e_1, e_2 of R^2, as the judge would tabulate them:
+// (1, x, vec(x x^T)/sqrt(2)).
+json taylor_table() {
+  Eigen::MatrixXd rows = Eigen::MatrixXd::Identity(2, 2);
+  const double h = 1.0 / std::sqrt(2.0);
+  Eigen::MatrixXd F(2, 7);
+  F << 1, 1, 0, h, 0, 0, 0,
+       1, 0, 1, 0, 0, 0, h;
+  return json{{"name", "taylor"}, {"rows", wire::from_matrix(rows)}, {"features", wire::from_matrix(F)}};
+}
+
 TEST_CASE("runner: matrices and a feature map travel both ways") {
   const auto runner = runner_for("good", "causal");
   // The seed-style hand example: elu+1 of non-negative integers is x + 1.
@@ -90,7 +103,7 @@ TEST_CASE("runner: matrices and a feature map travel both ways") {
                            {"V", wire::from_matrix(V)}, {"phi", {{"name", "elu_plus_one"}}},
                            {"eps", 0.0}},
                           {{"Q", wire::from_matrix(Q)}, {"K", wire::from_matrix(K)},
-                           {"V", wire::from_matrix(V)}, {"phi", {{"name", "taylor"}}}}}}};
+                           {"V", wire::from_matrix(V)}, {"phi", taylor_table()}, {"eps", 0.0}}}}};
   Run r = run(runner, request);
   INFO(r.outcome.output);
   REQUIRE(r.reply.is_object());
@@ -101,8 +114,20 @@ TEST_CASE("runner: matrices and a feature map travel both ways") {
   CHECK(O.row(0).isApprox(V.row(0)));  // T = 1 gives v_1
   // Row 2: phi(q_2) = (1, 2), phi(k_1) = (2, 1), phi(k_2) = (1, 2): weights 4 and 5.
   CHECK(O.row(1).isApprox((4 * V.row(0) + 5 * V.row(1)) / 9.0));
+  // Taylor features arrive as a table: q_2 . k_1 = 0 and q_2 . k_2 = 1 give kernels 1 and 2.5.
   const Eigen::MatrixXd O2 = wire::to_matrix(r.reply["results"][1]["O"]);
-  CHECK(O2.cols() == 3);  // d_phi = 7 for Taylor features, but the output is (T, d_v)
+  REQUIRE(O2.cols() == 3);  // d_phi = 7 for Taylor features, but the output is (T, d_v)
+  CHECK(O2.row(1).isApprox((1.0 * V.row(0) + 2.5 * V.row(1)) / 3.5));
+
+  // A row the table does not hold (here 2 q_1) is the student's code at fault: an exception.
+  json scaled = request;
+  scaled["calls"] = json::array({request["calls"][1]});
+  scaled["calls"][0]["Q"] = wire::from_matrix(2.0 * Q);
+  Run missing = run(runner, scaled);
+  REQUIRE(missing.reply.is_object());
+  CHECK(missing.reply.at("outcome") == "exception");
+  CHECK(missing.reply.at("what").get<std::string>().find("not one of this check's queries or keys") !=
+        std::string::npos);
 
   Run stub = run(runner, json{{"function", "linear_attention_step"},
                               {"calls", {{{"S", wire::from_matrix(Eigen::MatrixXd::Zero(2, 3))},

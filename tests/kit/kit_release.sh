@@ -75,6 +75,11 @@ case "$name" in
     for f in $(cd "$KIT_DIR/solutions" && find . -name '*.cpp'); do
       if cmp -s "$KIT_DIR/solutions/$f" "$rel/exercises/$f"; then fail "a solution in the kit: $f"; fi
     done
+    # The runner computes no Taylor or random features (exercises 4 and 3): the judge sends them
+    # as tables, so the runner's source gives no answer away.
+    if grep -rqE 'sqrt\(2|Omega' "$rel/grader/runner"; then
+      fail "the student kit's runner computes Taylor or random features"
+    fi
     [ -s "$rel/grader/data/oracle.cbor" ] || fail "no recorded expected values"
     grep -q "hidden" "$rel/README.md" || fail "the README does not mention the hidden checks"
     # The README's two commands, from the temp folder: the kit's own tests build it first.
