@@ -61,12 +61,21 @@ Verdict judge_attention(const std::string& function, const std::string& note,
   return Verdict::pass();
 }
 
+// Where d_phi != d_v a transposed state stops on Eigen's shape check instead of giving wrong
+// numbers; the crash then names it.
+const char* const kShapeHint =
+    "a shape mismatch, most often the state used transposed: S is (d_phi, d_v), built from "
+    "phi(k) v^T, and read as S^T phi(q). With d_phi = d_v the shapes fit either way, so only the "
+    "checks with unequal widths stop here.";
+
 Check attention_check(const char* function, const std::string& name, double points,
                       Visibility vis, std::uint64_t seed, std::string note = "") {
-  return make_check(function, name, points, vis, seed,
-                    [function = std::string(function), note](const json& rq, const json& ex, const json& rp) {
-                      return judge_attention(function, note, rq, ex, rp);
-                    });
+  Check c = make_check(function, name, points, vis, seed,
+                       [function = std::string(function), note](const json& rq, const json& ex, const json& rp) {
+                         return judge_attention(function, note, rq, ex, rp);
+                       });
+  c.crash_hint = kShapeHint;
+  return c;
 }
 
 // The probes shared by the recurrent and the parallel form. `pts` lists the points of
@@ -101,9 +110,9 @@ void add_sequence_checks(std::vector<Check>& out, const char* fn, const std::str
   out.push_back(attention_check(fn, prefix + "/random-hidden", pts[7], Visibility::Hidden, 17));
 }
 
-// The memory rule: T = 4096, d_k = d_v = 64 with elu+1 (d_phi = 64); the oracle half makes
+// The memory rule: T = 8192, d_k = d_v = 64 with elu+1 (d_phi = 64); the oracle half makes
 // inputs of these sizes.
-constexpr std::uint64_t kMemT = 4096, kMemD = 64;
+constexpr std::uint64_t kMemT = 8192, kMemD = 64;
 
 std::uint64_t memory_budget() {
   const std::uint64_t T = kMemT, d_k = kMemD, d_phi = kMemD, d_v = kMemD;
@@ -113,15 +122,19 @@ std::uint64_t memory_budget() {
 Check memory_check() {
   Check c = attention_check(
       kRecurrent, "recurrent/memory-budget", 2.5, Visibility::Visible, 1,
-      "T = 4096 tokens, d_k = d_v = 64, elu+1: the recurrent form must keep one state.");
+      "T = 8192 tokens, d_k = d_v = 64, elu+1: the recurrent form must keep one state.");
   c.heap_budget_bytes = memory_budget();
   c.heap_budget_rule =
       "8 bytes x 2 copies x (2 T d_phi + T d_v + T d_k), room for phi(Q), phi(K), the output "
       "and one T x d_k array twice over, + 4 states of d_phi x d_v doubles + 4 MiB of slack = " +
-      std::to_string(memory_budget()) + " bytes at T = 4096, d_k = d_phi = d_v = 64; a T x T "
-      "matrix of doubles or the T states of the cumulative-sum form (128 MiB each) is over 6 "
-      "times that";
-  c.limits.address_space_bytes = 1ull << 30;
+      std::to_string(memory_budget()) + " bytes at T = 8192, d_k = d_phi = d_v = 64; a T x T "
+      "matrix of doubles (512 MiB) or the T states of the cumulative-sum form (256 MiB) is over "
+      "6 times that";
+  // The heap meter runs inside the student's process, so it gives the message but could be
+  // lied to. The kernel's address-space limit cannot: the runner holds about 100 MiB before
+  // the call (code and decoded inputs), so 240 MiB leaves room for the budget and then some,
+  // yet neither 512 MiB of T x T nor 256 MiB of stored states fits.
+  c.limits.address_space_bytes = 240ull << 20;
   c.limits.wall_seconds = 10.0;
   return c;
 }
@@ -166,8 +179,10 @@ Verdict judge_step(const std::string& note, const json& request, const json& exp
 
 Check step_check(const std::string& name, double points, Visibility vis, std::uint64_t seed,
                  std::string note) {
-  return make_check(kStep, name, points, vis, seed,
-                    [note](const json& rq, const json& ex, const json& rp) { return judge_step(note, rq, ex, rp); });
+  Check c = make_check(kStep, name, points, vis, seed,
+                       [note](const json& rq, const json& ex, const json& rp) { return judge_step(note, rq, ex, rp); });
+  c.crash_hint = kShapeHint;
+  return c;
 }
 
 void add_step_checks(std::vector<Check>& out) {

@@ -66,8 +66,11 @@ Verdict judge_read(const std::string& note, const json& rq, const json& ex, cons
 
 Check read_check(const std::string& name, double points, Visibility vis, std::uint64_t seed,
                  std::string note) {
-  return make_check(kRead, name, points, vis, seed,
-                    [note](const json& rq, const json& ex, const json& rp) { return judge_read(note, rq, ex, rp); });
+  Check c = make_check(kRead, name, points, vis, seed,
+                       [note](const json& rq, const json& ex, const json& rp) { return judge_read(note, rq, ex, rp); });
+  c.crash_hint = "the read multiplies S by q as S q; S is (d_k, d_v), so with d_k != d_v only "
+                 "S^T q_hat has matching shapes (this is the starter's read).";
+  return c;
 }
 
 // ---- crosstalk_energy --------------------------------------------------------------------

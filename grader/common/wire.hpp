@@ -9,7 +9,8 @@
 //     "what": "<what() of the exception>", "call": <index of the call that threw>,
 //     "results": [ {<outputs>}, ... ],           // one per call that returned
 //     "peak_heap_bytes": <max over calls of the heap growth during the call>,
-//     "inputs_changed": [ "<argument name>", ... ] }
+//     "inputs_changed": [ "<argument name>", ... ],
+//     "failed_allocation_bytes": <with "bad_alloc": the largest request that failed> }
 //
 // Matrices travel as {"rows": r, "cols": c, "data": [row-major]}, vectors as plain arrays.
 //

@@ -210,7 +210,7 @@ OracleTable make_causal_oracle() {
   // The memory rule's sizes (T = 4096, d_k = d_v = 64) are stated in the judge half's table.
   t.calls["recurrent/memory-budget"] = [](std::uint64_t s) {
     linref::Rng rng(s);
-    return attn_calls({random_case(rng, 4096, 64, 64, phi_spec("elu_plus_one"), 0.0, 0.5)});
+    return attn_calls({random_case(rng, 8192, 64, 64, phi_spec("elu_plus_one"), 0.0, 0.5)});
   };
   add_step_calls(t);
   // The runner gets Taylor and random features as tables (see with_feature_tables).

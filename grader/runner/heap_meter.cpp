@@ -59,6 +59,17 @@ std::int64_t size_of(void* p) {
 
 void lost(std::int64_t size) { live.fetch_sub(size, std::memory_order_relaxed); }
 
+// The largest request that came back empty during a metered call: what the student's code
+// asked for when it ran into the address-space limit ("512 MiB" says T x T at a glance).
+std::atomic<std::uint64_t> largest_failure{0};
+
+void note_failure(void* p, std::size_t size) {
+  if (p != nullptr || !metering.load(std::memory_order_relaxed)) return;
+  std::uint64_t seen = largest_failure.load(std::memory_order_relaxed);
+  while (size > seen && !largest_failure.compare_exchange_weak(seen, size, std::memory_order_relaxed)) {
+  }
+}
+
 }  // namespace
 
 // The signatures repeat glibc's declarations (including __THROW) so that they replace them.
@@ -66,6 +77,7 @@ extern "C" {
 
 void* malloc(std::size_t size) __THROW {
   void* p = __libc_malloc(size);
+  note_failure(p, size);
   gained(p);
   return p;
 }
@@ -77,6 +89,7 @@ void free(void* ptr) __THROW {
 
 void* calloc(std::size_t count, std::size_t size) __THROW {
   void* p = __libc_calloc(count, size);
+  note_failure(p, count * size);
   gained(p);
   return p;
 }
@@ -84,6 +97,7 @@ void* calloc(std::size_t count, std::size_t size) __THROW {
 void* realloc(void* ptr, std::size_t size) __THROW {
   const std::int64_t before = size_of(ptr);
   void* p = __libc_realloc(ptr, size);
+  if (size != 0) note_failure(p, size);
   if (p != nullptr) {
     lost(before);
     gained(p);
@@ -104,12 +118,14 @@ void* reallocarray(void* ptr, std::size_t count, std::size_t size) __THROW {
 
 void* memalign(std::size_t alignment, std::size_t size) __THROW {
   void* p = __libc_memalign(alignment, size);
+  note_failure(p, size);
   gained(p);
   return p;
 }
 
 void* aligned_alloc(std::size_t alignment, std::size_t size) __THROW {
   void* p = __libc_memalign(alignment, size);
+  note_failure(p, size);
   gained(p);
   return p;
 }
@@ -120,6 +136,7 @@ int posix_memalign(void** out, std::size_t alignment, std::size_t size) __THROW 
     return EINVAL;
   const int saved = errno;
   void* p = __libc_memalign(alignment, size);
+  note_failure(p, size);
   if (p == nullptr) return ENOMEM;
   errno = saved;
   gained(p);
@@ -163,6 +180,8 @@ void metered(const std::function<void()>& student_call) {
   }
   close_window();
 }
+
+std::uint64_t largest_failed_allocation() { return largest_failure.load(); }
 
 std::uint64_t peak_heap_bytes() {
   const std::int64_t best = best_growth.load();

@@ -9,6 +9,9 @@ namespace runner {
 // The largest heap growth seen during any metered() call so far, in bytes (0 if none grew).
 std::uint64_t peak_heap_bytes();
 
+// The largest allocation that failed inside a metered() call, in bytes (0 if none did).
+std::uint64_t largest_failed_allocation();
+
 // The bytes currently allocated through malloc and friends, all threads together.
 std::int64_t live_heap_bytes();
 

@@ -87,6 +87,7 @@ json run(const json& request) {
       failed("not_implemented", e.what());
     } catch (const std::bad_alloc& e) {
       failed("bad_alloc", e.what());
+      reply["failed_allocation_bytes"] = runner::largest_failed_allocation();
     } catch (const std::exception& e) {
       failed("exception", e.what());
     } catch (...) {

@@ -47,6 +47,9 @@ struct Check {
   Limits limits{};                    // per-check process limits
   std::optional<std::uint64_t> heap_budget_bytes;   // the memory rule, where one applies
   std::string heap_budget_rule;       // how the budget is computed, said when it is exceeded
+  // The likely mistake when the code stops on an assertion (Eigen's shape checks): the checks
+  // with unequal widths make a transposed product fail that way rather than give wrong numbers.
+  std::string crash_hint;
 
   // Oracle side (empty in a kit built without the reference). The request for the runner:
   // {"function": ..., "calls": [...]}, deterministic in seed.

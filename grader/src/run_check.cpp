@@ -6,6 +6,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
+#include <iomanip>
 #include <iterator>
 #include <sstream>
 #include <unistd.h>
@@ -14,10 +15,13 @@ namespace grader {
 
 namespace {
 
+// "12.0 MiB", "240 MiB", "0.50 MiB", "16.0 GiB": about three figures, never an exponent.
 std::string mib(double bytes) {
+  double m = bytes / (1024.0 * 1024.0);
+  const char* unit = " MiB";
+  if (m >= 1024) m /= 1024, unit = " GiB";
   std::ostringstream o;
-  o.precision(3);
-  o << bytes / (1024.0 * 1024.0) << " MiB";
+  o << std::fixed << std::setprecision(m >= 100 ? 0 : m >= 10 ? 1 : 2) << m << unit;
   return o.str();
 }
 
@@ -51,12 +55,17 @@ std::string peak_resembles(const json& request, std::uint64_t peak) {
   const double d_v = call["V"]["cols"].get<double>();
   const double tt = T * T * 8.0;
   const double states = T * d_k * d_v * 8.0;  // the feature maps used here keep d_phi = d_k
+  const double p = static_cast<double>(peak);
   std::ostringstream o;
   o.precision(2);
-  o << " That is about " << peak / tt << " times a T x T matrix of doubles (" << mib(tt)
-    << " at T = " << T << ")";
-  if (std::abs(states - tt) > 1) o << " and " << peak / states << " times T stored d_phi x d_v states";
-  o << ". Keep one state and update it token by token; never build the masked T x T matrix.";
+  o << " For scale: a T x T matrix of doubles is " << mib(tt) << " at T = "
+    << static_cast<long long>(T) << " ("
+    << p / tt << " times that)";
+  if (std::abs(states - tt) > 1)
+    o << ", and the T states of the cumulative-sum form are " << mib(states) << " (" << p / states
+      << " times that)";
+  o << ". Keep one state and update it token by token; never build the masked T x T matrix or "
+       "keep every state.";
   return o.str();
 }
 
@@ -159,6 +168,7 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
     if (outcome.signal == SIGABRT)
       r.message += " An abort usually comes from a failed assertion; Eigen's assertions name a "
                    "shape mismatch (see what your code printed).";
+    if (outcome.signal == SIGABRT && !check.crash_hint.empty()) r.message += "\nLikely mistake: " + check.crash_hint;
     if (outcome.signal == SIGSEGV)
       r.message += " A segmentation fault is an access outside memory you own: an index out of "
                    "range, or a dangling reference.";
@@ -181,9 +191,22 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
   }
   if (what == "bad_alloc") {
     r.status = status::over_memory;
-    r.message = tried + "\nAn allocation failed under the address-space limit of " +
-                mib(static_cast<double>(check.limits.address_space_bytes)) + ".";
-    if (check.heap_budget_bytes) r.message += peak_resembles(request, check.limits.address_space_bytes);
+    // What the call held when it ran out, and what it asked for then: together, about the
+    // size of what it was building.
+    const auto asked = reply.value("failed_allocation_bytes", std::uint64_t{0});
+    const std::uint64_t wanted = r.peak_heap_bytes + asked;
+    r.message = tried + "\nAn allocation" +
+                (asked > 0 ? " of " + mib(static_cast<double>(asked)) : std::string()) +
+                " failed under the address-space limit of " +
+                mib(static_cast<double>(check.limits.address_space_bytes)) +
+                (r.peak_heap_bytes > 0 ? ", with " + mib(static_cast<double>(r.peak_heap_bytes)) +
+                                             " already taken by the call"
+                                       : std::string()) + ".";
+    if (check.heap_budget_bytes) {
+      r.message += " The memory rule allows " + mib(static_cast<double>(*check.heap_budget_bytes)) +
+                   " (" + check.heap_budget_rule + ").";
+      if (wanted > 0) r.message += peak_resembles(request, wanted);
+    }
     return r;
   }
   if (what == "exception") {
@@ -217,7 +240,8 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
   try {
     const Verdict v = check.judge(request, run.oracle_case->expected, reply);
     r.status = v.passed ? status::passed : status::failed;
-    r.message = v.passed ? "" : tried + "\n" + v.message;
+    // A judge's message already says what was called, with more detail than `tried`.
+    r.message = v.passed ? "" : v.message;
   } catch (const std::exception& e) {
     return fault(std::string("judging the results: ") + e.what());
   }

@@ -109,7 +109,10 @@ TEST_CASE("checks/registry: the recurrent form's memory rule") {
   // A T x T matrix of doubles, or every state of the cumulative-sum form, is 5 times over it.
   CHECK(T * T * 8 >= 5 * budget);
   CHECK(T * d_phi * d_v * 8 >= 5 * budget);
+  // The kernel's limit backs the meter: neither a T x T matrix nor the stored states fit in it.
   CHECK(c.limits.address_space_bytes <= (1ull << 30));
+  CHECK(T * T * 8 > c.limits.address_space_bytes);
+  CHECK(T * d_phi * d_v * 8 > c.limits.address_space_bytes);
   CHECK(c.limits.wall_seconds >= 10.0);
   CHECK(fake::contains(c.heap_budget_rule, std::to_string(*c.heap_budget_bytes)));
   CHECK(fake::contains(c.heap_budget_rule, "T x T"));
