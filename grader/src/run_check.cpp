@@ -69,12 +69,16 @@ std::string peak_resembles(const json& request, std::uint64_t peak) {
   return o.str();
 }
 
+// The check's own folder: the request, the reply, and the runner's working directory. Owned
+// by the id the runner runs under, which may write nowhere else.
 struct TempDir {
   std::filesystem::path path;
-  TempDir() {
+  explicit TempDir(unsigned owner) {
     std::string pattern = (std::filesystem::temp_directory_path() / "linattn-check-XXXXXX").string();
     if (!mkdtemp(pattern.data())) throw std::runtime_error("cannot make a temporary folder");
     path = pattern;
+    if (owner != 0 && ::chown(path.c_str(), owner, owner) != 0)
+      throw std::runtime_error("cannot hand the temporary folder to the runner's id");
   }
   ~TempDir() {
     std::error_code ec;
@@ -123,7 +127,7 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
   json reply;
   bool have_reply = false;
   try {
-    TempDir dir;
+    TempDir dir(run.run_as_uid);
     const auto request_path = dir.path / "request.cbor";
     const auto reply_path = dir.path / "reply.cbor";
     {
@@ -131,8 +135,10 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
       std::ofstream f(request_path, std::ios::binary);
       f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     }
+    Limits limits = check.limits;
+    limits.run_as_uid = run.run_as_uid;
     outcome = run_sandboxed({run.runner.string(), request_path.string(), reply_path.string()},
-                            dir.path, check.limits);
+                            dir.path, limits);
     std::ifstream f(reply_path, std::ios::binary);
     if (f) {
       std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());

@@ -151,10 +151,11 @@ double monotonic_now() {
   }
   ::close_range(4, ~0U, 0);
 
-  if (plan.limits.as_nobody && ::geteuid() == 0) {
+  if (plan.limits.run_as_uid != 0 && ::geteuid() == 0) {
     // Groups first, then the group id, then the user id: after setuid nothing else may change.
+    const unsigned id = plan.limits.run_as_uid;
     set_limit(RLIMIT_NPROC, 256);
-    if (::setgroups(0, nullptr) != 0 || ::setgid(kNobodyId) != 0 || ::setuid(kNobodyId) != 0) {
+    if (::setgroups(0, nullptr) != 0 || ::setgid(id) != 0 || ::setuid(id) != 0) {
       int e = errno;
       write_all(err_w, &e, sizeof e);
       ::_exit(127);

@@ -15,14 +15,15 @@ struct Limits {
   std::uint64_t address_space_bytes = 2ull << 30;      // RLIMIT_AS
   std::uint64_t file_size_bytes = 64ull << 20;         // RLIMIT_FSIZE
   std::uint64_t output_bytes_kept = 64ull << 10;       // stdout+stderr beyond this is dropped
-  // When the judge runs as root: run the program as user and group nobody (65534), with at
-  // most 256 processes, so that hostile code cannot signal, kill or change what root owns.
-  // Its working directory and program must then be reachable by nobody.
-  bool as_nobody = false;
+  // When the judge runs as root and this is not 0: run the program as this user and group
+  // id, with at most 256 processes, so that hostile code can neither signal nor change what
+  // root owns, nor the programs of other checks running at the same time under other ids.
+  // Its working directory and program must then be reachable by that id.
+  unsigned run_as_uid = 0;
 };
 
-// The id that as_nobody switches to.
-inline constexpr unsigned kNobodyId = 65534;
+// Ids that belong to no account here: the judge gives each of its workers its own.
+inline constexpr unsigned kFirstRunnerUid = 61000;
 
 struct RunOutcome {
   enum class Ending { Exited, Signaled, TimedOut, LaunchFailed };

@@ -249,17 +249,31 @@ TEST_CASE("sandbox: a program that kills its supervising process still ends the 
   CHECK(took < 5.0);
 }
 
-TEST_CASE("sandbox: as_nobody runs the program as user and group nobody, with a process cap") {
+TEST_CASE("sandbox: run_as_uid runs the program under another id, with a process cap") {
   if (::geteuid() != 0) return;  // only root can switch users; nothing to check otherwise
   Limits limits = quick();
-  limits.as_nobody = true;
-  const RunOutcome r = run_sandboxed({"/bin/sh", "-c", "id -u; id -g; grep 'Max processes' /proc/self/limits | tr -s ' ' | cut -d' ' -f3"}, "/", limits);
+  limits.run_as_uid = 65534;
+  const RunOutcome r = run_sandboxed(
+      {"/bin/sh", "-c", "id -u; id -g; grep 'Max processes' /proc/self/limits | tr -s ' ' | cut -d' ' -f3"},
+      "/", limits);
   REQUIRE(r.ending == RunOutcome::Ending::Exited);
   CHECK(r.exit_code == 0);
-  CHECK(r.output == "65534\n65534\n256\n");
-  // And root's own processes are out of its reach: signalling the judge is refused.
+  // REQUIRE, not CHECK: the kill -1 below is only safe once the switch is known to work.
+  REQUIRE(r.output == "65534\n65534\n256\n");
+  // Root's processes are out of its reach: signalling the judge is refused...
   const RunOutcome k = run_sandboxed(
       {"/bin/sh", "-c", "kill -0 " + std::to_string(::getpid()) + " 2>/dev/null && echo reached || echo refused"},
       "/", limits);
   CHECK(k.output == "refused\n");
+  // ...and so are those of a program running under another id at the same time.
+  Limits other = quick(5.0);
+  other.run_as_uid = grader::kFirstRunnerUid;
+  RunOutcome sleeper;
+  std::thread t([&] { sleeper = run_sandboxed({"/bin/sh", "-c", "echo $$; exec sleep 3"}, "/", other); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const RunOutcome k2 = run_sandboxed(
+      {"/bin/sh", "-c", "kill -9 -1 2>/dev/null; echo done"}, "/", limits);  // everything it may
+  t.join();
+  CHECK(k2.output == "done\n");
+  CHECK(sleeper.ending == RunOutcome::Ending::Exited);  // the sleeper lived to its own end
 }
