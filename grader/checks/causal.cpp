@@ -128,8 +128,8 @@ Check memory_check() {
       "8 bytes x 2 copies x (2 T d_phi + T d_v + T d_k), room for phi(Q), phi(K), the output "
       "and one T x d_k array twice over, + 4 states of d_phi x d_v doubles + 4 MiB of slack = " +
       std::to_string(memory_budget()) + " bytes at T = 8192, d_k = d_phi = d_v = 64; a T x T "
-      "matrix of doubles (512 MiB) or the T states of the cumulative-sum form (256 MiB) is over "
-      "6 times that";
+      "matrix of doubles (512 MiB, about 14 times that) or the T states of the cumulative-sum "
+      "form (256 MiB, about 7 times) cannot pass";
   // The heap meter runs inside the student's process, so it gives the message but could be
   // lied to. The kernel's address-space limit cannot: the runner holds about 100 MiB before
   // the call (code and decoded inputs), so 240 MiB leaves room for the budget and then some,

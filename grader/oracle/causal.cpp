@@ -207,7 +207,7 @@ OracleTable make_causal_oracle() {
   t.by_function["linear_attention_step"] = expect_step;
   add_sequence_calls(t, "recurrent");
   add_sequence_calls(t, "parallel");
-  // The memory rule's sizes (T = 4096, d_k = d_v = 64) are stated in the judge half's table.
+  // The memory rule's sizes (T = 8192, d_k = d_v = 64) are stated in the judge half's table.
   t.calls["recurrent/memory-budget"] = [](std::uint64_t s) {
     linref::Rng rng(s);
     return attn_calls({random_case(rng, 8192, 64, 64, phi_spec("elu_plus_one"), 0.0, 0.5)});

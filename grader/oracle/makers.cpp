@@ -39,9 +39,11 @@ json with_feature_tables(json calls) {
       if (call.contains(m)) parts.push_back(wire::to_matrix(call[m]));
     for (const char* v : {"q", "k"})
       if (call.contains(v)) parts.push_back(wire::to_vector(call[v]).transpose());
+    if (parts.empty()) continue;
+    // The zero row too: code that calls phi on zeros to learn d_phi gets its answer.
+    parts.push_back(Matrix::Zero(1, parts.front().cols()));
     Eigen::Index total = 0;
     for (const Matrix& p : parts) total += p.rows();
-    if (parts.empty()) continue;
     Matrix rows(total, parts.front().cols());
     Eigen::Index at = 0;
     for (const Matrix& p : parts) {

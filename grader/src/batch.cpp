@@ -1,17 +1,15 @@
 #include "batch.hpp"
 
 #include "engine.hpp"
+#include "progress.hpp"
 #include "grader_config.hpp"
 #include "sha256.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <mutex>
 #include <sstream>
-#include <unistd.h>
 
 namespace grader {
 
@@ -126,29 +124,12 @@ int run_batch(int argc, char** argv) {
   std::cerr << "grade-all: " << names.size() << " submissions, " << to_grade.size()
             << " to grade, " << names.size() - to_grade.size() << " unchanged since their report\n";
 
-  // Progress: one rewritten line on a terminal, a line per tenth otherwise.
-  const bool tty = isatty(STDERR_FILENO);
-  std::mutex progress_mutex;
-  std::size_t last_tenth = 0;
-  std::string last_phase;
-  auto progress = [&](const char* phase, std::size_t done, std::size_t total) {
-    std::lock_guard<std::mutex> lock(progress_mutex);
-    if (tty) {
-      std::fprintf(stderr, "\r  %s %zu/%zu   ", phase, done, total);
-      if (done == total) std::fprintf(stderr, "\n");
-      return;
-    }
-    const std::size_t tenth = done * 10 / total;
-    if (phase != last_phase) last_tenth = 0, last_phase = phase;
-    if (tenth > last_tenth || done == total) {
-      std::fprintf(stderr, "  %s %zu/%zu\n", phase, done, total);
-      last_tenth = tenth;
-    }
-  };
+  const Progress progress = stderr_progress(/*lines_in_logs=*/true);
 
   bool fault = false;
   if (!to_grade.empty()) {
     const auto reports = grade_many(to_grade, *options, progress);
+    clear_progress_line();
     for (std::size_t i = 0; i < reports.size(); ++i) {
       nlohmann::json j = to_native_json(reports[i]);
       j["stamp"] = stamps[i];

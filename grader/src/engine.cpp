@@ -148,8 +148,6 @@ OracleSource open_oracle(const Options& o) {
 
 }  // namespace
 
-Report grade(const Options& o) { return grade_many({o.submission}, o).front(); }
-
 std::vector<Report> grade_many(const std::vector<std::string>& submissions, const Options& o,
                                const Progress& progress) {
   const auto start = Clock::now();

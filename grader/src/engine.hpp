@@ -20,10 +20,8 @@ struct UsageError : std::runtime_error {
 // Called now and then from the worker threads: phase ("building", "checking"), done, total.
 using Progress = std::function<void(const char* phase, std::size_t done, std::size_t total)>;
 
-Report grade(const Options& options);
-
-// Many submissions at once (batch grading): every build of every submission in one pool,
-// then every check in another, so both cores stay busy. options.submission is ignored.
+// Grades the submissions (one, or many for batch grading): every build of every submission in
+// one pool, then every check in another, so both cores stay busy. options.submission is ignored.
 std::vector<Report> grade_many(const std::vector<std::string>& submissions, const Options& options,
                                const Progress& progress = {});
 

@@ -2,6 +2,7 @@
 // Exit status: 0 full marks, 1 graded but not full marks, 2 could not grade.
 #include "batch.hpp"
 #include "engine.hpp"
+#include "progress.hpp"
 #include "options.hpp"
 #include "oracle_source.hpp"
 #include "report.hpp"
@@ -93,7 +94,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    const grader::Report report = grader::grade(*options);
+    // A cold build takes seconds: show where it is, on a terminal only.
+    const grader::Report report =
+        grader::grade_many({options->submission}, *options,
+                           options->quiet ? grader::Progress{} : grader::stderr_progress(false))
+            .front();
+    grader::clear_progress_line();
     if (!options->quiet) grader::print_terminal(report, std::cout, colour_wanted());
     bool written = true;
     if (!options->json_path.empty())

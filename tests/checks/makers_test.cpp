@@ -2,8 +2,11 @@
 // input makers are deterministic and keep their promises.
 #include "fake_runner.hpp"
 #include "oracle/makers.hpp"
+#include "common/wire.hpp"
 
 #include <doctest/doctest.h>
+
+#include <cmath>
 
 using fake::contains;
 using grader::Matrix;
@@ -34,4 +37,32 @@ TEST_CASE("checks/makers: seeded makers are deterministic and keep their promise
     const auto s = grader::random_size(a, 3, 6);
     CHECK((s >= 3 && s <= 6));
   }
+}
+
+TEST_CASE("checks/makers: Taylor and random features reach the runner as tables") {
+  Matrix Q(2, 2), K(2, 2), V(2, 1);
+  Q << 1, 2, 0, 1;
+  K << 3, 1, 1, 0;
+  V << 1, 2;
+  nlohmann::json calls = nlohmann::json::array(
+      {{{"Q", wire::from_matrix(Q)}, {"K", wire::from_matrix(K)}, {"V", wire::from_matrix(V)},
+        {"phi", grader::phi_spec("taylor")}},
+       {{"Q", wire::from_matrix(Q)}, {"K", wire::from_matrix(K)}, {"V", wire::from_matrix(V)},
+        {"phi", grader::phi_spec("elu_plus_one")}}});
+  const nlohmann::json out = grader::with_feature_tables(calls);
+  // Rows: Q's, K's, then a row of zeros; features: Taylor's (1, x, vec(x x^T)/sqrt(2)).
+  const Matrix rows = wire::to_matrix(out[0]["phi"]["rows"]);
+  const Matrix F = wire::to_matrix(out[0]["phi"]["features"]);
+  REQUIRE(rows.rows() == 5);
+  CHECK(rows.row(2) == K.row(0));
+  CHECK(rows.row(4).isZero());
+  REQUIRE(F.cols() == 7);
+  const double h = 1.0 / std::sqrt(2.0);
+  // q = (1, 2): (1, 1, 2, 1/sqrt2, 2/sqrt2, 2/sqrt2, 4/sqrt2), the seed's (1, 2, 2, 4) block.
+  CHECK(F(0, 0) == 1.0);
+  CHECK(F(0, 6) == doctest::Approx(4 * h));
+  CHECK(F(4, 0) == 1.0);
+  CHECK(F.row(4).tail(6).isZero());
+  // elu+1 is simple enough for the runner to compute: no table.
+  CHECK_FALSE(out[1]["phi"].contains("rows"));
 }
