@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 using fake::contains;
+using fake::expect_named;
 using fake::json;
 using fake::Matrix;
 using fake::Vector;
@@ -52,13 +53,6 @@ const Form kCorrect = loop([](const Matrix& S, const Vector& z, const Matrix&, c
 
 std::map<std::string, grader::Verdict> both(const std::string& fn, Form f) {
   return fake::judge_all("causal", fn, form_impl(std::move(f)));
-}
-
-void expect_named(const std::map<std::string, grader::Verdict>& v, const std::string& check,
-                  const std::string& words) {
-  INFO(check << ": " << v.at(check).message);
-  REQUIRE_FALSE(v.at(check).passed);
-  CHECK(contains(v.at(check).message, "Likely mistake: " + words));
 }
 
 }  // namespace

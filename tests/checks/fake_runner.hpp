@@ -7,6 +7,8 @@
 
 #include <linref/linref.hpp>
 
+#include <doctest/doctest.h>
+
 #include <map>
 #include <string>
 
@@ -39,5 +41,13 @@ std::map<std::string, grader::Verdict> judge_all(const std::string& exercise,
                                                  const std::string& function, const Impl& impl);
 
 bool contains(const std::string& text, const std::string& part);
+
+// Asserts that `check` failed and that its message names the likely mistake with `words`.
+inline void expect_named(const std::map<std::string, grader::Verdict>& v, const std::string& check,
+                         const std::string& words) {
+  INFO(check << ": " << v.at(check).message);
+  REQUIRE_FALSE(v.at(check).passed);
+  CHECK(contains(v.at(check).message, "Likely mistake: " + words));
+}
 
 }  // namespace fake

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 using fake::contains;
+using fake::expect_named;
 using fake::json;
 using fake::Matrix;
 using fake::Vector;
@@ -34,13 +35,6 @@ fake::Impl crosstalk_impl(bool diagonal, bool mean, bool normalize = true) {
         if (diagonal || s != j) total += std::pow(U.row(s).dot(U.row(j)), 2);
     return json{{"value", mean ? total / static_cast<double>(U.rows()) : total}};
   };
-}
-
-void expect_named(const std::map<std::string, grader::Verdict>& v, const std::string& check,
-                  const std::string& words) {
-  INFO(check << ": " << v.at(check).message);
-  REQUIRE_FALSE(v.at(check).passed);
-  CHECK(contains(v.at(check).message, "Likely mistake: " + words));
 }
 
 }  // namespace

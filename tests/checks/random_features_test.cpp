@@ -7,6 +7,7 @@
 #include <cmath>
 
 using fake::contains;
+using fake::expect_named;
 using fake::json;
 using fake::Matrix;
 using fake::Vector;
@@ -50,13 +51,6 @@ fake::Impl estimate_impl(std::function<double(const Vector&, const Vector&, cons
 double estimate(const Vector& q, const Vector& k, const Matrix& Omega) {
   const Matrix fq = positive(q.transpose(), Omega, 0.5), fk = positive(k.transpose(), Omega, 0.5);
   return fq.row(0).dot(fk.row(0));
-}
-
-void expect_named(const std::map<std::string, grader::Verdict>& v, const std::string& check,
-                  const std::string& words) {
-  INFO(check << ": " << v.at(check).message);
-  REQUIRE_FALSE(v.at(check).passed);
-  CHECK(contains(v.at(check).message, "Likely mistake: " + words));
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cmath>
 
 using fake::contains;
+using fake::expect_named;
 using fake::json;
 using fake::Matrix;
 
@@ -47,13 +48,6 @@ std::int64_t state_bytes(std::int64_t d, std::int64_t dv, std::int64_t h, std::i
 std::int64_t tokens(std::int64_t s, std::int64_t n, std::int64_t dk, std::int64_t b) {
   const std::int64_t per = 2 * n * dk * b;
   return (s + per - 1) / per;
-}
-
-void expect_named(const std::map<std::string, grader::Verdict>& v, const std::string& check,
-                  const std::string& words) {
-  INFO(check << ": " << v.at(check).message);
-  REQUIRE_FALSE(v.at(check).passed);
-  CHECK(contains(v.at(check).message, "Likely mistake: " + words));
 }
 
 }  // namespace
