@@ -92,7 +92,10 @@ int run_batch(int argc, char** argv) {
               << "\n" << kBatchUsage;
     return 2;
   }
-  if (out.empty()) out = fs::path(dir).lexically_normal().string() + "-grades";
+  // "submissions/" and "submissions" alike give "submissions-grades", beside the folder.
+  fs::path folder = fs::path(dir).lexically_normal();
+  if (folder.filename().empty()) folder = folder.parent_path();
+  if (out.empty()) out = folder.string() + "-grades";
   const fs::path reports_dir = fs::path(out) / "reports";
   fs::create_directories(reports_dir);
 
@@ -135,7 +138,9 @@ int run_batch(int argc, char** argv) {
       j["stamp"] = stamps[i];
       fault |= reports[i].grader_fault;
       const std::string name = fs::path(to_grade[i]).filename().string();
-      std::ofstream(reports_dir / (name + ".json")) << j.dump(2) << "\n";
+      std::ofstream file(reports_dir / (name + ".json"));
+      file << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+      if (!file) throw std::runtime_error("cannot write the report of " + name);
     }
   }
 

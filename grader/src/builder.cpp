@@ -288,7 +288,8 @@ std::string capped_log(const RunOutcome& r) {
 }
 
 // Keeps a cache directory from growing without end as a student edits: once it holds more
-// than `keep` files, the oldest go, but never one touched in the last ten minutes (another
+// than `keep` files, the oldest go, but never one touched in the last three hours (a batch
+// builds every runner before it runs any, and a large class takes a while; another
 // thread may be about to run it). Warm hits refresh a runner's time, so this is least
 // recently used. A removed log or object only costs a rebuild.
 void prune(const fs::path& dir, std::size_t keep = 96) {
@@ -298,7 +299,7 @@ void prune(const fs::path& dir, std::size_t keep = 96) {
     files.emplace_back(it->last_write_time(ec), it->path());
   if (files.size() <= keep) return;
   std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  const auto cutoff = fs::file_time_type::clock::now() - std::chrono::minutes(10);
+  const auto cutoff = fs::file_time_type::clock::now() - std::chrono::hours(3);
   for (std::size_t i = keep; i < files.size(); ++i)
     if (files[i].first < cutoff) fs::remove_all(files[i].second, ec);
 }

@@ -5,6 +5,7 @@
 #include "grader_config.hpp"
 #include "oracle_source.hpp"
 #include "run_check.hpp"
+#include "utf8.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -265,9 +266,14 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
     if (progress) progress("checking", ++checked, queue.size());
   });
 
+  // Add up the scores; make every text valid UTF-8 for the JSON and XML reports.
   for (auto& report : reports) {
+    report.submission = valid_utf8(report.submission);
     for (auto& ex : report.exercises) {
-      for (const auto& c : ex.checks) {
+      ex.build_log = valid_utf8(ex.build_log);
+      for (auto& c : ex.checks) {
+        c.output = valid_utf8(c.output);
+        c.message = valid_utf8(c.message);
         ex.score += c.score;
         ex.max_score += c.max_score;
       }

@@ -28,6 +28,12 @@ bool write_file(const std::string& path, const std::string& text) {
   return true;
 }
 
+// Texts are made valid UTF-8 when a report is assembled; replacing here too means no stray
+// byte can ever stop a report from being written.
+std::string json_text(const nlohmann::json& j) {
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 bool colour_wanted() {
   const char* no_colour = std::getenv("NO_COLOR");
   if (no_colour && *no_colour) return false;
@@ -86,7 +92,17 @@ int main(int argc, char** argv) {
   if (argc > first && std::string(argv[first]) == "--record-oracle")
     return record(argc - first - 1, argv + first + 1);
   if (argc > first && std::string(argv[first]) == "--batch")
-    return grader::run_batch(argc - first - 1, argv + first + 1);
+    try {
+      return grader::run_batch(argc - first - 1, argv + first + 1);
+    } catch (const std::exception& e) {
+      std::cerr << "linattn-grade: batch grading failed: " << e.what() << "\n";
+      return 2;
+    }
+  for (int i = first; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      std::cout << grader::kUsage;
+      return 0;
+    }
   std::string error;
   auto options = grader::parse_options(argc - first, argv + first, default_submission, error);
   if (!options) {
@@ -103,9 +119,9 @@ int main(int argc, char** argv) {
     if (!options->quiet) grader::print_terminal(report, std::cout, colour_wanted());
     bool written = true;
     if (!options->json_path.empty())
-      written &= write_file(options->json_path, grader::to_native_json(report).dump(2) + "\n");
+      written &= write_file(options->json_path, json_text(grader::to_native_json(report)));
     if (!options->gradescope_path.empty())
-      written &= write_file(options->gradescope_path, grader::to_gradescope_json(report).dump(2) + "\n");
+      written &= write_file(options->gradescope_path, json_text(grader::to_gradescope_json(report)));
     if (!options->junit_path.empty()) written &= write_file(options->junit_path, grader::to_junit_xml(report));
     if (!written || report.grader_fault) return 2;
     return report.full_marks() ? 0 : 1;

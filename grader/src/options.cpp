@@ -41,8 +41,8 @@ std::optional<Options> parse_options(int argc, char** argv, const std::string& d
       auto slash = v->find('/');
       o.only_exercise = v->substr(0, slash);
       if (slash != std::string::npos) o.only_check = v->substr(slash + 1);
-      if (o.only_exercise.empty()) {
-        error = "--only needs an exercise name";
+      if (o.only_exercise.empty() || (slash != std::string::npos && o.only_check.empty())) {
+        error = "--only needs EXERCISE or EXERCISE/CHECK, got '" + *v + "'";
         return std::nullopt;
       }
     } else if (a == "--seed") {

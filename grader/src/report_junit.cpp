@@ -4,6 +4,7 @@
 #include "report.hpp"
 
 #include <cstdio>
+#include <iomanip>
 #include <sstream>
 
 namespace grader {
@@ -40,6 +41,7 @@ bool is_failure(const std::string& status) { return status == "failed" || status
 
 std::string to_junit_xml(const Report& report) {
   std::ostringstream xml;
+  xml << std::fixed << std::setprecision(3);  // time="0.004", never "4e-03" (xs:decimal)
   int tests = 0, failures = 0, errors = 0;
   for (const auto& ex : report.exercises)
     for (const auto& c : ex.checks) {

@@ -188,60 +188,76 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
     return r;
   }
 
-  const std::string what = reply.value("outcome", "");
-  r.peak_heap_bytes = reply.value("peak_heap_bytes", std::uint64_t{0});
-  if (what == "not_implemented") {
-    r.status = status::not_implemented;
-    r.message = reply.value("what", check.function + " is not implemented yet");
-    return r;
-  }
-  if (what == "bad_alloc") {
-    r.status = status::over_memory;
-    // What the call held when it ran out, and what it asked for then: together, about the
-    // size of what it was building.
-    const auto asked = reply.value("failed_allocation_bytes", std::uint64_t{0});
-    const std::uint64_t wanted = r.peak_heap_bytes + asked;
-    r.message = tried + "\nAn allocation" +
-                (asked > 0 ? " of " + mib(static_cast<double>(asked)) : std::string()) +
-                " failed under the address-space limit of " +
-                mib(static_cast<double>(check.limits.address_space_bytes)) +
-                (r.peak_heap_bytes > 0 ? ", with " + mib(static_cast<double>(r.peak_heap_bytes)) +
-                                             " already taken by the call"
-                                       : std::string()) + ".";
-    if (check.heap_budget_bytes) {
-      r.message += " The memory rule allows " + mib(static_cast<double>(*check.heap_budget_bytes)) +
-                   " (" + check.heap_budget_rule + ").";
-      if (wanted > 0) r.message += peak_resembles(request, wanted);
+  // The reply file lies in the check's own folder, where the code under test could also have
+  // written: read it as untrusted. Anything malformed costs this check, never the grader.
+  try {
+    const std::string what = reply.value("outcome", "");
+    r.peak_heap_bytes = reply.value("peak_heap_bytes", std::uint64_t{0});
+    if (what == "not_implemented") {
+      r.status = status::not_implemented;
+      r.message = reply.value("what", check.function + " is not implemented yet");
+      return r;
     }
-    return r;
-  }
-  if (what == "exception") {
-    r.status = status::error;
-    r.message = tried + "\nThrew an exception: " + reply.value("what", std::string("(no message)"));
-    return r;
-  }
-  if (what != "returned") return fault("the runner replied with an unknown outcome '" + what + "'");
+    if (what == "bad_alloc") {
+      r.status = status::over_memory;
+      // What the call held when it ran out, and what it asked for then: together, about the
+      // size of what it was building.
+      const auto asked = reply.value("failed_allocation_bytes", std::uint64_t{0});
+      const std::uint64_t wanted = r.peak_heap_bytes + asked;
+      r.message = tried + "\nAn allocation" +
+                  (asked > 0 ? " of " + mib(static_cast<double>(asked)) : std::string()) +
+                  " failed under the address-space limit of " +
+                  mib(static_cast<double>(check.limits.address_space_bytes)) +
+                  (r.peak_heap_bytes > 0 ? ", with " + mib(static_cast<double>(r.peak_heap_bytes)) +
+                                               " already taken by the call"
+                                         : std::string()) + ".";
+      if (check.heap_budget_bytes) {
+        r.message += " The memory rule allows " + mib(static_cast<double>(*check.heap_budget_bytes)) +
+                     " (" + check.heap_budget_rule + ").";
+        if (wanted > 0) r.message += peak_resembles(request, wanted);
+      }
+      return r;
+    }
+    if (what == "exception") {
+      r.status = status::error;
+      r.message = tried + "\nThrew an exception: " + reply.value("what", std::string("(no message)"));
+      return r;
+    }
+    if (what == "harness_error") {
+      // The harness could not turn the call or its result into a message, e.g. a result too
+      // large to encode; a request of ours would have failed for the solutions too.
+      r.status = status::error;
+      r.message = tried + "\nThe runner could not complete the call: " +
+                  reply.value("what", std::string("(no detail)"));
+      return r;
+    }
+    if (what != "returned") throw std::runtime_error("unknown outcome '" + what + "'");
 
-  if (check.heap_budget_bytes && r.peak_heap_bytes > *check.heap_budget_bytes) {
-    r.status = status::over_memory;
-    r.message = tried + "\nThe heap grew by " + mib(static_cast<double>(r.peak_heap_bytes)) +
-                " during the call; the budget is " + mib(static_cast<double>(*check.heap_budget_bytes)) +
-                " (" + check.heap_budget_rule + ")." + peak_resembles(request, r.peak_heap_bytes);
+    if (check.heap_budget_bytes && r.peak_heap_bytes > *check.heap_budget_bytes) {
+      r.status = status::over_memory;
+      r.message = tried + "\nThe heap grew by " + mib(static_cast<double>(r.peak_heap_bytes)) +
+                  " during the call; the budget is " + mib(static_cast<double>(*check.heap_budget_bytes)) +
+                  " (" + check.heap_budget_rule + ")." + peak_resembles(request, r.peak_heap_bytes);
+      return r;
+    }
+    const json changed = reply.value("inputs_changed", json::array());
+    if (!changed.empty()) {
+      std::string names;
+      for (const auto& n : changed) names += (names.empty() ? "" : ", ") + n.get<std::string>();
+      r.status = status::failed;
+      r.message = tried + "\nThe function changed its input(s): " + names +
+                  ". Inputs are passed by const reference and must be left exactly as they were; "
+                  "work on a copy.";
+      return r;
+    }
+    if (!reply.contains("results") || !reply["results"].is_array() || reply["results"].size() != calls)
+      throw std::runtime_error("not one result per call");
+  } catch (const std::exception& e) {
+    r.status = status::error;
+    r.message = tried + "\nThe runner's reply could not be read (" + std::string(e.what()) +
+                "); was it overwritten by the code under test?";
     return r;
   }
-  const json changed = reply.value("inputs_changed", json::array());
-  if (!changed.empty()) {
-    std::string names;
-    for (const auto& n : changed) names += (names.empty() ? "" : ", ") + n.get<std::string>();
-    r.status = status::failed;
-    r.message = tried + "\nThe function changed its input(s): " + names +
-                ". Inputs are passed by const reference and must be left exactly as they were; "
-                "work on a copy.";
-    return r;
-  }
-  if (!reply.contains("results") || reply["results"].size() != calls)
-    return fault("the runner returned " + std::to_string(reply.value("results", json::array()).size()) +
-                 " results for " + std::to_string(calls) + " calls");
 
   try {
     const Verdict v = check.judge(request, run.oracle_case->expected, reply);
