@@ -59,7 +59,12 @@ case "$name" in
     printf '\n// an edit\n' >>"$subs/alice/flops/flops.cpp"
     kit grade-all "$subs" --out "$work/grades" >"$out" 2>&1 || fail "the rerun after an edit failed"
     grep -q "$rows submissions, 1 to grade" "$out" || fail "the edited submission was not regraded alone"
-    grep -qx 'alice,10,35,20,15,20,100,100' "$csv" || fail "the regraded row changed" ;;
+    grep -qx 'alice,10,35,20,15,20,100,100' "$csv" || fail "the regraded row changed"
+    # Without --out, and named with a trailing slash as people type it: the gradebook goes
+    # beside the folder, not into it, and nothing is graded twice.
+    kit grade-all "$subs/" >"$out" 2>&1 || fail "grade-all with the default output failed"
+    [ -f "$subs-grades/gradebook.csv" ] || fail "no gradebook beside the folder"
+    [ ! -e "$subs/-grades" ] || fail "the gradebook went inside the submissions folder" ;;
 
   student)
     rel=$work/student-kit
