@@ -327,6 +327,7 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
       fs::path(LINATTN_HARNESS_DIR) / ("liblinattn_harness_" + exercise + ".a");
   if (!fs::is_regular_file(harness, ec)) {
     result.log = "grader fault: no harness library " + harness.string() + " (build the kit first)\n";
+    result.fault = true;
     return finish(result);
   }
 
@@ -457,6 +458,7 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
     fs::remove_all(stage, ec);
     if (ec) {
       result.log = compile_log + "grader fault: cannot store " + object.string() + ": " + ec.message() + "\n";
+      result.fault = true;
       return finish(result);
     }
   }
@@ -491,6 +493,7 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
   if (ec) {
     fs::remove(tmp_runner, ec);
     result.log = compile_log + "grader fault: cannot store " + runner.string() + "\n";
+    result.fault = true;
     return finish(result);
   }
   prune(cache);

@@ -12,6 +12,7 @@ struct BuildResult {
   bool ok = false;
   bool missing = false;          // the submission has no such file
   bool cached = false;           // nothing was compiled
+  bool fault = false;            // the failure is the grader's own (missing harness, full disk)
   double seconds = 0.0;
   std::string log;               // compiler and linker output, paths shown as the student's
   std::filesystem::path runner;  // the program to run, if ok

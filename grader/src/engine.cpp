@@ -12,6 +12,7 @@
 #include <chrono>
 #include <filesystem>
 #include <map>
+#include <iostream>
 #include <mutex>
 #include <thread>
 
@@ -194,6 +195,7 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
       builds[b] = build_runner(exercise, submissions[b / n_ex]);
     } catch (const std::exception& e) {
       builds[b].ok = false;
+      builds[b].fault = true;
       builds[b].log = std::string("the grader could not build this exercise: ") + e.what();
     }
     if (progress) progress("building", ++built, builds.size());
@@ -248,6 +250,17 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
   parallel_for(builds.size(), jobs, [&](std::size_t b) {
     drop_root[b] = builds[b].ok && runner_can_drop_root(builds[b].runner);
   });
+  for (std::size_t b = 0; b < builds.size(); ++b) {
+    if (builds[b].fault) reports[b / n_ex].grader_fault = true;  // not the student's doing: exit 2
+    if (builds[b].ok && !drop_root[b] && ::geteuid() == 0) {
+      static std::once_flag warned;
+      std::call_once(warned, [&] {
+        std::cerr << "linattn-grade: warning: runners run as root here, because the user ids "
+                     "they would switch to cannot reach " << builds[b].runner.parent_path().string()
+                  << " (move the kit out of a private folder to keep them apart)\n";
+      });
+    }
+  }
   parallel_for_worker(queue.size(), jobs, [&](std::size_t q, int worker) {
     const Job& job = queue[q];
     CheckResult& slot = reports[job.submission].exercises[job.exercise].checks[job.slot];
