@@ -23,9 +23,9 @@ case "$name" in
   colour)
     command -v script >/dev/null || { echo "no 'script' to make a terminal; nothing to test"; exit 0; }
     esc=$'\033['
-    script -qec "'$GRADER' '$KIT/exercises' --only flops" /dev/null >"$work/tty.txt" 2>&1
+    script -qec "'$GRADER' '$KIT/exercises' --only flops" /dev/null </dev/null >"$work/tty.txt" 2>&1
     grep -qF "$esc" "$work/tty.txt" || fail "no colour on a terminal"
-    script -qec "NO_COLOR=1 '$GRADER' '$KIT/exercises' --only flops" /dev/null >"$work/nocolor.txt" 2>&1
+    script -qec "NO_COLOR=1 '$GRADER' '$KIT/exercises' --only flops" /dev/null </dev/null >"$work/nocolor.txt" 2>&1
     grep -qF "$esc" "$work/nocolor.txt" && fail "colour despite NO_COLOR"
     "$GRADER" "$KIT/exercises" --only flops >"$work/pipe.txt" 2>&1
     grep -qF "$esc" "$work/pipe.txt" && fail "colour into a pipe"
