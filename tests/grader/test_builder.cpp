@@ -14,6 +14,16 @@ using grader::build_runner;
 using grader::BuildResult;
 using grader_test::fresh_submission;
 
+namespace {
+
+// Appends one line to the submission's flops/flops.cpp, then builds that exercise.
+BuildResult build_flops_with(const std::filesystem::path& dir, const std::string& line) {
+  std::ofstream(dir / "flops" / "flops.cpp", std::ios::app) << line << "\n";
+  return build_runner("flops", dir);
+}
+
+}  // namespace
+
 TEST_CASE("builder: a good file builds, and the second build is served from the cache") {
   const auto dir = fresh_submission("good");
   BuildResult cold = build_runner("flops", dir);
@@ -105,11 +115,7 @@ TEST_CASE("builder: including reference code by a relative path is rejected") {
 TEST_CASE("builder: including a reference header by an absolute path is rejected") {
   const auto dir = fresh_submission("good");
   const std::string oracle = std::string(LINATTN_SOURCE_DIR) + "/reference/include/linref/types.hpp";
-  {
-    std::ofstream out(dir / "flops" / "flops.cpp", std::ios::app);
-    out << "#include \"" << oracle << "\"\n";
-  }
-  BuildResult r = build_runner("flops", dir);
+  BuildResult r = build_flops_with(dir, "#include \"" + oracle + "\"");
   INFO(r.log);
   CHECK_FALSE(r.ok);
   const std::string first = grader::first_errors(r.log);
@@ -123,11 +129,7 @@ TEST_CASE("builder: including a reference source by an absolute path is rejected
   // reference; the include must not get through whatever it contains.
   const auto dir = fresh_submission("good");
   const std::string oracle = std::string(LINATTN_SOURCE_DIR) + "/reference/src/simple_feature_maps.cpp";
-  {
-    std::ofstream out(dir / "flops" / "flops.cpp", std::ios::app);
-    out << "#include \"" << oracle << "\"\n";
-  }
-  BuildResult r = build_runner("flops", dir);
+  BuildResult r = build_flops_with(dir, "#include \"" + oracle + "\"");
   INFO(r.log);
   CHECK_FALSE(r.ok);
   // Either refused by the include check or unable to compile it at all; never a runner.
@@ -138,18 +140,12 @@ TEST_CASE("builder: including a reference source by an absolute path is rejected
 
 TEST_CASE("builder: only the kit's API headers are allowed from exercises/") {
   const auto dir = fresh_submission("good");
-  {
-    std::ofstream out(dir / "flops" / "flops.cpp", std::ios::app);
-    out << "#include \"../memory/memory.hpp\"\n";  // another exercise's API header: fine
-  }
-  BuildResult fine = build_runner("flops", dir);
+  // Another exercise's API header: fine.
+  BuildResult fine = build_flops_with(dir, "#include \"../memory/memory.hpp\"");
   INFO(fine.log);
   CHECK(fine.ok);
-  {
-    std::ofstream out(dir / "flops" / "flops.cpp", std::ios::app);
-    out << "#include \"../causal/causal.cpp\"\n";  // a file of the kit, but not a header of it
-  }
-  BuildResult refused = build_runner("flops", dir);
+  // A file of the kit, but not a header of it.
+  BuildResult refused = build_flops_with(dir, "#include \"../causal/causal.cpp\"");
   INFO(refused.log);
   CHECK_FALSE(refused.ok);
   CHECK(grader::first_errors(refused.log).find("exercises/causal/causal.cpp, which is not") != std::string::npos);
