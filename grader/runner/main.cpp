@@ -2,7 +2,10 @@
 // its binding, write one reply. The reply holds outputs and observations only; whether they
 // are right is decided by the judge, in another process, against the reference.
 //
-//   runner REQUEST_FILE REPLY_FILE
+//   runner REQUEST_FILE REPLY_FILE     (by hand, and in the kit's own tests)
+//   runner --fds                       (as the judge runs it: the request is read from
+//                                       descriptor 3, the reply written to descriptor 4, a pipe
+//                                       the judge owns; no file of the reply ever exists)
 //
 // Exit status 0 when a reply was written (whatever the student's code did, short of ending the
 // process), 2 when even that failed. The reply is written to a temporary name and renamed, so
@@ -15,6 +18,7 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <algorithm>
 #include <exception>
@@ -53,6 +57,10 @@ json harness_error(const std::string& what) {
   return json{{"outcome", "harness_error"}, {"what", what}, {"results", json::array()},
               {"peak_heap_bytes", 0}, {"inputs_changed", json::array()}};
 }
+
+// Where the judge puts the request and expects the reply (see grader/src/sandbox.hpp).
+constexpr int kRequestFd = 3;
+constexpr int kReplyFd = 4;
 
 json run(const json& request) {
   const runner::BindingTable& table = runner::binding_table();
@@ -102,17 +110,41 @@ json run(const json& request) {
   return reply;
 }
 
+bool read_fd(int fd, std::vector<std::uint8_t>& out) {
+  std::uint8_t buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) return true;
+    out.insert(out.end(), buf, buf + n);
+  }
+}
+
+bool write_fd(int fd, const json& reply) {
+  const std::vector<std::uint8_t> bytes = wire::encode(reply);
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return ::close(fd) == 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: %s REQUEST_FILE REPLY_FILE\n", argc > 0 ? argv[0] : "runner");
+  const bool fds = argc == 2 && std::string(argv[1]) == "--fds";
+  if (argc != 3 && !fds) {
+    std::fprintf(stderr, "usage: %s REQUEST_FILE REPLY_FILE | --fds\n", argc > 0 ? argv[0] : "runner");
     return 2;
   }
   json reply;
   std::vector<std::uint8_t> bytes;
-  if (!read_bytes(argv[1], bytes)) {
-    reply = harness_error(std::string("cannot read the request ") + argv[1]);
+  if (!(fds ? read_fd(kRequestFd, bytes) : read_bytes(argv[1], bytes))) {
+    reply = harness_error(fds ? std::string("cannot read the request") : std::string("cannot read the request ") + argv[1]);
   } else {
     try {
       reply = run(wire::decode(bytes));
@@ -120,8 +152,8 @@ int main(int argc, char** argv) {
       reply = harness_error(std::string("malformed request: ") + e.what());
     }
   }
-  if (!write_reply(argv[2], reply)) {
-    std::fprintf(stderr, "runner: cannot write the reply %s\n", argv[2]);
+  if (!(fds ? write_fd(kReplyFd, reply) : write_reply(argv[2], reply))) {
+    std::fprintf(stderr, "runner: cannot write the reply\n");
     return 2;
   }
   return 0;

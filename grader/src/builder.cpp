@@ -13,11 +13,15 @@
 
 #include "sha256.hpp"
 
+#include "build_log.hpp"
 #include "grader_config.hpp"
+#include "isolation.hpp"
 #include "sandbox.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <mutex>
 
 #include <algorithm>
 #include <array>
@@ -134,11 +138,11 @@ const std::vector<fs::path>& system_include_dirs() {
   return dirs;
 }
 
-// Every file of the kit a submission may include: each exercise's API header
-// (exercises/<e>/<e>.hpp) and the shared headers in exercises/common/. Nothing else under
-// exercises/ counts, so a helper header a student adds next to their file in their copy of
-// the kit is refused like any other outside file. All of them go into the object's key, so
-// editing any kit header rebuilds whatever might depend on it.
+// The kit's headers a submission may include: each exercise's API header
+// (exercises/<e>/<e>.hpp) and the shared headers in exercises/common/. Copies of them are
+// staged beside the submission in include/, the only folder of the kit a compiler ever sees.
+// All of them go into the object's key, so editing any kit header rebuilds whatever might
+// depend on it.
 std::vector<fs::path> kit_headers() {
   std::vector<fs::path> headers;
   std::error_code ec;
@@ -155,9 +159,9 @@ std::vector<fs::path> kit_headers() {
   return headers;
 }
 
-bool allowed_include(const fs::path& file, const std::vector<fs::path>& kit) {
+// Eigen's and the standard library's headers: found at the same paths inside the sandbox.
+bool library_header(const fs::path& file) {
   const fs::path f = normal(file);
-  if (std::find(kit.begin(), kit.end(), f) != kit.end()) return true;
   for (const auto& d : eigen_dirs())
     if (is_under(f, normal(d))) return true;
   for (const auto& d : system_include_dirs())
@@ -176,20 +180,56 @@ std::string compiler_identity() {
   return s.str();
 }
 
+// The compiler as a path that exists inside the sandbox: /usr/bin/c++ is usually a link
+// through /etc/alternatives, which the sandbox does not have.
+const std::string& compiler() {
+  static const std::string path = [] {
+    std::error_code ec;
+    const fs::path real = fs::canonical(LINATTN_CXX, ec);
+    return ec ? std::string(LINATTN_CXX) : real.string();
+  }();
+  return path;
+}
+
 // gold links a runner in about a third of the time of the default linker (0.08 s against
 // 0.22 s here), which matters when one edited file is regraded. Used where the compiler
-// driver can find it; asked once per process, and only when something has to be linked.
-const std::vector<std::string>& linker_choice() {
-  static const std::vector<std::string> choice = [] {
-    Limits limits;
-    limits.wall_seconds = 30;
-    limits.address_space_bytes = 4ull << 30;
-    RunOutcome r = run_sandboxed({LINATTN_CXX, "-fuse-ld=gold", "-Wl,--version"},
-                                 fs::temp_directory_path(), limits);
-    const bool gold = r.ending == RunOutcome::Ending::Exited && r.exit_code == 0;
-    return gold ? std::vector<std::string>{"-fuse-ld=gold"} : std::vector<std::string>{};
-  }();
+// driver can find it in the sandbox; asked once per process, when something is first linked.
+template <class Stage>
+const std::vector<std::string>& linker_choice(const Stage& stage) {
+  static std::once_flag once;
+  static std::vector<std::string> choice;
+  std::call_once(once, [&] {
+    const RunOutcome r = stage.run({compiler(), "-fuse-ld=gold", "-Wl,--version"}, 30);
+    if (r.ending == RunOutcome::Ending::Exited && r.exit_code == 0) choice = {"-fuse-ld=gold"};
+  });
   return choice;
+}
+
+// bubblewrap's own complaints (a folder it cannot mount, a program it cannot start) begin with
+// its name: a fault of the grader's set-up, never remembered as the submission's failure.
+bool sandbox_failed(const std::string& log) { return log.rfind("bwrap: ", 0) == 0; }
+
+// What decides a build besides the source, the headers, the flags and the compiler: the way
+// this file stages, confines and polices a build. Change it when any of that changes, and
+// every cached object and runner is made again.
+constexpr const char* kBuilderVersion = "builder v2: staged headers, sandboxed compile and link, include policy v1";
+
+// The cache of objects and runners: ours alone (mode 0700), so nothing else on the machine,
+// and nothing run in the sandbox, can replace a runner between two grades.
+fs::path private_cache_dir() {
+  const fs::path dir = fs::path(LINATTN_BUILD_DIR) / "submissions-cache";
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  ::chmod(dir.c_str(), 0700);
+  return dir;
+}
+
+std::string whole_file_digest(const fs::path& path) {
+  std::string bytes;
+  if (!read_file(path, bytes)) return "";
+  Sha256 h;
+  h.add(bytes);
+  return h.hex();
 }
 
 // Hashing the harness library (a few MB) once per content version is enough: remember the
@@ -251,7 +291,7 @@ std::vector<std::string> parse_depfile(const std::string& text) {
 
 // The line of the submission that mentions `file` in an #include, for a message that points
 // at it; 1 if none is found (an include reached through a macro, say).
-int include_line(const std::string& source, const fs::path& file) {
+int include_line(const std::string& source, const fs::path& file) {  // NOLINT
   std::istringstream in(source);
   std::string line;
   const std::string name = file.filename().string();
@@ -304,9 +344,51 @@ void prune(const fs::path& dir, std::size_t keep = 96) {
     if (files[i].first < cutoff) fs::remove_all(files[i].second, ec);
 }
 
+// One confined run of the compiler driver in a fresh stage folder of its own. The stage is
+// removed when this goes out of scope, whatever happened.
+struct Stage {
+  Jail jail;
+  explicit Stage(unsigned worker) {
+    jail.purpose = FilterPurpose::Build;
+    jail.toolchain = true;
+    jail.worker = worker;
+    jail.work = make_jail_folder(jail);
+  }
+  ~Stage() { remove_jail_folder(jail.work); }
+  Stage(const Stage&) = delete;
+  Stage& operator=(const Stage&) = delete;
+  fs::path host(const std::string& name) const { return jail.work / name; }
+  std::string in(const std::string& name) const { return inside(jail, jail.work / name); }
+  // Copies a file into the stage, readable by the sandbox's user.
+  bool put(const fs::path& from, const std::string& name) const {
+    std::error_code ec;
+    fs::create_directories(host(name).parent_path(), ec);
+    fs::copy_file(from, host(name), fs::copy_options::overwrite_existing, ec);
+    ::chmod(host(name).c_str(), 0644);
+    chown_to_sandbox(host(name).parent_path());
+    return !ec;
+  }
+  bool write(const std::string& name, const std::string& text) const {
+    std::error_code ec;
+    fs::create_directories(host(name).parent_path(), ec);
+    std::ofstream(host(name), std::ios::binary) << text;
+    chown_to_sandbox(host(name).parent_path());
+    return fs::is_regular_file(host(name), ec);
+  }
+  void chown_to_sandbox(const fs::path& dir) const {
+    const unsigned uid = worker_uid(jail.worker);
+    if (uid != 0 && dir != jail.work) (void)::chown(dir.c_str(), uid, uid);
+  }
+  RunOutcome run(const std::vector<std::string>& argv, double seconds) const {
+    Limits limits = tool_limits(seconds);
+    Confinement c = confine(jail, argv, limits);
+    return run_sandboxed(c.argv, c.cwd, limits);
+  }
+};
+
 }  // namespace
 
-BuildResult build_runner(const std::string& exercise, const fs::path& submission_dir) {
+BuildResult build_runner(const std::string& exercise, const fs::path& submission_dir, unsigned worker) {
   const auto start = std::chrono::steady_clock::now();
   BuildResult result;
   auto finish = [&](BuildResult& r) -> BuildResult {
@@ -332,67 +414,75 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
   }
 
   // The staged copy: the student's text under a #line that keeps messages on their own path.
-  // It sits alone in a directory of its own, so `#include "x.hpp"` cannot find a header the
-  // student put next to their file; headers come from the kit's include directories only.
+  // It sits alone in a stage folder with copies of the kit's headers in include/, and the
+  // compiler runs in the sandbox, where that folder and /usr are all there is to see.
   std::string staged = "#line 1 \"" + shown + "\"\n" + source;
   if (!source.empty() && source.back() != '\n') staged += '\n';
+  const std::vector<fs::path> kit = kit_headers();
 
-  std::vector<std::string> compile = {LINATTN_CXX, LINATTN_CXX_STANDARD};
-  for (const auto& f : submission_flags()) compile.push_back(f);
-  compile.push_back("-fdiagnostics-color=never");
-  compile.push_back("-I" + (exercises_dir / exercise).string());
-  compile.push_back("-I" + (exercises_dir / "common").string());
+  std::vector<std::string> flags = {LINATTN_CXX_STANDARD};
+  for (const auto& f : submission_flags()) flags.push_back(f);
+  flags.push_back("-fdiagnostics-color=never");
   for (const auto& d : eigen_dirs()) {
-    compile.push_back("-isystem");
-    compile.push_back(d);
+    flags.push_back("-isystem");
+    flags.push_back(d);
   }
 
   Sha256 object_hash;
   object_hash.add(staged);
-  const std::vector<fs::path> kit = kit_headers();
   for (const auto& header : kit) {
     std::string text;
     read_file(header, text);
-    object_hash.add(header.string());
+    object_hash.add(header.lexically_relative(normal(exercises_dir)).string());
     object_hash.add(text);
   }
-  for (const auto& arg : compile) object_hash.add(arg);
+  for (const auto& arg : flags) object_hash.add(arg);
   object_hash.add(compiler_identity());
+  // Everything else that decides a build's outcome: how the builder stages, confines and
+  // polices includes. Change the string when any of that changes.
+  object_hash.add(std::string(kBuilderVersion) + " " + layer_name(isolation().layer));
   const std::string object_key = object_hash.hex().substr(0, 32);
 
   Sha256 runner_hash;
   runner_hash.add(object_key);
   runner_hash.add(file_digest(harness));
-  // The link recipe, by name: change the string when changing how runners are linked. (Gold
-  // or the default linker give equivalent programs, so which one is not part of the key.)
-  runner_hash.add(std::string("link v1: object, --whole-archive harness, -pthread"));
+  runner_hash.add(std::string(kBuilderVersion) + " link: object, --whole-archive harness, -pthread");
   const std::string runner_key = runner_hash.hex().substr(0, 32);
 
-  const fs::path cache = fs::path(LINATTN_BUILD_DIR) / "submissions-cache" / exercise;
+  const fs::path cache = private_cache_dir() / exercise;
   fs::create_directories(cache, ec);
   const fs::path object = cache / ("obj-" + object_key + ".o");
   const fs::path object_log = cache / ("obj-" + object_key + ".log");
   const fs::path object_fail = cache / ("obj-" + object_key + ".fail");
   const fs::path runner = cache / ("run-" + runner_key);
+  const fs::path runner_sum = cache / ("run-" + runner_key + ".sha256");
   const fs::path runner_log = cache / ("run-" + runner_key + ".log");
   const fs::path runner_fail = cache / ("run-" + runner_key + ".fail");
 
-  // Warm paths: a known failure, or a runner already linked.
+  // Warm paths: a known failure, or a runner already linked whose bytes are still the ones
+  // we linked (the cache is ours alone, but a runner is run, not trusted: check every time).
   std::string text;
   if (read_file(object_fail, text)) {
     result.cached = true;
     result.log = text;
     return finish(result);
   }
-  if (fs::is_regular_file(runner, ec) && read_file(object_log, result.log)) {
-    std::string link_log;
-    if (read_file(runner_log, link_log)) result.log += link_log;
-    fs::last_write_time(runner, fs::file_time_type::clock::now(), ec);  // recently used
-    result.ok = true;
-    result.cached = true;
-    result.runner = runner;
-    return finish(result);
+  std::string recorded_sum;
+  if (fs::is_regular_file(runner, ec) && read_file(runner_sum, recorded_sum) &&
+      read_file(object_log, result.log)) {
+    if (whole_file_digest(runner) == recorded_sum) {
+      std::string link_log;
+      if (read_file(runner_log, link_log)) result.log += link_log;
+      fs::last_write_time(runner, fs::file_time_type::clock::now(), ec);  // recently used
+      result.ok = true;
+      result.cached = true;
+      result.runner = runner;
+      return finish(result);
+    }
+    fs::remove(runner, ec);  // changed since it was linked: link it again
+    fs::remove(runner_sum, ec);
   }
+  result.log.clear();
   if (read_file(runner_fail, text)) {
     std::string compile_log;
     read_file(object_log, compile_log);
@@ -404,33 +494,52 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
   // Compile, unless the object is already there.
   std::string compile_log;
   if (!fs::is_regular_file(object, ec) || !read_file(object_log, compile_log)) {
-    const fs::path stage = cache / ("stage-" + object_key + unique_suffix());
-    fs::create_directories(stage, ec);
-    const fs::path staged_path = stage / (exercise + ".cpp");
-    const fs::path tmp_object = stage / "out.o";
-    const fs::path depfile = stage / "out.d";
-    std::ofstream(staged_path, std::ios::binary) << staged;
-    std::vector<std::string> argv = compile;
-    argv.insert(argv.end(), {"-MD", "-MF", depfile.string(), "-c", staged_path.string(), "-o",
-                             tmp_object.string()});
-    const Limits limits = tool_limits(120);
-    RunOutcome r = run_sandboxed(argv, stage, limits);
-    compile_log = capped_log(r);
-    replace_all(compile_log, staged_path.string(), shown);
+    const Stage stage(worker);
+    const std::string source_name = exercise + ".cpp";
+    bool staged_ok = stage.write(source_name, staged);
+    // The kit's layout, mirrored: an API header includes "../common/linattn.hpp".
+    for (const auto& header : kit)
+      staged_ok = stage.put(header, "include/" + header.lexically_relative(normal(exercises_dir)).string()) && staged_ok;
+    if (!staged_ok) {
+      result.log = "grader fault: cannot stage the submission in " + stage.jail.work.string() + "\n";
+      result.fault = true;
+      return finish(result);
+    }
+    std::vector<std::string> argv = {compiler()};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    argv.insert(argv.end(), {"-I" + stage.in("include/" + exercise), "-I" + stage.in("include/common"), "-MD", "-MF", stage.in("out.d"), "-c",
+                             stage.in(source_name), "-o", stage.in("out.o")});
+    const double limit = 120;
+    const RunOutcome r = stage.run(argv, limit);
+    if (r.ending == RunOutcome::Ending::LaunchFailed) {
+      result.log = "grader fault: cannot start the compiler in the sandbox: " + r.launch_error + "\n";
+      result.fault = true;
+      return finish(result);
+    }
+    std::string raw_log = capped_log(r);
+    if (sandbox_failed(raw_log)) {
+      result.log = "grader fault: the sandbox could not start the compiler: " + raw_log;
+      result.fault = true;
+      return finish(result);
+    }
+    replace_all(raw_log, stage.in(source_name), shown);
+    const std::string include_dir = stage.in("include");
+    auto public_header = [&](const std::string& path) {
+      return is_under(fs::path(path), fs::path(include_dir)) || library_header(path);
+    };
+    compile_log = submission_only_log(raw_log, shown, public_header);
     const bool compiled = r.ending == RunOutcome::Ending::Exited && r.exit_code == 0;
 
     std::string rejected;
     if (compiled) {
       std::string deps_text;
-      read_file(depfile, deps_text);
+      read_file(stage.host("out.d"), deps_text);
       const auto deps = parse_depfile(deps_text);
-      for (std::size_t i = 0; i < deps.size(); ++i) {
-        if (normal(deps[i]) == normal(staged_path)) continue;  // the submission itself
-        if (allowed_include(deps[i], kit)) continue;
-        rejected += shown + ":" + std::to_string(include_line(source, deps[i])) +
-                    ": error: includes " + normal(deps[i]).string() +
-                    ", which is not one of the kit's headers, Eigen or the standard library; a "
-                    "submission is its own .cpp file and may include only those\n";
+      for (const auto& dep : deps) {
+        if (dep == stage.in(source_name) || public_header(dep)) continue;
+        rejected += shown + ":" + std::to_string(include_line(source, dep)) + ": error: includes " +
+                    dep + ", which is not one of the kit's headers, Eigen or the standard "
+                    "library; a submission is its own .cpp file and may include only those\n";
       }
       if (deps.empty()) rejected = shown + ":1: error: grader fault: no dependency list from the compiler\n";
     }
@@ -438,24 +547,25 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
     if (!compiled || !rejected.empty()) {
       std::string log = compile_log + rejected;
       if (!compiled) {
-        if (log.find("No such file or directory") != std::string::npos)
+        if (raw_log.find("No such file or directory") != std::string::npos)
           log += "note: only " + shown + " is taken from a submission; headers always come from "
                  "the kit (exercises/" + exercise + "/, exercises/common/), Eigen and the "
                  "standard library\n";
         if (r.ending != RunOutcome::Ending::Exited || r.exit_code == 0)
-          log += "the compiler was " + ending_text(r, limits.wall_seconds) + "\n";
+          log += "the compiler was " + ending_text(r, limit) + "\n";
       }
       // A compiler that reported errors, or an include refused, is a property of the text and
       // is remembered; a time-out or a crash of the compiler may not be, and is not.
       if (!rejected.empty() || r.ending == RunOutcome::Ending::Exited)
         write_file_atomically(object_fail, log);
-      fs::remove_all(stage, ec);
       result.log = log;
       return finish(result);
     }
     write_file_atomically(object_log, compile_log);
-    fs::rename(tmp_object, object, ec);
-    fs::remove_all(stage, ec);
+    const fs::path tmp_object = object.string() + unique_suffix();
+    fs::copy_file(stage.host("out.o"), tmp_object, ec);
+    if (!ec) fs::rename(tmp_object, object, ec);
+    if (ec) fs::remove(tmp_object, ec);
     if (ec) {
       result.log = compile_log + "grader fault: cannot store " + object.string() + ": " + ec.message() + "\n";
       result.fault = true;
@@ -463,33 +573,53 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
     }
   }
 
-  // Link: the student's object and the whole harness (its main, meter and bindings register
-  // themselves from static initialisers, which a plain archive link would drop).
-  const fs::path tmp_runner = runner.string() + unique_suffix();
-  std::vector<std::string> link = {LINATTN_CXX, object.string()};
-  const auto& linker = linker_choice();
+  // Link, in a stage of its own: the student's object and the whole harness (its main, meter
+  // and bindings register themselves from static initialisers, which a plain archive link
+  // would drop).
+  const Stage stage(worker);
+  if (!stage.put(object, "student.o") || !stage.put(harness, "harness.a")) {
+    result.log = compile_log + "grader fault: cannot stage the link in " + stage.jail.work.string() + "\n";
+    result.fault = true;
+    return finish(result);
+  }
+  std::vector<std::string> link = {compiler(), stage.in("student.o")};
+  const auto& linker = linker_choice(stage);
   link.insert(link.end(), linker.begin(), linker.end());
-  link.insert(link.end(), {"-Wl,--whole-archive", harness.string(), "-Wl,--no-whole-archive",
-                           "-pthread", "-o", tmp_runner.string()});
-  const Limits limits = tool_limits(120);
-  RunOutcome r = run_sandboxed(link, cache, limits);
+  link.insert(link.end(), {"-Wl,--whole-archive", stage.in("harness.a"), "-Wl,--no-whole-archive",
+                           "-pthread", "-o", stage.in("runner")});
+  const double limit = 120;
+  const RunOutcome r = stage.run(link, limit);
+  if (r.ending == RunOutcome::Ending::LaunchFailed) {
+    result.log = compile_log + "grader fault: cannot start the linker in the sandbox: " + r.launch_error + "\n";
+    result.fault = true;
+    return finish(result);
+  }
   std::string link_log = capped_log(r);
-  replace_all(link_log, object.string(), shown);
-  replace_all(link_log, tmp_runner.string(), "the runner");
+  if (sandbox_failed(link_log)) {
+    result.log = compile_log + "grader fault: the sandbox could not start the linker: " + link_log;
+    result.fault = true;
+    return finish(result);
+  }
+  replace_all(link_log, stage.in("student.o"), shown);
+  replace_all(link_log, stage.in("runner"), "the runner");
+  link_log = submission_only_log(link_log, shown, [](const std::string&) { return false; });
   if (r.ending != RunOutcome::Ending::Exited || r.exit_code != 0) {
-    fs::remove(tmp_runner, ec);
     std::string log = link_log;
     if (log.find("undefined reference") != std::string::npos)
       log += "note: every function declared in exercises/" + exercise + "/" + exercise +
              ".hpp needs a definition in " + shown + ", with exactly that signature (a stub that "
              "throws NotImplemented is fine); a header of your own in the submission is not used\n";
     if (r.ending == RunOutcome::Ending::Exited) write_file_atomically(runner_fail, log);
-    else log += "the linker was " + ending_text(r, limits.wall_seconds) + "\n";
+    else log += "the linker was " + ending_text(r, limit) + "\n";
     result.log = compile_log + log;
     return finish(result);
   }
   write_file_atomically(runner_log, link_log);
-  fs::rename(tmp_runner, runner, ec);
+  const fs::path tmp_runner = runner.string() + unique_suffix();
+  fs::copy_file(stage.host("runner"), tmp_runner, ec);
+  if (!ec) ::chmod(tmp_runner.c_str(), 0700);
+  if (!ec) write_file_atomically(runner_sum, whole_file_digest(tmp_runner));
+  if (!ec) fs::rename(tmp_runner, runner, ec);
   if (ec) {
     fs::remove(tmp_runner, ec);
     result.log = compile_log + "grader fault: cannot store " + runner.string() + "\n";

@@ -18,8 +18,11 @@ struct BuildResult {
   std::filesystem::path runner;  // the program to run, if ok
 };
 
-// exercise: "causal"; submission_dir: the folder that mirrors exercises/.
-BuildResult build_runner(const std::string& exercise, const std::filesystem::path& submission_dir);
+// exercise: "causal"; submission_dir: the folder that mirrors exercises/. The compiler and the
+// linker run in the sandbox (isolation.hpp); `worker` picks the user id they run under in the
+// chroot layer, so that builds running side by side never share one.
+BuildResult build_runner(const std::string& exercise, const std::filesystem::path& submission_dir,
+                         unsigned worker = 0);
 
 // The first compiler errors as "file:line: message" lines, at most `max_lines`.
 std::string first_errors(const std::string& log, int max_lines = 5);

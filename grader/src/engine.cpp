@@ -48,17 +48,6 @@ void parallel_for(std::size_t n, int workers, Job job) {
   parallel_for_worker(n, workers, [&](std::size_t i, int) { job(i); });
 }
 
-// Whether runners can run under an id of their own: only root can switch, and the runner must
-// be reachable by others (a kit inside a private home folder is not). Checked once per runner.
-bool runner_can_drop_root(const fs::path& runner) {
-  if (::geteuid() != 0) return false;
-  Limits probe;
-  probe.wall_seconds = 5;
-  probe.run_as_uid = kFirstRunnerUid;
-  const RunOutcome r = run_sandboxed({"/usr/bin/test", "-x", runner.string()}, "/", probe);
-  return r.ending == RunOutcome::Ending::Exited && r.exit_code == 0;
-}
-
 std::string shell_quote(const std::string& s) {
   if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+=:@") ==
                         std::string::npos)
@@ -180,7 +169,7 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
   // cached builds cost nothing.
   std::vector<BuildResult> builds(submissions.size() * n_ex);
   std::atomic<std::size_t> built{0};
-  parallel_for(builds.size() + cases.size(), jobs, [&](std::size_t b) {
+  parallel_for_worker(builds.size() + cases.size(), jobs, [&](std::size_t b, int worker) {
     if (b >= builds.size()) {
       CaseSlot& slot = cases[b - builds.size()];
       try {
@@ -192,7 +181,7 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
     }
     const std::string& exercise = plan.exercises[b % n_ex]->exercise;
     try {
-      builds[b] = build_runner(exercise, submissions[b / n_ex]);
+      builds[b] = build_runner(exercise, submissions[b / n_ex], static_cast<unsigned>(worker));
     } catch (const std::exception& e) {
       builds[b].ok = false;
       builds[b].fault = true;
@@ -246,21 +235,8 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
   // Every check of every exercise that built, as one pool of independent jobs.
   std::mutex fault_mutex;
   std::atomic<std::size_t> checked{0};
-  std::vector<char> drop_root(builds.size(), 0);
-  parallel_for(builds.size(), jobs, [&](std::size_t b) {
-    drop_root[b] = builds[b].ok && runner_can_drop_root(builds[b].runner);
-  });
-  for (std::size_t b = 0; b < builds.size(); ++b) {
+  for (std::size_t b = 0; b < builds.size(); ++b)
     if (builds[b].fault) reports[b / n_ex].grader_fault = true;  // not the student's doing: exit 2
-    if (builds[b].ok && !drop_root[b] && ::geteuid() == 0) {
-      static std::once_flag warned;
-      std::call_once(warned, [&] {
-        std::cerr << "linattn-grade: warning: runners run as root here, because the user ids "
-                     "they would switch to cannot reach " << builds[b].runner.parent_path().string()
-                  << " (move the kit out of a private folder to keep them apart)\n";
-      });
-    }
-  }
   parallel_for_worker(queue.size(), jobs, [&](std::size_t q, int worker) {
     const Job& job = queue[q];
     CheckResult& slot = reports[job.submission].exercises[job.exercise].checks[job.slot];
@@ -268,8 +244,9 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
     const std::size_t b = job.submission * n_ex + job.exercise;
     CheckRun run{job.check, plan.exercises[job.exercise]->exercise, builds[b].runner, slot.seed,
                  slot.rerun, oc.error.empty() ? &oc.value : nullptr, oc.error};
-    // Each worker's runners get an id of their own, so that no check can signal another's.
-    run.run_as_uid = drop_root[b] ? kFirstRunnerUid + static_cast<unsigned>(worker) : 0;
+    // In the chroot layer each worker's runners get a user id of their own, so that no check
+    // can signal another's (under namespaces, each runner has a process namespace of its own).
+    run.worker = static_cast<unsigned>(worker);
     bool fault = false;
     slot = run_check(run, fault);
     if (fault) {

@@ -9,11 +9,20 @@
 #include <iomanip>
 #include <iterator>
 #include <sstream>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "isolation.hpp"
 
 namespace grader {
 
 namespace {
+
+// The files a check's code may write in all, in its private scratch folder.
+constexpr std::uint64_t kScratchQuota = 64ull << 20;
 
 // "12.0 MiB", "240 MiB", "0.50 MiB", "16.0 GiB": about three figures, never an exponent.
 std::string mib(double bytes) {
@@ -69,20 +78,52 @@ std::string peak_resembles(const json& request, std::uint64_t peak) {
   return o.str();
 }
 
-// The check's own folder: the request, the reply, and the runner's working directory. Owned
-// by the id the runner runs under, which may write nowhere else.
-struct TempDir {
-  std::filesystem::path path;
-  explicit TempDir(unsigned owner) {
-    std::string pattern = (std::filesystem::temp_directory_path() / "linattn-check-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("cannot make a temporary folder");
-    path = pattern;
-    if (owner != 0 && ::chown(path.c_str(), owner, owner) != 0)
-      throw std::runtime_error("cannot hand the temporary folder to the runner's id");
+// The bytes of everything under `dir`, for the scratch quota of the layers without a tmpfs.
+std::uint64_t bytes_under(const std::filesystem::path& dir) {
+  std::uint64_t total = 0;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    struct stat st {};
+    if (::lstat(it->path().c_str(), &st) == 0) total += static_cast<std::uint64_t>(st.st_blocks) * 512;
   }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
+  return total;
+}
+
+// A descriptor of ours that closes itself.
+struct OwnedFd {
+  int fd = -1;
+  ~OwnedFd() {
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+// The request, in a sealed in-memory file handed to the runner as its descriptor 3: nothing
+// on disk, nothing the runner could swap for another file.
+int request_fd(const json& request) {
+  const auto bytes = wire::encode(request);
+  const int fd = ::memfd_create("linattn-request", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+  if (fd < 0) throw std::runtime_error("cannot make the request's memory file");
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n <= 0) {
+      ::close(fd);
+      throw std::runtime_error("cannot write the request");
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  ::fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
+  ::lseek(fd, 0, SEEK_SET);
+  return fd;
+}
+
+// The runner's private folder (see make_jail_folder), removed with everything the runner
+// wrote there, whatever happens.
+struct JailFolder {
+  std::filesystem::path path;
+  ~JailFolder() {
+    if (!path.empty()) remove_jail_folder(path);
   }
 };
 
@@ -126,22 +167,24 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
   RunOutcome outcome;
   json reply;
   bool have_reply = false;
+  std::uint64_t scratch_used = 0;
   try {
-    TempDir dir(run.run_as_uid);
-    const auto request_path = dir.path / "request.cbor";
-    const auto reply_path = dir.path / "reply.cbor";
-    {
-      const auto bytes = wire::encode(request);
-      std::ofstream f(request_path, std::ios::binary);
-      f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    }
+    Jail jail;
+    jail.purpose = FilterPurpose::Runner;
+    jail.worker = run.worker;
+    jail.scratch_bytes = kScratchQuota;
+    jail.read_only = {{run.runner, "/runner"}};
+    JailFolder folder{make_jail_folder(jail)};
+    jail.work = folder.path;
+    OwnedFd request_file{request_fd(request)};
     Limits limits = check.limits;
-    limits.run_as_uid = run.run_as_uid;
-    outcome = run_sandboxed({run.runner.string(), request_path.string(), reply_path.string()},
-                            dir.path, limits);
-    std::ifstream f(reply_path, std::ios::binary);
-    if (f) {
-      std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    limits.reply_pipe = true;
+    limits.pass_fds.emplace_back(request_file.fd, 3);
+    const Confinement confined = confine(jail, {inside(jail, run.runner), "--fds"}, limits);
+    outcome = run_sandboxed(confined.argv, confined.cwd, limits);
+    if (isolation().layer != Layer::Namespaces) scratch_used = bytes_under(folder.path);
+    if (!outcome.reply.empty()) {
+      const std::vector<std::uint8_t> bytes(outcome.reply.begin(), outcome.reply.end());
       try {
         reply = wire::decode(bytes);
         have_reply = reply.is_object() && reply.contains("outcome");
@@ -180,11 +223,28 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
                    "range, or a dangling reference.";
     return r;
   }
+  if (scratch_used > kScratchQuota) {
+    r.status = status::over_memory;
+    r.message = tried + "\nThe code wrote " + mib(static_cast<double>(scratch_used)) +
+                " of files; the limit for files a check may write is " +
+                mib(static_cast<double>(kScratchQuota)) + ". They have been removed.";
+    return r;
+  }
+  if (outcome.reply_over_cap) {
+    r.status = status::error;
+    r.message = tried + "\nMore than " + mib(static_cast<double>(check.limits.reply_bytes_kept)) +
+                " came through the runner's reply channel, far more than any answer takes: "
+                "something other than the harness wrote there. The reply was dropped.";
+    return r;
+  }
   if (!have_reply) {
     r.status = status::error;
-    r.message = tried + "\nThe program exited with status " + std::to_string(outcome.exit_code) +
-                " before the function returned. Do not call exit() or quit the program from "
-                "your functions.";
+    r.message = tried + (outcome.reply.empty()
+                             ? "\nThe program exited with status " + std::to_string(outcome.exit_code) +
+                                   " before the function returned. Do not call exit() or quit the "
+                                   "program from your functions."
+                             : "\nThe runner's reply could not be read: something other than the "
+                               "harness wrote to its reply channel.");
     return r;
   }
 
@@ -255,7 +315,7 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
   } catch (const std::exception& e) {
     r.status = status::error;
     r.message = tried + "\nThe runner's reply could not be read (" + std::string(e.what()) +
-                "); was it overwritten by the code under test?";
+                "): something other than the harness wrote to its reply channel.";
     return r;
   }
 

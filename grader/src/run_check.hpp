@@ -19,7 +19,7 @@ struct CheckRun {
   std::string rerun;              // the command that reruns just this check
   const OracleCase* oracle_case = nullptr;  // request and expected values at `seed`
   std::string oracle_error;       // why there is no oracle_case (a fault of the grader)
-  unsigned run_as_uid = 0;        // run the runner under this id (see Limits), 0: as we are
+  unsigned worker = 0;            // the judge's worker that runs it (isolation.hpp: Jail::worker)
 };
 
 // Never throws. A fault of the grader itself (a judge that threw, say) comes back as status

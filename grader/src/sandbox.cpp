@@ -21,6 +21,9 @@
 #include "sandbox.hpp"
 
 #include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/syscall.h>
 #include <poll.h>
 #include <signal.h>
 #include <grp.h>
@@ -59,6 +62,8 @@ struct Plan {
   std::string cwd;
   Limits limits;
   pid_t judge_pid = 0;
+  // Descriptors the program gets, as {ours, its number}: limits.pass_fds plus the reply pipe.
+  std::vector<std::pair<int, int>> pass;
 };
 
 // The program's path: argv[0] as given if it names a path, else looked up in PATH now, in the
@@ -95,18 +100,21 @@ void write_all(int fd, const void* data, std::size_t size) {
 
 void send(int fd, StatusRecord record) { write_all(fd, &record, sizeof record); }
 
-// Closes every descriptor >= 3 except the (up to three) listed; keep may contain -1.
-void close_all_except(int a, int b, int c) {
-  int keep[3] = {a, b, c};
-  std::sort(keep, keep + 3);
+// Closes every descriptor >= 3 except those listed (-1 entries are ignored). `keep` is sorted
+// in place; no allocation, so S and P may call it.
+void close_all_except(int* keep, int count) {
+  std::sort(keep, keep + count);
   unsigned next = 3;
-  for (int fd : keep) {
+  for (int i = 0; i < count; ++i) {
+    const int fd = keep[i];
     if (fd < static_cast<int>(next)) continue;
     if (static_cast<unsigned>(fd) > next) ::close_range(next, static_cast<unsigned>(fd) - 1, 0);
     next = static_cast<unsigned>(fd) + 1;
   }
   ::close_range(next, ~0U, 0);
 }
+
+constexpr int kMaxPass = 8;
 
 void set_limit(int resource, std::uint64_t value) {
   rlimit limit{static_cast<rlim_t>(value), static_cast<rlim_t>(value)};
@@ -144,33 +152,52 @@ double monotonic_now() {
   if (null_fd >= 0) ::dup2(null_fd, 0);
   ::dup2(out_w, 1);
   ::dup2(out_w, 2);
-  // The exec-error pipe moves to 3 (close-on-exec), everything else above 2 goes.
-  if (err_w != 3) {
-    ::dup3(err_w, 3, O_CLOEXEC);
-    err_w = 3;
+  // Every descriptor that must survive moves up out of the way first (so that no target
+  // number overwrites a source), then down to its number. The exec-error pipe stays up there,
+  // close-on-exec; everything else above 2 goes.
+  err_w = ::fcntl(err_w, F_DUPFD_CLOEXEC, 200);
+  int high[kMaxPass];
+  const int n_pass = static_cast<int>(std::min<std::size_t>(plan.pass.size(), kMaxPass));
+  for (int i = 0; i < n_pass; ++i) high[i] = ::fcntl(plan.pass[i].first, F_DUPFD_CLOEXEC, 200);
+  int keep[kMaxPass + 1];
+  for (int i = 0; i < n_pass; ++i) {
+    ::dup2(high[i], plan.pass[i].second);  // dup2 clears close-on-exec on the copy
+    keep[i] = plan.pass[i].second;
   }
-  ::close_range(4, ~0U, 0);
+  keep[n_pass] = err_w;
+  close_all_except(keep, n_pass + 1);
+  auto fail = [&]() {
+    int e = errno;
+    write_all(err_w, &e, sizeof e);
+    ::_exit(127);
+  };
+
+  // The chroot layer: the program's own folder becomes its root. Before dropping root, which
+  // chroot needs.
+  if (!plan.limits.chroot_dir.empty()) {
+    if (::chdir(plan.limits.chroot_dir.c_str()) != 0 || ::chroot(".") != 0) fail();
+  }
 
   if (plan.limits.run_as_uid != 0 && ::geteuid() == 0) {
     // Groups first, then the group id, then the user id: after setuid nothing else may change.
     const unsigned id = plan.limits.run_as_uid;
     set_limit(RLIMIT_NPROC, 256);
-    if (::setgroups(0, nullptr) != 0 || ::setgid(id) != 0 || ::setuid(id) != 0) {
-      int e = errno;
-      write_all(err_w, &e, sizeof e);
-      ::_exit(127);
-    }
+    if (::setgroups(0, nullptr) != 0 || ::setgid(id) != 0 || ::setuid(id) != 0) fail();
   }
 
-  if (!plan.cwd.empty() && ::chdir(plan.cwd.c_str()) != 0) {
-    int e = errno;
-    write_all(err_w, &e, sizeof e);
-    ::_exit(127);
+  if (!plan.cwd.empty() && ::chdir(plan.cwd.c_str()) != 0) fail();
+  if (!plan.limits.seccomp_program.empty()) {
+    // The filter lasts across exec and cannot be lifted by anything the program does.
+    sock_fprog prog{};
+    prog.len = static_cast<unsigned short>(plan.limits.seccomp_program.size() / sizeof(sock_filter));
+    prog.filter = reinterpret_cast<sock_filter*>(const_cast<std::uint8_t*>(plan.limits.seccomp_program.data()));
+    if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+        ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0)
+      fail();
   }
   ::execv(plan.argv[0], plan.argv.data());
-  int e = errno;
-  write_all(err_w, &e, sizeof e);
-  ::_exit(127);
+  fail();
+  ::_exit(127);  // not reached: fail() ends the process
 }
 
 // Sends SIGKILL to every child of S (and to the group each leads, if any). A child's pid is
@@ -208,7 +235,14 @@ void kill_children() {
   if (::getppid() != plan.judge_pid) ::_exit(1);
   // Other judge threads' pipes were inherited by this fork; holding them would keep their
   // readers from ever seeing end-of-file. S never execs, so close-on-exec does not help.
-  close_all_except(out_w, status_w, -1);
+  {
+    int keep[kMaxPass + 2];
+    int n = 0;
+    keep[n++] = out_w;
+    keep[n++] = status_w;
+    for (std::size_t i = 0; i < plan.pass.size() && i < kMaxPass; ++i) keep[n++] = plan.pass[i].first;
+    close_all_except(keep, n);
+  }
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
 
   struct sigaction sa {};
@@ -238,6 +272,7 @@ void kill_children() {
     become_program(plan, out_w, err[1], self);
   }
   ::close(out_w);  // from here only P and its descendants hold the write end
+  for (const auto& fd : plan.pass) ::close(fd.first);  // the reply pipe's end-of-file likewise
   ::close(err[1]);
   if (p < 0) {
     StatusRecord r;
@@ -358,6 +393,11 @@ RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesy
   plan.cwd = cwd.string();
   plan.limits = limits;
   plan.judge_pid = ::getpid();
+  plan.pass = limits.pass_fds;
+  if (plan.pass.size() + (limits.reply_pipe ? 1 : 0) > static_cast<std::size_t>(kMaxPass)) {
+    outcome.launch_error = "too many descriptors to pass";
+    return outcome;
+  }
 
   int out_fds[2], status_fds[2];
   if (::pipe2(out_fds, O_CLOEXEC) != 0) {
@@ -370,6 +410,17 @@ RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesy
     return outcome;
   }
   Fd status_r{status_fds[0]}, status_w{status_fds[1]};
+  Fd reply_r, reply_w;
+  if (limits.reply_pipe) {
+    int reply_fds[2];
+    if (::pipe2(reply_fds, O_CLOEXEC) != 0) {
+      outcome.launch_error = std::string("pipe: ") + std::strerror(errno);
+      return outcome;
+    }
+    reply_r.fd = reply_fds[0];
+    reply_w.fd = reply_fds[1];
+    plan.pass.emplace_back(reply_w.fd, kReplyFd);
+  }
 
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] {
@@ -383,8 +434,12 @@ RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesy
   }
   out_w.reset();
   status_w.reset();
+  reply_w.reset();
 
   OutputSink sink{outcome.output, outcome.output_bytes, limits.output_bytes_kept};
+  std::uint64_t reply_bytes = 0;
+  OutputSink reply_sink{outcome.reply, reply_bytes, limits.reply_bytes_kept};
+  bool reply_open = reply_r.fd >= 0;
   StatusRecord finished;
   bool have_finished = false;
   pid_t program = 0;
@@ -395,13 +450,15 @@ RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesy
   const double backstop = limits.wall_seconds + 5.0;
 
   while (!have_finished) {
-    pollfd fds[2] = {{status_r.fd, POLLIN, 0}, {out_open ? out_r.fd : -1, POLLIN, 0}};
+    pollfd fds[3] = {{status_r.fd, POLLIN, 0}, {out_open ? out_r.fd : -1, POLLIN, 0},
+                     {reply_open ? reply_r.fd : -1, POLLIN, 0}};
     const double left = backstop - elapsed();
     if (left <= 0) break;
-    int ready = ::poll(fds, 2, static_cast<int>(std::min(left * 1000.0 + 1.0, 1e6)));
+    int ready = ::poll(fds, 3, static_cast<int>(std::min(left * 1000.0 + 1.0, 1e6)));
     if (ready < 0 && errno != EINTR) break;
     if (ready <= 0) continue;
     if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) out_open = sink.read_from(out_r.fd);
+    if (fds[2].revents & (POLLIN | POLLHUP | POLLERR)) reply_open = reply_sink.read_from(reply_r.fd);
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
       ssize_t n = ::read(status_r.fd, status_buf + status_len, sizeof status_buf - status_len);
       if (n < 0 && errno == EINTR) continue;
@@ -431,14 +488,19 @@ RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesy
   // Whatever is still in the pipe. Every writer is dead by now, so end-of-file normally comes
   // at once; the short cap is for a writer that somehow escaped, which must not hold us.
   const double drain_until = elapsed() + 0.25;
-  while (out_open) {
+  while (out_open || reply_open) {
     const double left = drain_until - elapsed();
     if (left <= 0) break;
-    pollfd fd{out_r.fd, POLLIN, 0};
-    int ready = ::poll(&fd, 1, static_cast<int>(left * 1000.0) + 1);
+    pollfd fds[2] = {{out_open ? out_r.fd : -1, POLLIN, 0}, {reply_open ? reply_r.fd : -1, POLLIN, 0}};
+    int ready = ::poll(fds, 2, static_cast<int>(left * 1000.0) + 1);
     if (ready < 0 && errno == EINTR) continue;
     if (ready <= 0) break;
-    out_open = sink.read_from(out_r.fd);
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) out_open = sink.read_from(out_r.fd);
+    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) reply_open = reply_sink.read_from(reply_r.fd);
+  }
+  if (reply_bytes > outcome.reply.size()) {
+    outcome.reply_over_cap = true;
+    outcome.reply.clear();
   }
   while (::waitpid(supervisor, nullptr, 0) < 0 && errno == EINTR) {
   }

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace grader {
@@ -20,7 +21,24 @@ struct Limits {
   // root owns, nor the programs of other checks running at the same time under other ids.
   // Its working directory and program must then be reachable by that id.
   unsigned run_as_uid = 0;
+
+  // Set by confine() (isolation.hpp); empty or zero when the program runs unconfined.
+  // A seccomp program (struct sock_filter array) the child loads just before exec.
+  std::vector<std::uint8_t> seccomp_program;
+  // chroot here (a folder prepared by make_jail_folder) before dropping root; cwd and the
+  // program's path are then seen from inside it.
+  std::string chroot_dir;
+  // Descriptors of ours the program gets: {our descriptor, its number in the program}.
+  std::vector<std::pair<int, int>> pass_fds;
+  // A reply channel: when set, the program gets the write end of a pipe as descriptor 4, and
+  // what it writes there (at most reply_bytes_kept, else the reply is dropped) comes back in
+  // RunOutcome::reply. The judge owns the pipe: no file, nothing to replace or block on.
+  bool reply_pipe = false;
+  std::uint64_t reply_bytes_kept = 64ull << 20;
 };
+
+// The reply pipe's number in the program.
+inline constexpr int kReplyFd = 4;
 
 // Ids that belong to no account here: the judge gives each of its workers its own.
 inline constexpr unsigned kFirstRunnerUid = 61000;
@@ -35,6 +53,8 @@ struct RunOutcome {
   std::uint64_t output_bytes = 0;  // how much was written in all
   bool output_truncated() const { return output_bytes > output.size(); }
   std::string launch_error;        // if LaunchFailed
+  std::string reply;               // what came through the reply pipe, if Limits::reply_pipe
+  bool reply_over_cap = false;     // more than Limits::reply_bytes_kept arrived: reply dropped
 };
 
 // Runs argv[0] with arguments argv[1..] in working directory `cwd`, stdin from /dev/null,

@@ -1,0 +1,293 @@
+#include "isolation.hpp"
+
+#include "grader_config.hpp"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+
+namespace fs = std::filesystem;
+
+namespace grader {
+
+namespace {
+
+// Inside the namespaces layer, the build's stage is /work; a runner works in its /tmp.
+constexpr const char* kWorkInside = "/work";
+constexpr const char* kScratchInside = "/tmp";
+// The unprivileged user inside bubblewrap: "nobody".
+constexpr const char* kInsideId = "65534";
+
+std::string find_program(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  dirs += ":/usr/bin:/bin";
+  std::size_t start = 0;
+  while (start <= dirs.size()) {
+    std::size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    const std::string candidate = dirs.substr(start, end - start) + "/" + name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    start = end + 1;
+  }
+  return "";
+}
+
+// The system part of a bubblewrap command line: namespaces, user, what is mounted from /usr.
+std::vector<std::string> bwrap_base(bool toolchain) {
+  std::vector<std::string> a = {find_program("bwrap"), "--unshare-all", "--unshare-user",
+                                "--uid", kInsideId, "--gid", kInsideId, "--hostname", "sandbox",
+                                "--die-with-parent", "--new-session", "--clearenv"};
+  if (toolchain) {
+    a.insert(a.end(), {"--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib",
+                       "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
+                       "--symlink", "usr/sbin", "/sbin", "--proc", "/proc",
+                       "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "LC_ALL", "C"});
+  } else {
+    for (const auto& [host, in] : runner_libraries()) a.insert(a.end(), {"--ro-bind", host.string(), in});
+  }
+  a.insert(a.end(), {"--dev", "/dev"});
+  return a;
+}
+
+bool probe_bwrap(std::string& why) {
+  if (find_program("bwrap").empty()) {
+    why = "bubblewrap (bwrap) is not installed";
+    return false;
+  }
+  std::vector<std::string> argv = bwrap_base(true);
+  argv.push_back("/usr/bin/true");
+  Limits limits;
+  limits.wall_seconds = 20;
+  const RunOutcome r = run_sandboxed(argv, "/", limits);
+  if (r.ending == RunOutcome::Ending::Exited && r.exit_code == 0) return true;
+  std::string said = r.output.substr(0, r.output.find('\n'));
+  why = "bubblewrap cannot make namespaces here" + (said.empty() ? std::string() : " (" + said + ")");
+  return false;
+}
+
+// Whether this process may chroot (CAP_SYS_CHROOT) and switch user ids: tried in a child.
+bool probe_chroot(std::string& why) {
+  if (::geteuid() != 0) {
+    why += "; not root, so no chroot and no user id of its own for student code";
+    return false;
+  }
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    if (::chroot("/") != 0) ::_exit(1);
+    if (::setgid(kFirstRunnerUid) != 0 || ::setuid(kFirstRunnerUid) != 0) ::_exit(2);
+    ::_exit(0);
+  }
+  int status = 0;
+  if (pid < 0 || ::waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    why += "; chroot or a change of user id is not allowed here";
+    return false;
+  }
+  return true;
+}
+
+IsolationInfo detect() {
+  const char* forced_env = std::getenv("LINATTN_ISOLATION");
+  const std::string forced = forced_env ? forced_env : "";
+  if (!forced.empty() && forced != "namespaces" && forced != "chroot" && forced != "none")
+    throw std::runtime_error("LINATTN_ISOLATION=" + forced + ": use namespaces, chroot or none");
+  IsolationInfo info;
+  if (forced == "none") {
+    info.why = "LINATTN_ISOLATION=none asked for no sandbox";
+    return info;
+  }
+  if (forced.empty() || forced == "namespaces") {
+    if (probe_bwrap(info.why)) {
+      info.layer = Layer::Namespaces;
+      return info;
+    }
+    if (forced == "namespaces") throw std::runtime_error("LINATTN_ISOLATION=namespaces: " + info.why);
+  }
+  if (probe_chroot(info.why)) {
+    info.layer = Layer::Chroot;
+    info.why.clear();
+    return info;
+  }
+  if (forced == "chroot") throw std::runtime_error("LINATTN_ISOLATION=chroot:" + info.why.substr(1));
+  return info;
+}
+
+// Makes the parent folders of `inside` under `root` and copies (or hard-links) `host` there.
+void place_copy(const fs::path& root, const fs::path& host, const std::string& in) {
+  const fs::path target = root / fs::path(in).relative_path();
+  fs::create_directories(target.parent_path());
+  std::error_code ec;
+  fs::create_hard_link(host, target, ec);
+  if (ec) fs::copy_file(host, target, fs::copy_options::overwrite_existing);
+  ::chmod(target.c_str(), 0555);
+}
+
+}  // namespace
+
+const IsolationInfo& isolation() {
+  static const IsolationInfo info = detect();
+  return info;
+}
+
+const char* layer_name(Layer layer) {
+  switch (layer) {
+    case Layer::Namespaces: return "namespaces";
+    case Layer::Chroot: return "chroot";
+    case Layer::None: return "none";
+  }
+  return "none";
+}
+
+std::string how_to_enable_sandbox() {
+  return "To grade inside a sandbox, install bubblewrap (apt-get install bubblewrap) on a machine "
+         "that allows user namespaces (sysctl kernel.unprivileged_userns_clone=1 where that "
+         "setting exists; in Docker, run the container with --security-opt seccomp=unconfined "
+         "or --cap-add SYS_ADMIN), or run the grader as root, which allows the chroot layer.";
+}
+
+const std::vector<std::pair<fs::path, std::string>>& runner_libraries() {
+  static const std::vector<std::pair<fs::path, std::string>> libs = [] {
+    std::vector<std::pair<fs::path, std::string>> found;
+    // The loader, at the path every x86_64 program names, and the runtimes a runner links.
+    found.emplace_back(fs::canonical("/lib64/ld-linux-x86-64.so.2"), "/lib64/ld-linux-x86-64.so.2");
+    for (const char* name : {"libstdc++.so.6", "libm.so.6", "libgcc_s.so.1", "libc.so.6"}) {
+      Limits limits;
+      limits.wall_seconds = 30;
+      const RunOutcome r = run_sandboxed({LINATTN_CXX, std::string("-print-file-name=") + name}, "/", limits);
+      std::string path = r.output.substr(0, r.output.find('\n'));
+      std::error_code ec;
+      const fs::path real = fs::canonical(path, ec);
+      if (ec || path.find('/') == std::string::npos)
+        throw std::runtime_error(std::string("cannot find the runner library ") + name);
+      found.emplace_back(real, std::string("/usr/lib/") + name);
+    }
+    return found;
+  }();
+  return libs;
+}
+
+std::string inside(const Jail& jail, const fs::path& host) {
+  for (const auto& [file, in] : jail.read_only)
+    if (file == host) return isolation().layer == Layer::None ? host.string() : in;
+  if (isolation().layer != Layer::Namespaces) return host.string();
+  const fs::path rel = host.lexically_relative(jail.work);
+  if (rel.empty() || rel.native().rfind("..", 0) == 0) return host.string();
+  return (fs::path(jail.toolchain ? kWorkInside : kScratchInside) / rel).lexically_normal().string();
+}
+
+Confinement::~Confinement() {
+  if (seccomp_fd >= 0) ::close(seccomp_fd);
+}
+
+Confinement::Confinement(Confinement&& o) noexcept
+    : argv(std::move(o.argv)), cwd(std::move(o.cwd)), seccomp_fd(o.seccomp_fd) {
+  o.seccomp_fd = -1;
+}
+
+Confinement confine(const Jail& jail, const std::vector<std::string>& argv, Limits& limits) {
+  Confinement c;
+  const Layer layer = isolation().layer;
+  const std::vector<std::uint8_t>& program = seccomp_program(jail.purpose);
+  if (layer != Layer::Namespaces) {
+    // The sandbox's own child applies the filter just before it starts the program.
+    limits.seccomp_program = program;
+    limits.run_as_uid = worker_uid(jail.worker);
+    if (layer == Layer::Chroot && !jail.toolchain) {
+      limits.chroot_dir = jail.work.string();
+      c.cwd = kScratchInside;
+    } else {
+      c.cwd = jail.work.string();
+    }
+    c.argv = argv;
+    return c;
+  }
+
+  // bubblewrap reads the filter from a descriptor it is given.
+  c.seccomp_fd = ::memfd_create("linattn-seccomp", MFD_CLOEXEC);
+  if (c.seccomp_fd < 0) throw std::runtime_error(std::string("memfd_create: ") + std::strerror(errno));
+  if (::write(c.seccomp_fd, program.data(), program.size()) != static_cast<ssize_t>(program.size()))
+    throw std::runtime_error("cannot hand the seccomp filter to bubblewrap");
+  ::lseek(c.seccomp_fd, 0, SEEK_SET);
+  constexpr int kSeccompFdInChild = 9;
+  limits.pass_fds.emplace_back(c.seccomp_fd, kSeccompFdInChild);
+
+  c.argv = bwrap_base(jail.toolchain);
+  for (const auto& [host, in] : jail.read_only) c.argv.insert(c.argv.end(), {"--ro-bind", host.string(), in});
+  if (jail.toolchain) {
+    c.argv.insert(c.argv.end(), {"--bind", jail.work.string(), kWorkInside});
+    c.argv.insert(c.argv.end(), {"--size", std::to_string(256ull << 20), "--tmpfs", "/tmp"});
+    c.cwd = kWorkInside;
+  } else {
+    // A runner's scratch space: a tmpfs of its own, capped, gone with the namespace.
+    c.argv.insert(c.argv.end(), {"--size", std::to_string(jail.scratch_bytes), "--tmpfs", kScratchInside});
+    c.cwd = kScratchInside;
+  }
+  c.argv.insert(c.argv.end(), {"--remount-ro", "/", "--chdir", c.cwd, "--seccomp",
+                               std::to_string(kSeccompFdInChild), "--"});
+  c.argv.insert(c.argv.end(), argv.begin(), argv.end());
+  return c;
+}
+
+fs::path make_jail_folder(const Jail& jail) {
+  std::string pattern = (fs::temp_directory_path() / "linattn-jail-XXXXXX").string();
+  if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot make a private folder for a check");
+  const fs::path folder = pattern;
+  const unsigned uid = worker_uid(jail.worker);
+  if (isolation().layer == Layer::Chroot && !jail.toolchain) {
+    // The chroot's root belongs to root and is read-only to the runner; only /tmp is its own.
+    ::chmod(folder.c_str(), 0755);
+    for (const auto& [host, in] : runner_libraries()) place_copy(folder, host, in);
+    for (const auto& [host, in] : jail.read_only) place_copy(folder, host, in);
+    const fs::path scratch = folder / "tmp";
+    fs::create_directories(scratch);
+    if (::chown(scratch.c_str(), uid, uid) != 0 || ::chmod(scratch.c_str(), 0700) != 0)
+      throw std::runtime_error("cannot hand the scratch folder to the runner's user id");
+  } else if (uid != 0) {
+    if (::chown(folder.c_str(), uid, uid) != 0)
+      throw std::runtime_error("cannot hand the private folder to the sandbox's user id");
+  }
+  return folder;
+}
+
+void remove_jail_folder(const fs::path& folder) {
+  std::error_code ec;
+  fs::remove_all(folder, ec);
+}
+
+unsigned worker_uid(unsigned worker) {
+  if (isolation().layer != Layer::Chroot || ::geteuid() != 0) return 0;
+  static std::mutex mutex;
+  static std::map<unsigned, unsigned> taken;  // worker -> id, held until the process ends
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = taken.find(worker);
+  if (it != taken.end()) return it->second;
+  // Each id is claimed by an exclusive lock on a file of its own; the lock lasts as long as
+  // this process (the descriptor is never closed), and the kernel drops it when we end.
+  const fs::path locks = "/run/linattn-uids";
+  fs::create_directories(locks);
+  ::chmod(locks.c_str(), 0700);
+  for (unsigned id = kFirstRunnerUid; id < kFirstRunnerUid + 4000; ++id) {
+    const fs::path file = locks / std::to_string(id);
+    const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) continue;
+    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) {
+      taken[worker] = id;
+      return id;
+    }
+    ::close(fd);
+  }
+  throw std::runtime_error("no free user id for the sandbox in " + std::to_string(kFirstRunnerUid) +
+                           "..+4000");
+}
+
+}  // namespace grader
