@@ -196,7 +196,7 @@ StepOut good_step(const Matrix& S0, const Vector& z0, const Vector& fq, const Ve
 
 }  // namespace
 
-TEST_CASE("checks/causal: an independent correct step passes; T steps reproduce the recurrence") {
+TEST_CASE("checks/causal: an independent correct step passes, and T steps reproduce the recurrence") {
   for (const auto& [name, verdict] : fake::judge_all("causal", kStep, step_impl(good_step)))
     CHECK_MESSAGE(verdict.passed, name << verdict.message);
   // The reproduces-recurrent request feeds the right states: its o's stack into the

@@ -39,7 +39,7 @@ fake::Impl crosstalk_impl(bool diagonal, bool mean, bool normalize = true) {
 
 }  // namespace
 
-TEST_CASE("checks/memory: independent correct code passes; the textbook's numbers hold") {
+TEST_CASE("checks/memory: independent correct code passes, and the textbook's numbers hold") {
   for (const auto& [n, v] : fake::judge_all("memory", "write", write_impl([](const Matrix& K, const Matrix& V) {
          return Matrix(unit_rows(K).transpose() * V);
        })))

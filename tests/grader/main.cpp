@@ -1,2 +1,3 @@
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
-#include <doctest/doctest.h>
+// doctest's main(), with the kit's skip code and a guard against runs that test nothing
+// (see tests/doctest_main.hpp); the test cases live in the other files of this folder.
+#include "../doctest_main.hpp"

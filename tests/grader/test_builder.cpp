@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
 #include <fstream>
 #include <string>
 #include <thread>
@@ -34,11 +36,21 @@ TEST_CASE("builder: a good file builds, and the second build is served from the 
   CHECK(std::filesystem::is_regular_file(cold.runner));
   CHECK(cold.runner.string().find("submissions-cache") != std::string::npos);
 
+  // No timing: "served from the cache" is an event. The warm build says cached, hands back the
+  // same runner and links nothing: the runner is the same file (inode) with the same bytes (a
+  // relink would write a new file). Its time is refreshed on purpose (least recently used).
+  struct stat before {};
+  REQUIRE(::stat(cold.runner.c_str(), &before) == 0);
+  const std::string cold_bytes = grader_test::slurp(cold.runner);
   BuildResult warm = build_runner("flops", dir);
   CHECK(warm.ok);
   CHECK(warm.cached);
   CHECK(warm.runner == cold.runner);
-  CHECK(warm.seconds < 1.0);  // no compiler ran: a few hashes and a stat
+  CHECK(warm.log == cold.log);
+  struct stat after {};
+  REQUIRE(::stat(warm.runner.c_str(), &after) == 0);
+  CHECK(after.st_ino == before.st_ino);
+  CHECK(grader_test::slurp(warm.runner) == cold_bytes);
 
   // A changed file is a different key: compiled again, into a different runner.
   std::ofstream(dir / "flops" / "flops.cpp", std::ios::app) << "// edited\n";

@@ -4,9 +4,16 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <sstream>
+#include <string>
 
 namespace {
+
+bool fake_contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 grader::Report sample_report() {
   grader::Report r;
@@ -48,39 +55,260 @@ grader::Report sample_report() {
 
 }  // namespace
 
-TEST_CASE("reports: the native JSON has the contract's fields") {
-  const auto j = grader::to_native_json(sample_report());
-  CHECK(j["submission"] == "alice");
-  CHECK(j["score"] == 3);
-  CHECK(j["max_score"] == 6.5);
-  const auto& ex = j["exercises"][0];
-  CHECK(ex["name"] == "causal");
-  CHECK(ex["score"] == 3);
-  CHECK(ex["max_score"] == 6.5);
-  CHECK(ex["build"]["ok"] == true);
-  CHECK(ex["build"]["log"] == "");
-  const auto& c = ex["checks"][1];
-  for (const char* field : {"name", "function", "status", "score", "max_score", "seed", "message", "output", "seconds"})
-    CHECK_MESSAGE(c.contains(field), field);
-  CHECK(c["status"] == "failed");
-  CHECK(c["function"] == "causal_linear_attention_recurrent");
+// ---- every field, every format --------------------------------------------------------
+// A report built by hand where every field of every check holds a value of its own (no two
+// checks share a seed, a time, a peak, a score), and where per suite the failures and the
+// errors differ: a writer that drops, swaps or mixes up a field fails one of these.
+
+namespace {
+
+grader::CheckResult make_check(const std::string& name, const std::string& function,
+                               const std::string& status, double score, double max_score,
+                               std::uint64_t seed, double seconds, const std::string& visibility,
+                               std::uint64_t peak) {
+  grader::CheckResult c;
+  c.name = name;
+  c.function = function;
+  c.status = status;
+  c.score = score;
+  c.max_score = max_score;
+  c.seed = seed;
+  c.message = status == "passed" ? "" : "msg of " + name + "\nsecond line of " + name;
+  c.output = "printed by " + name;
+  c.seconds = seconds;
+  c.visibility = visibility;
+  c.rerun = "./kit grade bob --only " + name + " --seed " + std::to_string(seed);
+  c.peak_heap_bytes = peak;
+  return c;
 }
 
-TEST_CASE("reports: Gradescope's results.json") {
-  const auto j = grader::to_gradescope_json(sample_report());
-  CHECK(j["score"] == 3);
-  CHECK(j["execution_time"] == 1.5);
-  REQUIRE(j["tests"].size() == 3);
-  const auto& t = j["tests"][1];
-  CHECK(t["name"] == "causal/recurrent/large-eps (causal_linear_attention_recurrent)");
-  CHECK(t["number"] == "1.2");
-  CHECK(t["score"] == 0);
-  CHECK(t["max_score"] == 1.5);
-  CHECK(t["status"] == "failed");
-  CHECK(t["visibility"] == "visible");
-  CHECK(t["output"].get<std::string>().find("Likely mistake: eps") != std::string::npos);
-  CHECK(j["tests"][2]["visibility"] == "hidden");
-  CHECK(j["tests"][0]["status"] == "passed");
+// causal: 5 checks, 2 failures (failed), 1 error (crashed).
+// memory: 3 checks, 1 failure (not_implemented), 2 errors (build_error), build failed.
+// taylor: 4 checks, 0 failures, 3 errors (timeout, over_memory, error).
+grader::Report full_report() {
+  grader::Report r;
+  r.submission = "bob";
+  r.seconds = 9.5;
+  grader::ExerciseResult causal;
+  causal.name = "causal";
+  causal.build_ok = true;
+  causal.build_cached = true;
+  causal.build_seconds = 0.375;
+  causal.build_log = "causal/causal.cpp:4:7: warning: unused variable 'x'";
+  causal.checks = {
+      make_check("recurrent/hand-example", "causal_linear_attention_recurrent", "passed", 3, 3, 11, 0.125, "visible", 1001),
+      make_check("recurrent/large-eps", "causal_linear_attention_recurrent", "failed", 0, 1.5, 12, 0.25, "hidden", 1002),
+      make_check("parallel/hand-example", "causal_linear_attention_parallel", "crashed", 0, 2, 13, 0.5, "after_due_date", 1003),
+      make_check("step/from-zero", "linear_attention_step", "passed", 1.25, 1.25, 14, 0.75, "visible", 1004),
+      make_check("step/large-eps", "linear_attention_step", "failed", 0, 0.5, 18446744073709551557ull, 1.0, "visible", 5000000123ull)};
+  causal.score = 4.25;
+  causal.max_score = 8.25;
+  grader::ExerciseResult memory;
+  memory.name = "memory";
+  memory.build_ok = false;
+  memory.build_cached = false;
+  memory.build_seconds = 1.625;
+  memory.build_log = "memory/memory.cpp:3:1: error: expected ';'";
+  memory.checks = {
+      make_check("read/basic", "read", "build_error", 0, 2.5, 21, 0.0625, "visible", 0),
+      make_check("write/basic", "write", "not_implemented", 0, 2, 22, 0.1875, "hidden", 2002),
+      make_check("crosstalk/basic", "crosstalk_energy", "build_error", 0, 1, 23, 0.3125, "visible", 0)};
+  memory.score = 0;
+  memory.max_score = 5.5;
+  grader::ExerciseResult taylor;
+  taylor.name = "taylor";
+  taylor.build_ok = true;
+  taylor.build_seconds = 0.875;
+  taylor.checks = {
+      make_check("features/loop", "taylor_features", "timeout", 0, 1, 31, 10.5, "visible", 3001),
+      make_check("features/big", "taylor_features", "over_memory", 0, 1, 32, 2.25, "visible", 3002),
+      make_check("bytes/throws", "taylor_state_bytes", "error", 0, 1, 33, 0.4375, "visible", 3003),
+      make_check("kv/basic", "kv_cache_tokens", "passed", 0.1 + 0.2, 0.3, 34, 0.5625, "visible", 3004)};
+  taylor.score = 0.1 + 0.2;  // 0.30000000000000004: the reports round the binary noise away
+  taylor.max_score = 3.3;
+  r.exercises = {causal, memory, taylor};
+  r.score = 4.25 + 0.1 + 0.2;
+  r.max_score = 17.05;
+  return r;
+}
+
+// The text of the <testcase> element whose name is `name`, up to its end.
+std::string junit_case(const std::string& xml, const std::string& name) {
+  const auto at = xml.find("name=\"" + name + "\" time=");
+  if (at == std::string::npos) return "";
+  const auto open = xml.rfind("<testcase ", at);
+  const auto self_closed = xml.find("/>", at);
+  const auto closed = xml.find("</testcase>", at);
+  const auto next = xml.find("<testcase ", at);
+  // A passed case closes itself before anything else begins.
+  if (self_closed != std::string::npos && self_closed < std::min(closed, next) &&
+      xml.find('>', at) == self_closed + 1)
+    return xml.substr(open, self_closed + 2 - open);
+  return xml.substr(open, closed + 11 - open);
+}
+
+std::string junit_suite_tag(const std::string& xml, const std::string& name) {
+  const auto at = xml.find("<testsuite name=\"" + name + "\"");
+  if (at == std::string::npos) return "";
+  return xml.substr(at, xml.find('>', at) + 1 - at);
+}
+
+}  // namespace
+
+TEST_CASE("reports: the native JSON carries every field of every check, unchanged") {
+  const grader::Report in = full_report();
+  const auto j = grader::to_native_json(in);
+  CHECK(j.at("submission") == "bob");
+  CHECK(j.at("score").get<double>() == 4.55);  // rounded: not 4.550000000000001
+  CHECK(j.at("max_score").get<double>() == 17.05);
+  CHECK(j.at("seconds").get<double>() == 9.5);
+  REQUIRE(j.at("exercises").size() == 3);
+  for (std::size_t e = 0; e < in.exercises.size(); ++e) {
+    const grader::ExerciseResult& want = in.exercises[e];
+    const auto& ex = j.at("exercises").at(e);
+    CAPTURE(want.name);
+    CHECK(ex.at("name") == want.name);
+    CHECK(ex.at("build").at("ok") == want.build_ok);
+    CHECK(ex.at("build").at("log") == want.build_log);
+    CHECK(ex.at("build").at("cached") == want.build_cached);
+    CHECK(ex.at("build").at("seconds").get<double>() == want.build_seconds);
+    REQUIRE(ex.at("checks").size() == want.checks.size());
+    for (std::size_t k = 0; k < want.checks.size(); ++k) {
+      const grader::CheckResult& w = want.checks[k];
+      const auto& c = ex.at("checks").at(k);
+      CAPTURE(w.name);
+      CHECK(c.at("name") == w.name);
+      CHECK(c.at("function") == w.function);
+      CHECK(c.at("status") == w.status);
+      CHECK(c.at("max_score").get<double>() == w.max_score);
+      CHECK(c.at("seed").get<std::uint64_t>() == w.seed);
+      CHECK(c.at("message") == w.message);
+      CHECK(c.at("output") == w.output);
+      CHECK(c.at("seconds").get<double>() == w.seconds);
+      CHECK(c.at("visibility") == w.visibility);
+      CHECK(c.at("rerun") == w.rerun);
+      CHECK(c.at("peak_heap_bytes").get<std::uint64_t>() == w.peak_heap_bytes);
+    }
+  }
+  // Values written out here, not read back from the input: scores (rounded), the large seed.
+  const auto& causal = j.at("exercises").at(0);
+  CHECK(causal.at("score").get<double>() == 4.25);
+  CHECK(causal.at("max_score").get<double>() == 8.25);
+  CHECK(causal.at("checks").at(0).at("score").get<double>() == 3);
+  CHECK(causal.at("checks").at(3).at("score").get<double>() == 1.25);
+  CHECK(causal.at("checks").at(4).at("seed").get<std::uint64_t>() == 18446744073709551557ull);
+  CHECK(causal.at("checks").at(4).at("peak_heap_bytes").get<std::uint64_t>() == 5000000123ull);
+  CHECK(causal.at("checks").at(1).at("visibility") == "hidden");
+  CHECK(causal.at("checks").at(2).at("visibility") == "after_due_date");
+  CHECK(causal.at("checks").at(1).at("rerun") == "./kit grade bob --only recurrent/large-eps --seed 12");
+  const auto& memory = j.at("exercises").at(1);
+  CHECK(memory.at("build").at("ok") == false);
+  CHECK(memory.at("build").at("log") == "memory/memory.cpp:3:1: error: expected ';'");
+  CHECK(memory.at("max_score").get<double>() == 5.5);
+  const auto& taylor = j.at("exercises").at(2);
+  CHECK(taylor.at("score").get<double>() == 0.3);
+  CHECK(taylor.at("max_score").get<double>() == 3.3);
+  CHECK(taylor.at("checks").at(3).at("score").get<double>() == 0.3);
+  CHECK(taylor.at("checks").at(0).at("seconds").get<double>() == 10.5);
+}
+
+TEST_CASE("reports: Gradescope's results.json, top level and every test") {
+  const grader::Report in = full_report();
+  const auto j = grader::to_gradescope_json(in);
+  CHECK(j.at("score").get<double>() == 4.55);
+  CHECK(j.at("execution_time").get<double>() == 9.5);
+  CHECK(j.at("visibility") == "visible");
+  CHECK(j.at("stdout_visibility") == "hidden");
+  CHECK(fake_contains(j.at("output").get<std::string>(), "4.55"));
+  CHECK(fake_contains(j.at("output").get<std::string>(), "17.05"));
+  const auto& tests = j.at("tests");
+  REQUIRE(tests.size() == 12);
+  double max_total = 0;
+  std::size_t t = 0;
+  for (std::size_t e = 0; e < in.exercises.size(); ++e)
+    for (std::size_t k = 0; k < in.exercises[e].checks.size(); ++k, ++t) {
+      const grader::CheckResult& w = in.exercises[e].checks[k];
+      const auto& g = tests.at(t);
+      CAPTURE(w.name);
+      CHECK(g.at("name") == in.exercises[e].name + "/" + w.name + " (" + w.function + ")");
+      CHECK(g.at("number") == std::to_string(e + 1) + "." + std::to_string(k + 1));
+      CHECK(g.at("max_score").get<double>() == w.max_score);
+      CHECK(g.at("status") == (w.status == "passed" ? "passed" : "failed"));
+      CHECK(g.at("visibility") == w.visibility);
+      const std::string out = g.at("output");
+      CHECK(fake_contains(out, "status: " + w.status));
+      CHECK(fake_contains(out, w.output));
+      if (w.status == "passed") {
+        CHECK_FALSE(fake_contains(out, "rerun:"));
+      } else {
+        CHECK(fake_contains(out, w.message));
+        CHECK(fake_contains(out, "rerun: " + w.rerun));
+      }
+      max_total += g.at("max_score").get<double>();
+    }
+  // Gradescope adds up the tests' max_score: it must come to the report's.
+  CHECK(max_total == doctest::Approx(17.05).epsilon(1e-12));
+  CHECK(tests.at(0).at("score").get<double>() == 3);
+  CHECK(tests.at(3).at("score").get<double>() == 1.25);
+  CHECK(tests.at(1).at("score").get<double>() == 0);
+  CHECK(tests.at(11).at("score").get<double>() == 0.3);
+  CHECK(tests.at(1).at("visibility") == "hidden");
+  CHECK(tests.at(2).at("visibility") == "after_due_date");
+  CHECK(tests.at(2).at("status") == "failed");  // crashed is a failed test for Gradescope
+  CHECK(tests.at(6).at("name") == "memory/write/basic (write)");
+  CHECK(tests.at(10).at("number") == "3.3");
+}
+
+TEST_CASE("reports: JUnit counts per suite tell failures from errors, and every case has its fields") {
+  const std::string xml = grader::to_junit_xml(full_report());
+  INFO(xml);
+  // The whole run: 12 tests, 3 failures (failed x2, not_implemented), 6 errors.
+  CHECK(fake_contains(xml, "<testsuites name=\"linattn-kit\" tests=\"12\" failures=\"3\" errors=\"6\" time=\"9.500\">"));
+  // Per suite, with its time the sum of its cases' times.
+  CHECK(junit_suite_tag(xml, "causal") ==
+        "<testsuite name=\"causal\" tests=\"5\" failures=\"2\" errors=\"1\" time=\"2.625\">");
+  CHECK(junit_suite_tag(xml, "memory") ==
+        "<testsuite name=\"memory\" tests=\"3\" failures=\"1\" errors=\"2\" time=\"0.562\">");
+  CHECK(junit_suite_tag(xml, "taylor") ==
+        "<testsuite name=\"taylor\" tests=\"4\" failures=\"0\" errors=\"3\" time=\"13.750\">");
+  // No status is a skip: nothing may be reported as skipped.
+  CHECK_FALSE(fake_contains(xml, "<skipped"));
+  CHECK((!fake_contains(xml, "skipped=\"") || !fake_contains(xml, "skipped=\"1")));
+
+  const std::string pass = junit_case(xml, "recurrent/hand-example");
+  CHECK(pass == "<testcase classname=\"causal.causal_linear_attention_recurrent\" "
+                "name=\"recurrent/hand-example\" time=\"0.125\"/>");
+  struct Want {
+    const char* name;
+    const char* classname;
+    const char* time;
+    const char* tag;  // failure or error
+    const char* status;
+  };
+  const Want wants[] = {
+      {"recurrent/large-eps", "causal.causal_linear_attention_recurrent", "0.250", "failure", "failed"},
+      {"parallel/hand-example", "causal.causal_linear_attention_parallel", "0.500", "error", "crashed"},
+      {"step/large-eps", "causal.linear_attention_step", "1.000", "failure", "failed"},
+      {"read/basic", "memory.read", "0.062", "error", "build_error"},
+      {"write/basic", "memory.write", "0.188", "failure", "not_implemented"},
+      {"crosstalk/basic", "memory.crosstalk_energy", "0.312", "error", "build_error"},
+      {"features/loop", "taylor.taylor_features", "10.500", "error", "timeout"},
+      {"features/big", "taylor.taylor_features", "2.250", "error", "over_memory"},
+      {"bytes/throws", "taylor.taylor_state_bytes", "0.438", "error", "error"}};
+  for (const Want& w : wants) {
+    CAPTURE(w.name);
+    const std::string c = junit_case(xml, w.name);
+    REQUIRE_FALSE(c.empty());
+    CHECK(c.rfind(std::string("<testcase classname=\"") + w.classname + "\" name=\"" + w.name +
+                      "\" time=\"" + w.time + "\">", 0) == 0);
+    const std::string other = std::string(w.tag) == "failure" ? "<error" : "<failure";
+    CHECK(fake_contains(c, std::string("<") + w.tag + " type=\"" + w.status + "\" message=\"" +
+                               w.status + ": msg of " + w.name + "\">"));
+    CHECK_FALSE(fake_contains(c, other));
+    CHECK(fake_contains(c, std::string("second line of ") + w.name));  // the whole message in the body
+    CHECK(fake_contains(c, std::string("rerun: ./kit grade bob --only ") + w.name));
+    CHECK(fake_contains(c, std::string("<system-out>printed by ") + w.name + "</system-out>"));
+  }
 }
 
 TEST_CASE("reports: JUnit counts failures and errors and escapes what XML forbids") {

@@ -30,7 +30,7 @@ case "$name" in
     cp -r "$KIT_DIR/solutions" "$subs/alice"
     cp -r "$KIT_DIR/exercises" "$subs/bob"
     for c in causal-read-before-write taylor-kv-tokens-floor; do
-      [ -f "$KIT_DIR/tests/submissions/$c/case.json" ] || { echo "corpus case $c missing; skipped"; continue; }
+      [ -f "$KIT_DIR/tests/submissions/$c/case.json" ] || fail "corpus case $c is missing"
       "$CORPUS_TOOL" --make-only "$KIT_DIR" "$KIT_DIR/tests/submissions/$c" "$subs/$c" || fail "making $c"
     done
     kit grade-all "$subs" --out "$work/grades" >"$out" 2>&1; code=$?
