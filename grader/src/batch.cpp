@@ -86,6 +86,8 @@ int run_batch(int argc, char** argv) {
   }
   std::string error;
   auto options = parse_options(static_cast<int>(rest.size()), rest.data(), dir, error);
+  // Grading a class is course grading: never without a sandbox.
+  if (options) options->strict = true;
   if (!options || options->submission != dir || !options->only_exercise.empty() ||
       !options->json_path.empty() || !options->junit_path.empty() || !options->gradescope_path.empty()) {
     std::cerr << "linattn-grade: " << (error.empty() ? "that option does not apply to grade-all" : error)

@@ -3,6 +3,7 @@
 #include "builder.hpp"
 #include "check.hpp"
 #include "grader_config.hpp"
+#include "isolation.hpp"
 #include "oracle_source.hpp"
 #include "run_check.hpp"
 #include "utf8.hpp"
@@ -144,6 +145,26 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
   const auto start = Clock::now();
   for (const auto& s : submissions)
     if (!fs::is_directory(s)) throw UsageError("no such folder: " + s);
+  // Which walls stand around student code here; course grading insists on one.
+  Layer layer = Layer::None;
+  try {
+    layer = isolation().layer;
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+  if (layer == Layer::None && o.strict)
+    throw UsageError("refusing to grade without a sandbox (" + isolation().why + "). " +
+                     how_to_enable_sandbox());
+  // The chroot layer's compilers see the host's files as its user id does: the kit must be
+  // closed to it. Course grading insists; a student grading their own work is warned.
+  const std::string kit_file = std::string(LINATTN_SOURCE_DIR) + "/README.md";
+  if (layer == Layer::Chroot && readable_by_sandbox(kit_file)) {
+    const std::string why = "under the chroot layer, compilers run as an unprivileged user id, and "
+                            "that id can read the kit (" + kit_file + "); close it with "
+                            "chmod 700 " + std::string(LINATTN_SOURCE_DIR);
+    if (o.strict) throw UsageError("refusing to grade: " + why);
+    std::cerr << "linattn-grade: warning: " << why << "\n";
+  }
   const OracleSource oracle = open_oracle(o);
   const Plan plan = make_plan(o, oracle);
   const std::size_t n_ex = plan.exercises.size();
@@ -271,6 +292,7 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
       report.max_score += ex.max_score;
     }
     report.seconds = since(start);
+    report.isolation = layer_name(layer);
   }
   return reports;
 }

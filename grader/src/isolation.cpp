@@ -3,6 +3,7 @@
 #include "grader_config.hpp"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -238,6 +239,14 @@ Confinement confine(const Jail& jail, const std::vector<std::string>& argv, Limi
   return c;
 }
 
+void unwrap_signal(RunOutcome& outcome) {
+  if (isolation().layer != Layer::Namespaces || outcome.ending != RunOutcome::Ending::Exited) return;
+  if (outcome.exit_code > 128 && outcome.exit_code < 128 + 65) {
+    outcome.ending = RunOutcome::Ending::Signaled;
+    outcome.signal = outcome.exit_code - 128;
+  }
+}
+
 fs::path make_jail_folder(const Jail& jail) {
   std::string pattern = (fs::temp_directory_path() / "linattn-jail-XXXXXX").string();
   if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot make a private folder for a check");
@@ -262,6 +271,19 @@ fs::path make_jail_folder(const Jail& jail) {
 void remove_jail_folder(const fs::path& folder) {
   std::error_code ec;
   fs::remove_all(folder, ec);
+}
+
+bool readable_by_sandbox(const fs::path& path) {
+  if (isolation().layer != Layer::Chroot) return false;
+  const unsigned uid = worker_uid(0);
+  const std::string p = path.string();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    if (::setgroups(0, nullptr) != 0 || ::setgid(uid) != 0 || ::setuid(uid) != 0) ::_exit(2);
+    ::_exit(::access(p.c_str(), R_OK) == 0 ? 0 : 1);
+  }
+  int status = 0;
+  return pid > 0 && ::waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 unsigned worker_uid(unsigned worker) {

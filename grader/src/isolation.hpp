@@ -71,6 +71,10 @@ struct Confinement {
 };
 Confinement confine(const Jail& jail, const std::vector<std::string>& argv, Limits& limits);
 
+// bubblewrap ends with status 128 + N when the program inside was killed by signal N (the
+// shells' convention): turns that back into the signal, so that a crash reads as one.
+void unwrap_signal(RunOutcome& outcome);
+
 // Makes the jail's private folder for a runner under the chroot layer (copies of the runner
 // and its libraries, a scratch /tmp owned by the runner's id), or just a folder otherwise.
 // Removed by the caller with remove_jail_folder.
@@ -85,5 +89,10 @@ const std::vector<std::pair<std::filesystem::path, std::string>>& runner_librari
 // is chroot (0 otherwise): taken from a range under a lock, so that no two grader processes,
 // and no two workers, ever share one.
 unsigned worker_uid(unsigned worker);
+
+// Under the chroot layer a compiler is not chrooted (it needs /usr): what keeps it from the
+// kit is the kit's folder being closed to other users. True if the sandbox's user id can
+// open `path` (tried in a child process under that id); always false under other layers.
+bool readable_by_sandbox(const std::filesystem::path& path);
 
 }  // namespace grader

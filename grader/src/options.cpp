@@ -7,7 +7,7 @@ namespace grader {
 
 const char* const kUsage =
     "usage: ./kit grade [DIR] [--only EXERCISE[/CHECK]] [--seed N] [--json FILE]\n"
-    "                   [--gradescope FILE] [--junit FILE] [--jobs N] [--visible-only] [--quiet]\n"
+    "                   [--gradescope FILE] [--junit FILE] [--jobs N] [--visible-only] [--quiet] [--strict]\n"
     "                   [--replay FILE]\n"
     "       linattn-grade --record-oracle FILE [--visible-only]\n";
 
@@ -73,6 +73,8 @@ std::optional<Options> parse_options(int argc, char** argv, const std::string& d
       o.visible_only = true;
     } else if (a == "--quiet") {
       o.quiet = true;
+    } else if (a == "--strict") {
+      o.strict = true;
     } else if (!a.empty() && a[0] == '-') {
       error = "unknown option " + a;
       return std::nullopt;

@@ -16,6 +16,7 @@ struct Options {
   int jobs = 0;                         // --jobs N; 0 = one per core
   bool visible_only = false;            // --visible-only: skip hidden checks (student hand-out)
   bool quiet = false;                   // --quiet: no terminal report
+  bool strict = false;                  // --strict: refuse to grade without a sandbox (course grading)
   std::string replay_path;              // --replay FILE: expected values recorded by --record-oracle
 };
 

@@ -55,6 +55,7 @@ struct Report {
   double max_score = 0;
   double seconds = 0;
   bool grader_fault = false;  // something went wrong on the grader's side: exit 2
+  std::string isolation;      // the sandbox layer student code ran under: namespaces, chroot, none
   std::vector<ExerciseResult> exercises;
   bool full_marks() const;
 };

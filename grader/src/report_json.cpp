@@ -46,6 +46,7 @@ nlohmann::json to_native_json(const Report& report) {
           {"score", tidy(report.score)},
           {"max_score", tidy(report.max_score)},
           {"seconds", report.seconds},
+          {"isolation", report.isolation},
           {"exercises", std::move(exercises)}};
 }
 

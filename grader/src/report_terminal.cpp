@@ -42,8 +42,33 @@ std::string points(double got, double max) {
   return o.str();
 }
 
+// Text from a submission (what it printed, messages quoting it) reaches a terminal: escape
+// every control character but newline and tab, so that it can neither move the cursor, clear
+// the screen, retitle the window nor hide text. C1 controls (U+0080 to U+009F, which some
+// terminals obey too) are escaped as well.
+std::string printable(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  char hex[8];
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const bool c1 = c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+                    static_cast<unsigned char>(text[i + 1]) <= 0x9F;
+    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) {
+      std::snprintf(hex, sizeof hex, "\\x%02x", c);
+      out += hex;
+    } else if (c1) {
+      std::snprintf(hex, sizeof hex, "\\u%04x", static_cast<unsigned char>(text[++i]));
+      out += hex;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
 void indented(std::ostream& out, const std::string& text, const std::string& pad) {
-  std::istringstream lines(text);
+  std::istringstream lines(printable(text));
   for (std::string line; std::getline(lines, line);) out << pad << line << "\n";
 }
 
@@ -51,7 +76,12 @@ void indented(std::ostream& out, const std::string& text, const std::string& pad
 
 void print_terminal(const Report& report, std::ostream& out, bool colour) {
   const Style style{colour};
-  out << "Grading " << report.submission << "\n";
+  out << "Grading " << printable(report.submission) << "\n";
+  if (report.isolation == "none")
+    out << style.paint("No sandbox here: student code ran with time, memory and file limits only, "
+                       "and could read what your user can read. Fine for your own work; course "
+                       "grading refuses this.", "33")
+        << "\n";
   for (const auto& ex : report.exercises) {
     out << "\n" << style.paint(ex.name, "1") << "  " << points(ex.score, ex.max_score);
     if (!ex.build_ok) out << "  " << style.paint("(does not build)", "31");
@@ -60,7 +90,7 @@ void print_terminal(const Report& report, std::ostream& out, bool colour) {
     for (const auto& c : ex.checks) {
       std::ostringstream line;
       line << "  " << style.paint(tag(c.status), colour_of(c.status)) << "  " << std::left
-           << std::setw(38) << c.name << " " << std::setw(7) << points(c.score, c.max_score)
+           << std::setw(38) << printable(c.name) << " " << std::setw(7) << points(c.score, c.max_score)
            << " " << c.function;
       if (c.visibility != "visible" && !c.visibility.empty()) line << "  [" << c.visibility << "]";
       out << line.str() << "\n";
@@ -83,7 +113,9 @@ void print_terminal(const Report& report, std::ostream& out, bool colour) {
   out << "\n" << style.paint("Total: " + points(report.score, report.max_score), "1");
   std::ostringstream secs;
   secs << std::fixed << std::setprecision(2) << report.seconds;
-  out << "   (" << secs.str() << " s)\n";
+  out << "   (" << secs.str() << " s";
+  if (!report.isolation.empty()) out << ", sandbox: " << report.isolation;
+  out << ")\n";
   if (report.grader_fault)
     out << style.paint("The grader itself ran into a problem (see above); the score may be incomplete.",
                        "31")

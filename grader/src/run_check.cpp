@@ -182,6 +182,7 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
     limits.pass_fds.emplace_back(request_file.fd, 3);
     const Confinement confined = confine(jail, {inside(jail, run.runner), "--fds"}, limits);
     outcome = run_sandboxed(confined.argv, confined.cwd, limits);
+    unwrap_signal(outcome);
     if (isolation().layer != Layer::Namespaces) scratch_used = bytes_under(folder.path);
     if (!outcome.reply.empty()) {
       const std::vector<std::uint8_t> bytes(outcome.reply.begin(), outcome.reply.end());
