@@ -42,6 +42,7 @@ std::string stamp_of(const fs::path& submission, const std::string& kit_hash, co
 std::string kit_hash() {
   Sha256 h;
   add_file(h, "/proc/self/exe");  // the judge and every check are in this program
+  add_file(h, fs::path(LINATTN_SOURCE_DIR) / "course-key");  // the course's seeds
   for (const std::string ex : {LINATTN_EXERCISE_LIST})
     add_file(h, fs::path(LINATTN_HARNESS_DIR) / ("liblinattn_harness_" + ex + ".a"));
   for (const auto& entry : fs::recursive_directory_iterator(fs::path(LINATTN_SOURCE_DIR) / "exercises"))
@@ -88,6 +89,7 @@ int run_batch(int argc, char** argv) {
   auto options = parse_options(static_cast<int>(rest.size()), rest.data(), dir, error);
   // Grading a class is course grading: never without a sandbox.
   if (options) options->strict = true;
+  if (options) options->course = true;  // and with the course's own seeds
   if (!options || options->submission != dir || !options->only_exercise.empty() ||
       !options->json_path.empty() || !options->junit_path.empty() || !options->gradescope_path.empty()) {
     std::cerr << "linattn-grade: " << (error.empty() ? "that option does not apply to grade-all" : error)

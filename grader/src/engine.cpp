@@ -3,6 +3,7 @@
 #include "builder.hpp"
 #include "check.hpp"
 #include "grader_config.hpp"
+#include "course_seeds.hpp"
 #include "isolation.hpp"
 #include "oracle_source.hpp"
 #include "run_check.hpp"
@@ -62,7 +63,8 @@ std::string shell_quote(const std::string& s) {
 // holds only the visible checks, at their own seeds: the others are left out, and asking for
 // one of them, or for another seed, is a usage error.
 std::vector<const Check*> selected_checks(const ExerciseChecks& ex, const Options& o,
-                                          const OracleSource& oracle) {
+                                          const OracleSource& oracle,
+                                          std::vector<const Check*>& course_only) {
   std::vector<const Check*> out;
   for (const auto& c : ex.checks) {
     if (!o.only_check.empty() && c.name != o.only_check) continue;
@@ -77,6 +79,7 @@ std::vector<const Check*> selected_checks(const ExerciseChecks& ex, const Option
         if (!o.only_check.empty())
           throw UsageError("check " + key + " is " + visibility_name(c.visibility) +
                            ": only the course's grader runs it");
+        course_only.push_back(&c);
         continue;
       }
       if (o.seed && *o.seed != *recorded)
@@ -85,7 +88,10 @@ std::vector<const Check*> selected_checks(const ExerciseChecks& ex, const Option
                          std::to_string(*recorded) + ". Leave out --seed (or give --seed " +
                          std::to_string(*recorded) + ").");
     }
-    if (o.visible_only && c.visibility != Visibility::Visible) continue;
+    if (o.visible_only && c.visibility != Visibility::Visible) {
+      course_only.push_back(&c);
+      continue;
+    }
     out.push_back(&c);
   }
   return out;
@@ -95,6 +101,7 @@ std::vector<const Check*> selected_checks(const ExerciseChecks& ex, const Option
 struct Plan {
   std::vector<const ExerciseChecks*> exercises;
   std::vector<std::vector<const Check*>> checks;  // per exercise
+  std::vector<std::vector<const Check*>> course_only;  // left for the course's grader, per exercise
 };
 
 Plan make_plan(const Options& o, const OracleSource& oracle) {
@@ -113,7 +120,10 @@ Plan make_plan(const Options& o, const OracleSource& oracle) {
     for (const auto& ex : registry()) names += " " + ex.exercise;
     throw UsageError("no exercise named '" + o.only_exercise + "'; the exercises are:" + names);
   }
-  for (const auto* ex : plan.exercises) plan.checks.push_back(selected_checks(*ex, o, oracle));
+  for (const auto* ex : plan.exercises) {
+    plan.course_only.emplace_back();
+    plan.checks.push_back(selected_checks(*ex, o, oracle, plan.course_only.back()));
+  }
   if (!o.only_check.empty() && plan.checks.front().empty()) {
     std::string names;
     for (const auto& c : plan.exercises.front()->checks) names += "\n  " + c.name;
@@ -167,6 +177,23 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
   }
   const OracleSource oracle = open_oracle(o);
   const Plan plan = make_plan(o, oracle);
+  // Course grading draws every seed from the course's key (see course_seeds.hpp), unless one
+  // --seed is given (a rerun of one check with the seed its report printed).
+  std::string key;
+  if (o.course && !o.seed) {
+    if (oracle.replaying())
+      throw UsageError("--course grades with the course's own seeds, which needs the reference; "
+                       "this kit has only recorded values");
+    try {
+      key = course_key(LINATTN_SOURCE_DIR);
+    } catch (const std::runtime_error& e) {
+      throw UsageError(e.what());
+    }
+  }
+  auto seed_of = [&](const std::string& exercise, const Check& c) -> std::uint64_t {
+    if (o.seed) return *o.seed;
+    return key.empty() ? c.seed : course_seed(key, exercise, c.name, c.seed);
+  };
   const std::size_t n_ex = plan.exercises.size();
   const int jobs = o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
 
@@ -183,7 +210,7 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
   for (std::size_t e = 0; e < n_ex; ++e)
     for (const Check* c : plan.checks[e]) {
       case_of[c] = cases.size();
-      cases.push_back({e, c, o.seed.value_or(c->seed), {}, {}});
+      cases.push_back({e, c, seed_of(plan.exercises[e]->exercise, *c), {}, {}});
     }
 
   // Build every exercise of every submission, and work out every oracle case, in one pool;
@@ -229,12 +256,14 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
       ex.build_cached = build.cached;
       ex.build_seconds = build.seconds;
       ex.build_log = build.log;
+      if (o.only_check.empty())
+        for (const Check* c : plan.course_only[e]) ex.course_only.push_back({c->name, c->points});
       for (const Check* c : plan.checks[e]) {
         CheckResult r;
         r.name = c->name;
         r.function = c->function;
         r.max_score = c->points;
-        r.seed = o.seed.value_or(c->seed);
+        r.seed = seed_of(exercise, *c);
         r.visibility = visibility_name(c->visibility);
         r.rerun = "./kit grade " + shell_quote(submissions[s]) + " --only " + exercise + "/" + c->name +
                   " --seed " + std::to_string(r.seed);

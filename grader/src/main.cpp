@@ -1,6 +1,8 @@
 // linattn-grade: the judge's command line (`./kit grade` calls it).
 // Exit status: 0 full marks, 1 graded but not full marks, 2 could not grade.
 #include "batch.hpp"
+#include "course_seeds.hpp"
+#include "grader_config.hpp"
 #include "engine.hpp"
 #include "progress.hpp"
 #include "options.hpp"
@@ -89,6 +91,14 @@ int main(int argc, char** argv) {
     default_submission = ec ? (fs::path(argv[2]) / "exercises").string() : rel.string();
     first = 3;
   }
+  if (argc > first && std::string(argv[first]) == "--make-course-key")
+    try {
+      grader::course_key(LINATTN_SOURCE_DIR);
+      return 0;
+    } catch (const std::exception& e) {
+      std::cerr << "linattn-grade: " << e.what() << "\n";
+      return 2;
+    }
   if (argc > first && std::string(argv[first]) == "--record-oracle")
     return record(argc - first - 1, argv + first + 1);
   if (argc > first && std::string(argv[first]) == "--batch")

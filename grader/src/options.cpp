@@ -7,7 +7,7 @@ namespace grader {
 
 const char* const kUsage =
     "usage: ./kit grade [DIR] [--only EXERCISE[/CHECK]] [--seed N] [--json FILE]\n"
-    "                   [--gradescope FILE] [--junit FILE] [--jobs N] [--visible-only] [--quiet] [--strict]\n"
+    "                   [--gradescope FILE] [--junit FILE] [--jobs N] [--visible-only] [--quiet] [--strict] [--course]\n"
     "                   [--replay FILE]\n"
     "       linattn-grade --record-oracle FILE [--visible-only]\n";
 
@@ -74,6 +74,9 @@ std::optional<Options> parse_options(int argc, char** argv, const std::string& d
     } else if (a == "--quiet") {
       o.quiet = true;
     } else if (a == "--strict") {
+      o.strict = true;
+    } else if (a == "--course") {
+      o.course = true;
       o.strict = true;
     } else if (!a.empty() && a[0] == '-') {
       error = "unknown option " + a;

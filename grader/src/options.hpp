@@ -17,6 +17,7 @@ struct Options {
   bool visible_only = false;            // --visible-only: skip hidden checks (student hand-out)
   bool quiet = false;                   // --quiet: no terminal report
   bool strict = false;                  // --strict: refuse to grade without a sandbox (course grading)
+  bool course = false;                  // --course: the course's own seeds (course_seeds.hpp); implies --strict
   std::string replay_path;              // --replay FILE: expected values recorded by --record-oracle
 };
 

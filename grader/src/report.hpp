@@ -47,6 +47,9 @@ struct ExerciseResult {
   double build_seconds = 0;
   std::string build_log;
   std::vector<CheckResult> checks;
+  // Checks not run here, only by the course's grader (a student kit has no expected values
+  // for them): their names and points, nothing else.
+  std::vector<std::pair<std::string, double>> course_only;
 };
 
 struct Report {

@@ -12,6 +12,12 @@ namespace {
 // Scores are sums of check points; round away binary noise such as 37.50000000001.
 double tidy(double x) { return std::round(x * 1e6) / 1e6; }
 
+nlohmann::json course_only_json(const ExerciseResult& ex) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& [name, max] : ex.course_only) list.push_back({{"name", name}, {"max_score", tidy(max)}});
+  return list;
+}
+
 }  // namespace
 
 nlohmann::json to_native_json(const Report& report) {
@@ -40,7 +46,8 @@ nlohmann::json to_native_json(const Report& report) {
                            {"log", ex.build_log},
                            {"cached", ex.build_cached},
                            {"seconds", ex.build_seconds}}},
-                         {"checks", std::move(checks)}});
+                         {"checks", std::move(checks)},
+                         {"course_only", course_only_json(ex)}});
   }
   return {{"submission", report.submission},
           {"score", tidy(report.score)},

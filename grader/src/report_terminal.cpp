@@ -109,6 +109,11 @@ void print_terminal(const Report& report, std::ostream& out, bool colour) {
       }
       if (!c.rerun.empty()) out << "        rerun: " << style.paint(c.rerun, "36") << "\n";
     }
+    if (!ex.course_only.empty()) {
+      out << "  " << style.paint("Graded by the course only:", "2");
+      for (const auto& [name, max] : ex.course_only) out << " " << name << " (" << max << ")";
+      out << "\n";
+    }
   }
   out << "\n" << style.paint("Total: " + points(report.score, report.max_score), "1");
   std::ostringstream secs;

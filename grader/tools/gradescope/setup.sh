@@ -6,3 +6,6 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 chmod +x "$HERE/kit/kit" "$HERE/run_autograder" 2>/dev/null || true
 "$HERE/kit/kit" setup
+# Under the chroot layer (a container where bubblewrap cannot make namespaces) compilers run
+# as an unprivileged user id: the kit, its reference and its build must be closed to it.
+chmod 700 "$HERE/kit"

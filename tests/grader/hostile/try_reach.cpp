@@ -1,0 +1,30 @@
+// Tries one way out of the sandbox and exits with the errno it got (0: it got through).
+//   try_reach open PATH     open a file for reading
+//   try_reach socket        make an IPv4 socket
+//   try_reach fork          fork a child
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int main(int argc, char** argv) {
+  if (argc < 2) return 100;
+  const char* what = argv[1];
+  if (std::strcmp(what, "open") == 0 && argc > 2) {
+    const int fd = ::open(argv[2], O_RDONLY);
+    return fd >= 0 ? 0 : errno;
+  }
+  if (std::strcmp(what, "socket") == 0) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    return fd >= 0 ? 0 : errno;
+  }
+  if (std::strcmp(what, "fork") == 0) {
+    const pid_t pid = ::fork();
+    if (pid == 0) ::_exit(0);
+    if (pid > 0) ::waitpid(pid, nullptr, 0);
+    return pid >= 0 ? 0 : errno;
+  }
+  return 100;
+}

@@ -1,0 +1,87 @@
+// The sandbox really is in force: a program run the way runners are run cannot open the kit's
+// files, make a socket or fork; and the compile-log filter keeps other files' text out.
+#include "build_log.hpp"
+#include "grader_config.hpp"
+#include "isolation.hpp"
+#include "sandbox.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cerrno>
+#include <filesystem>
+
+namespace fs = std::filesystem;
+using namespace grader;
+
+namespace {
+
+// Runs the hostile program `try_reach` with `args` as a check's runner is run; its exit status
+// is the errno its attempt got.
+int reach(const std::vector<std::string>& args) {
+  const fs::path program = fs::path(GRADER_HOSTILE_DIR) / "grader_hostile_try_reach";
+  Jail jail;
+  jail.purpose = FilterPurpose::Runner;
+  jail.read_only = {{program, "/runner"}};
+  jail.work = make_jail_folder(jail);
+  std::vector<std::string> argv = {inside(jail, program)};
+  argv.insert(argv.end(), args.begin(), args.end());
+  Limits limits;
+  limits.wall_seconds = 30;
+  const Confinement confined = confine(jail, argv, limits);
+  RunOutcome r = run_sandboxed(confined.argv, confined.cwd, limits);
+  unwrap_signal(r);
+  remove_jail_folder(jail.work);
+  INFO("output: " << r.output << " launch error: " << r.launch_error);
+  REQUIRE(r.ending == RunOutcome::Ending::Exited);
+  return r.exit_code;
+}
+
+}  // namespace
+
+TEST_CASE("a sandboxed program cannot open the kit's files") {
+  if (isolation().layer == Layer::None) {
+    MESSAGE("no sandbox on this machine: nothing to test");
+    return;
+  }
+  for (const char* file : {"/README.md", "/solutions/memory/memory.cpp", "/reference/src/memory.cpp"}) {
+    const int got = reach({"open", std::string(LINATTN_SOURCE_DIR) + file});
+    CAPTURE(file);
+    CHECK((got == ENOENT || got == EACCES));
+  }
+  // The control: the program itself works, and a file that is there opens.
+  CHECK(reach({"open", "/runner"}) == 0);
+}
+
+TEST_CASE("a sandboxed runner can make no socket and start no process") {
+  if (isolation().layer == Layer::None) {
+    MESSAGE("no sandbox on this machine: nothing to test");
+    return;
+  }
+  CHECK(reach({"socket"}) == EPERM);
+  CHECK(reach({"fork"}) == EPERM);
+}
+
+TEST_CASE("the compile log keeps the submission's lines and hides other files' text") {
+  const std::string log =
+      "In file included from memory/memory.cpp:2:\n"
+      "/usr/share/doc/secret.txt:1:1: error: 'hello' does not name a type\n"
+      "    1 | hello world SECRET\n"
+      "      | ^~~~~\n"
+      "/usr/include/eigen3/Eigen/src/Core/GeneralProduct.h:419:38: error: static assertion failed: INVALID_MATRIX_PRODUCT\n"
+      "  419 |   EIGEN_STATIC_ASSERT(ProductIsValid || SameSizes, INVALID_MATRIX_PRODUCT)\n"
+      "memory/memory.cpp:7:12: error: 'x' was not declared in this scope\n"
+      "    7 |   return x;\n"
+      "      |          ^\n"
+      "/usr/bin/ld: memory/memory.cpp: undefined reference to `linattn::read'\n";
+  const std::string kept = submission_only_log(log, "memory/memory.cpp", [](const std::string& path) {
+    return path.rfind("/usr/include/", 0) == 0;
+  });
+  CHECK(kept.find("SECRET") == std::string::npos);
+  CHECK(kept.find("does not name a type") == std::string::npos);
+  CHECK(kept.find("/usr/share/doc/secret.txt") != std::string::npos);  // named, not quoted
+  CHECK(kept.find("INVALID_MATRIX_PRODUCT") != std::string::npos);     // Eigen's message kept
+  CHECK(kept.find("EIGEN_STATIC_ASSERT(") == std::string::npos);       // its source line not
+  CHECK(kept.find("    7 |   return x;") != std::string::npos);        // the student's own line
+  CHECK(kept.find("undefined reference") != std::string::npos);        // the linker's words
+  CHECK(kept.find("In file included from memory/memory.cpp:2:") != std::string::npos);
+}
