@@ -72,7 +72,9 @@ case "$name" in
     [ ! -e "$rel/solutions" ] || fail "solutions/ in the student kit"
     [ ! -e "$rel/reference" ] || fail "reference/ in the student kit"
     [ ! -e "$rel/grader/oracle" ] || fail "the oracle halves are in the student kit"
-    [ ! -e "$rel/grader/tools" ] || fail "the release tools are in the student kit"
+    [ ! -e "$rel/grader/tools/release" ] && [ ! -e "$rel/grader/tools/gradescope" ] || fail "the release tools are in the student kit"
+    [ -x "$rel/grader/tools/hint" ] || fail "the student kit has no hint tool"
+    [ ! -e "$rel/course-key" ] || fail "the course key is in the student kit"
     # No source that includes the reference or calls it, anywhere in the kit.
     found=$(grep -rlE --include='*.cpp' --include='*.hpp' --include='*.h' \
               '#[[:space:]]*include[[:space:]]*[<"][^">]*(linref|reference/|solutions/)|linref::' "$rel" || true)
