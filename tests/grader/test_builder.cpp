@@ -52,6 +52,18 @@ TEST_CASE("builder: a good file builds, and the second build is served from the 
   CHECK(after.st_ino == before.st_ino);
   CHECK(grader_test::slurp(warm.runner) == cold_bytes);
 
+  // A cached runner whose bytes changed since it was linked (by anyone) is never run: the
+  // next build notices, links it again, and hands back the original bytes.
+  std::ofstream(cold.runner, std::ios::app | std::ios::binary) << "tampered";
+  BuildResult relinked = build_runner("flops", dir);
+  CHECK(relinked.ok);
+  CHECK_FALSE(relinked.cached);
+  CHECK(grader_test::slurp(relinked.runner) == cold_bytes);
+  // ...and the cache is the judge's alone.
+  struct stat cache {};
+  REQUIRE(::stat(cold.runner.parent_path().parent_path().c_str(), &cache) == 0);
+  CHECK((cache.st_mode & 0077) == 0);
+
   // A changed file is a different key: compiled again, into a different runner.
   std::ofstream(dir / "flops" / "flops.cpp", std::ios::app) << "// edited\n";
   BuildResult edited = build_runner("flops", dir);
