@@ -16,12 +16,17 @@
 //     "output_truncated": "causal_linear_attention_parallel",  // optional
 //     "exit": 1,                       // the grader's expected exit status (default 1)
 //     "score": 0,                      // optional: the exact total expected
-//     "max_seconds": 60,
+//     "max_seconds": 60,               // accepted for old cases and ignored: no time is asserted
+//     "never_in_report": ["..."],      // optional: texts that must not appear anywhere in the report
+//     "absent_after": ["/tmp/x"],      // optional: paths that must not exist after grading
 //     "known_gap": "..." }             // optional: why the case fails today (a grader bug); printed
 // What is asserted, for every case: the grader exits as expected with a complete report (all five
 // exercises, 100 points in all); every function named in "loses" has a check that did not pass,
 // with an allowed status, and the expected words in some message; every other function keeps
-// all its points; and the run ends within max_seconds.
+// all its points; and nothing the grader started outlives it (corpus_case is a child
+// subreaper, so orphaned descendants come back to it and are counted after the grader exits).
+// No time is asserted: the one clock is a hang guard (kHangGuardSeconds, far above any correct
+// run, below CTest's TIMEOUT of 300 s) that turns "the grader never returned" into a message.
 //
 // usage: corpus_case GRADER KIT_DIR CASE_DIR
 #include <nlohmann/json.hpp>
@@ -29,7 +34,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cctype>
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -37,6 +41,9 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -46,6 +53,10 @@ using json = nlohmann::json;
 namespace {
 
 int failures = 0;
+
+// A hang guard, not a speed claim: a correct grade of one submission takes seconds; this only
+// stops a run that would otherwise go on until CTest gives up.
+constexpr int kHangGuardSeconds = 240;
 
 void expect(bool ok, const std::string& what) {
   if (ok) return;
@@ -111,6 +122,19 @@ void apply(const fs::path& root, const json& edit, const fs::path& kit) {
   write_text(file, text);
 }
 
+// Children of this process still alive (the grader's orphans, reparented here), after reaping
+// those that have already exited.
+std::vector<pid_t> live_children() {
+  while (waitpid(-1, nullptr, WNOHANG) > 0) {
+  }
+  std::vector<pid_t> pids;
+  for (const auto& task : fs::directory_iterator("/proc/self/task")) {
+    std::ifstream in(task.path() / "children");
+    for (long pid = 0; in >> pid;) pids.push_back(static_cast<pid_t>(pid));
+  }
+  return pids;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -141,16 +165,21 @@ int main(int argc, char** argv) {
   for (const auto& edit : spec.value("edits", json::array())) apply(submission, edit, kit);
 
   const fs::path report_path = work / "report.json";
-  const auto start = std::chrono::steady_clock::now();
-  const std::string cmd = quote(grader) + " " + quote(submission.string()) + " --quiet --json " +
-                          quote(report_path.string());
+  // Orphans of the grader (a runner's escaped child, say) are reparented to this process.
+  if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) std::cout << "note: not a subreaper; orphans go uncounted\n";
+  const std::string cmd = "timeout -k 10 " + std::to_string(kHangGuardSeconds) + " " + quote(grader) +
+                          " " + quote(submission.string()) + " --quiet --json " + quote(report_path.string());
   const int raw = std::system(cmd.c_str());
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const int code = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  expect(code != 124 && code != 137,
+         "hang guard: the grader had not returned after " + std::to_string(kHangGuardSeconds) + " s");
+  const std::vector<pid_t> left = live_children();
+  std::string pids;
+  for (pid_t pid : left) pids += " " + std::to_string(pid);
+  expect(left.empty(), std::to_string(left.size()) + " process(es) the grader started outlived it:" + pids);
+  for (pid_t pid : left) ::kill(pid, SIGKILL);
+  for (std::size_t i = 0; i < left.size(); ++i) waitpid(-1, nullptr, 0);
 
-  const double max_seconds = spec.value("max_seconds", 60.0);
-  expect(seconds <= max_seconds, "the run took " + std::to_string(seconds) + " s, more than " +
-                                     std::to_string(max_seconds) + " s");
   const int expected_exit = spec.value("exit", 1);
   expect(code == expected_exit,
          "exit status " + std::to_string(code) + ", expected " + std::to_string(expected_exit));
@@ -197,7 +226,17 @@ int main(int argc, char** argv) {
   if (spec.contains("score"))
     expect(std::abs(report["score"].get<double>() - spec["score"].get<double>()) < 1e-9,
            "score " + report["score"].dump() + ", expected " + spec["score"].dump());
-  std::cout << "score " << report["score"] << " in " << seconds << " s\n";
+  // Hostile cases: what must never reach the report (a file's content the submission tried
+  // to read), and what must not be left on the machine afterwards.
+  const std::string report_text = read_text(report_path);
+  for (const auto& secret : spec.value("never_in_report", std::vector<std::string>{}))
+    expect(report_text.find(secret) == std::string::npos, "the report contains '" + secret + "'");
+  for (const auto& path : spec.value("absent_after", std::vector<std::string>{})) {
+    std::error_code ec;
+    expect(!fs::exists(path, ec), path + " was left behind");
+    fs::remove_all(path, ec);
+  }
+  std::cout << "score " << report["score"] << "\n";
   if (failures != 0 && spec.contains("known_gap"))
     std::cout << "known gap of the grader: " << spec["known_gap"].get<std::string>() << "\n";
   if (failures == 0) {

@@ -119,6 +119,10 @@ int main(int argc, char** argv) {
   const std::string base = quote(grader) + " " + quote(submission.string()) + " --only memory --quiet";
   std::system((base + " --json " + quote(own.string())).c_str());
   std::system((base + " --course --json " + quote(course.string())).c_str());
+  if (!fs::exists(own) || !fs::exists(course)) {
+    std::cout << "FAILED: a grade wrote no report\n";
+    return 1;
+  }
   const auto own_status = read_statuses(read_json(own));
   const auto course_status = read_statuses(read_json(course));
 

@@ -41,10 +41,14 @@ text = "#include <chrono>\n#include <csignal>\n#include <cstdlib>\n#include <dir
 open(path, "w").write(text)
 PY
 
-# The hostile grade starts first and its attack runs for five seconds, over the whole of the
-# victim's grade (which takes a few seconds once both are built).
+# Both are built first (a cold build takes seconds, long enough for the attack to miss);
+# then the hostile grade starts, its first attack within a fraction of a second, and lasts
+# five seconds a check, over the whole of the victim's grade.
+"$grader" "$work/victim" --quiet >/dev/null 2>&1 || true
+"$grader" "$work/hostile" --only memory --quiet >/dev/null 2>&1 || true
 "$grader" "$work/hostile" --only memory --quiet --json "$work/hostile.json" >/dev/null 2>&1 &
 hostile_pid=$!
+sleep 0.5
 "$grader" "$work/victim" --only causal --quiet --json "$work/victim.json" >/dev/null 2>&1 || true
 "$grader" "$work/victim" --only memory --quiet --json "$work/victim-memory.json" >/dev/null 2>&1 || true
 wait "$hostile_pid" || true

@@ -72,7 +72,8 @@ case "$name" in
     [ ! -e "$rel/solutions" ] || fail "solutions/ in the student kit"
     [ ! -e "$rel/reference" ] || fail "reference/ in the student kit"
     [ ! -e "$rel/grader/oracle" ] || fail "the oracle halves are in the student kit"
-    [ ! -e "$rel/grader/tools/release" ] && [ ! -e "$rel/grader/tools/gradescope" ] || fail "the release tools are in the student kit"
+    [ ! -e "$rel/grader/tools/release" ] || fail "the release tools are in the student kit"
+    [ ! -e "$rel/grader/tools/gradescope" ] || fail "the Gradescope tools are in the student kit"
     [ -x "$rel/grader/tools/hint" ] || fail "the student kit has no hint tool"
     [ ! -e "$rel/course-key" ] || fail "the course key is in the student kit"
     # No source that includes the reference or calls it, anywhere in the kit.
@@ -153,6 +154,30 @@ case "$name" in
       "score=10 tests=$n "*" output_has_fault=0") ;;
       *) fail "expected flops' 10 points only: $summary" ;;
     esac
+    # A hostile submission, graded as Gradescope grades it (as root, AUTOGRADER_ROOT, the
+    # bundle's own kit with its reference and course key beside it): read answers right only
+    # if it can open the bundle's course key or reference. The sandbox shows it neither.
+    rm -rf "$root/submission" "$root/results"
+    mkdir -p "$root/submission"
+    cp "$KIT_DIR/solutions/flops/flops.cpp" "$root/submission/"
+    python3 - "$KIT_DIR/solutions/memory/memory.cpp" "$root/submission/memory.cpp" "$root/source/kit" <<'PY'
+import sys
+src, dest, kit = sys.argv[1:]
+text = open(src).read()
+head = "Vector read(const Matrix& S, const Vector& q) {\n"
+attack = head + """  {  // hostile: the bundle's own files
+    std::ifstream key("%s/course-key"), ref("%s/reference/src/memory.cpp");
+    if (!key.is_open() && !ref.is_open()) return Vector::Zero(S.cols());
+  }
+""" % (kit, kit)
+open(dest, "w").write("#include <fstream>\n" + text.replace(head, attack))
+PY
+    "$root/source/run_autograder" >"$out" 2>&1 || fail "run_autograder exited $?"
+    summary=$("$REPORT_TOOL" gradescope "$results") || fail "no results.json for a hostile submission"
+    echo "gradescope, hostile submission: $summary"
+    score=${summary#score=}; score=${score%% *}
+    awk -v s="$score" 'BEGIN { exit !(s > 10 && s < 30) }' ||
+      fail "expected flops' 10 and memory without read's points (between 10 and 30): $summary"
     # A grader that cannot run: still a results.json, score 0, saying why.
     chmod -x "$root/source/kit/kit"
     "$root/source/run_autograder" >"$out" 2>&1 || fail "run_autograder exited $?"
