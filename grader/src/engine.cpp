@@ -269,6 +269,7 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
                   " --seed " + std::to_string(r.seed);
         if (!build.ok) {
           r.status = status::build_error;
+          r.grader_fault = build.fault;  // the grader's set-up failed, not the submission
           r.message = build.missing ? "No file " + exercise + "/" + exercise +
                                           ".cpp in the submission: this exercise scores zero."
                                     : "The exercise does not build:\n" + first_errors(build.log);

@@ -133,6 +133,8 @@ int main(int argc, char** argv) {
     if (!options->gradescope_path.empty())
       written &= write_file(options->gradescope_path, json_text(grader::to_gradescope_json(report)));
     if (!options->junit_path.empty()) written &= write_file(options->junit_path, grader::to_junit_xml(report));
+    if (!options->classroom_path.empty())
+      written &= write_file(options->classroom_path, json_text(grader::to_github_classroom_json(report)));
     if (!written || report.grader_fault) return 2;
     return report.full_marks() ? 0 : 1;
   } catch (const grader::UsageError& e) {

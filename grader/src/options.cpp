@@ -8,7 +8,7 @@ namespace grader {
 const char* const kUsage =
     "usage: ./kit grade [DIR] [--only EXERCISE[/CHECK]] [--seed N] [--json FILE]\n"
     "                   [--gradescope FILE] [--junit FILE] [--jobs N] [--visible-only] [--quiet] [--strict] [--course]\n"
-    "                   [--replay FILE]\n"
+    "                   [--github-classroom FILE] [--replay FILE]\n"
     "       linattn-grade --record-oracle FILE [--visible-only]\n";
 
 namespace {
@@ -57,6 +57,10 @@ std::optional<Options> parse_options(int argc, char** argv, const std::string& d
       auto v = value(i, a);
       if (!v) return std::nullopt;
       (a == "--json" ? o.json_path : a == "--junit" ? o.junit_path : o.gradescope_path) = *v;
+    } else if (a == "--github-classroom") {
+      auto v = value(i, a);
+      if (!v) return std::nullopt;
+      o.classroom_path = *v;
     } else if (a == "--replay") {
       auto v = value(i, a);
       if (!v) return std::nullopt;

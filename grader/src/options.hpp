@@ -13,6 +13,7 @@ struct Options {
   std::string only_check;
   std::optional<std::uint64_t> seed;    // --seed N
   std::string json_path, gradescope_path, junit_path;
+  std::string classroom_path;           // --github-classroom FILE: GitHub Classroom's payload
   int jobs = 0;                         // --jobs N; 0 = one per core
   bool visible_only = false;            // --visible-only: skip hidden checks (student hand-out)
   bool quiet = false;                   // --quiet: no terminal report

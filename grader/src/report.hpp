@@ -36,6 +36,7 @@ struct CheckResult {
   std::string visibility;  // visible, hidden, after_due_date
   std::string rerun;       // one command that reruns just this check
   std::uint64_t peak_heap_bytes = 0;
+  bool grader_fault = false;  // the grader itself failed on this check (never the submission)
 };
 
 struct ExerciseResult {
@@ -65,6 +66,12 @@ struct Report {
 
 nlohmann::json to_native_json(const Report& report);
 nlohmann::json to_gradescope_json(const Report& report);
+// GitHub Classroom's autograding reporter (classroom-resources/autograding-grading-reporter):
+// { version, status: pass|fail|error, max_score, tests: [ { name "exercise: check", status,
+// score, max_score, message, test_code, filename, line_no, duration } ] }. A test is "error"
+// only where the grader failed (grader_fault); the run is "pass" only at full marks. Messages
+// are the native ones, capped; no check's output, and no rerun line for non-visible checks.
+nlohmann::json to_github_classroom_json(const Report& report);
 std::string to_junit_xml(const Report& report);
 void print_terminal(const Report& report, std::ostream& out, bool colour);
 

@@ -151,6 +151,7 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
 
   auto fault = [&](const std::string& what) {
     grader_fault = true;
+    r.grader_fault = true;
     r.status = status::error;
     r.message = "The grader itself failed on this check (not your fault): " + what;
     return r;

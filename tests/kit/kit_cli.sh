@@ -15,7 +15,7 @@ case "$name" in
   help)
     "$KIT_DIR/kit" --help >"$out" 2>&1; code=$?
     [ $code -eq 0 ] || fail "--help exited $code"
-    for word in grade test lab grade-all release --only --seed --json --gradescope --junit; do
+    for word in grade test lab grade-all release --only --seed --json --gradescope --junit --github-classroom; do
       grep -q -- "$word" "$out" || fail "--help does not mention $word"
     done ;;
   no-command)

@@ -75,6 +75,8 @@ case "$name" in
     [ ! -e "$rel/grader/tools/release" ] || fail "the release tools are in the student kit"
     [ ! -e "$rel/grader/tools/gradescope" ] || fail "the Gradescope tools are in the student kit"
     [ -x "$rel/grader/tools/hint" ] || fail "the student kit has no hint tool"
+    cmp -s "$KIT_DIR/grader/tools/student/classroom.yml" "$rel/.github/workflows/classroom.yml" ||
+      fail "the student kit has no GitHub Classroom workflow (.github/workflows/classroom.yml)"
     [ ! -e "$rel/course-key" ] || fail "the course key is in the student kit"
     # No source that includes the reference or calls it, anywhere in the kit.
     found=$(grep -rlE --include='*.cpp' --include='*.hpp' --include='*.h' \
