@@ -7,6 +7,11 @@ namespace grader {
 
 std::string submission_only_log(const std::string& log, const std::string& shown,
                                 const std::function<bool(const std::string& path)>& public_header) {
+  return own_files_only_log(log, [&](const std::string& path) { return path == shown; }, public_header);
+}
+
+std::string own_files_only_log(const std::string& log, const std::function<bool(const std::string& path)>& own,
+                               const std::function<bool(const std::string& path)>& public_header) {
   // "path:12:3: error: ...", "path:12: note: ...", "In file included from path:2:",
   // "                 from path:1:", "path: In function 'f':".
   static const std::regex located(R"(^(In file included from |\s+from )?([^:\s][^:]*?):(\d+)(:\d+)?[:,].*)");
@@ -28,7 +33,7 @@ std::string submission_only_log(const std::string& log, const std::string& shown
     }
     if (std::regex_match(line, m, located) || std::regex_match(line, m, context)) {
       const std::string path = m.size() > 3 && m[2].matched ? m[2].str() : m[1].str();
-      if (path == shown) {
+      if (own(path)) {
         out << line << "\n";
         quoting = true;
         hidden_file.clear();

@@ -16,6 +16,7 @@
 #include "build_log.hpp"
 #include "grader_config.hpp"
 #include "isolation.hpp"
+#include "object_policy.hpp"
 #include "sandbox.hpp"
 
 #include <sys/stat.h>
@@ -111,6 +112,18 @@ bool is_under(const fs::path& file, const fs::path& dir) {
 const fs::path kit_dir{LINATTN_SOURCE_DIR};
 const fs::path exercises_dir = kit_dir / "exercises";
 
+// Where the API headers a submission is compiled against come from: the pristine copies a
+// student kit carries in grader/data/headers/ (recorded by the release, in the grader's folder,
+// which the student does not edit), else the kit's own exercises/ (the instructors' kit).
+const fs::path& header_dir() {
+  static const fs::path dir = [] {
+    const fs::path pristine = kit_dir / "grader" / "data" / "headers";
+    std::error_code ec;
+    return fs::is_directory(pristine, ec) ? pristine : exercises_dir;
+  }();
+  return dir;
+}
+
 std::vector<std::string> eigen_dirs() { return split(LINATTN_EIGEN_INCLUDE, ';'); }
 
 std::vector<std::string> submission_flags() { return split(LINATTN_SUBMISSION_FLAGS, ' '); }
@@ -146,13 +159,13 @@ const std::vector<fs::path>& system_include_dirs() {
 std::vector<fs::path> kit_headers() {
   std::vector<fs::path> headers;
   std::error_code ec;
-  for (auto it = fs::directory_iterator(exercises_dir / "common", ec);
+  for (auto it = fs::directory_iterator(header_dir() / "common", ec);
        !ec && it != fs::directory_iterator(); it.increment(ec)) {
     const auto ext = it->path().extension();
     if (it->is_regular_file() && (ext == ".hpp" || ext == ".h")) headers.push_back(normal(it->path()));
   }
   for (const char* exercise : {LINATTN_EXERCISE_LIST}) {
-    const fs::path api = exercises_dir / exercise / (std::string(exercise) + ".hpp");
+    const fs::path api = header_dir() / exercise / (std::string(exercise) + ".hpp");
     if (fs::is_regular_file(api, ec)) headers.push_back(normal(api));
   }
   std::sort(headers.begin(), headers.end());
@@ -212,7 +225,8 @@ bool sandbox_failed(const std::string& log) { return log.rfind("bwrap: ", 0) == 
 // What decides a build besides the source, the headers, the flags and the compiler: the way
 // this file stages, confines and polices a build. Change it when any of that changes, and
 // every cached object and runner is made again.
-constexpr const char* kBuilderVersion = "builder v2: staged headers, sandboxed compile and link, include policy v1";
+constexpr const char* kBuilderVersion =
+    "builder v3: staged headers, sandboxed compile and link, include policy v1, object policy v2, compile time-outs remembered";
 
 // The cache of objects and runners: ours alone (mode 0700), so nothing else on the machine,
 // and nothing run in the sandbox, can replace a runner between two grades.
@@ -315,7 +329,7 @@ Limits tool_limits(double seconds) {
   Limits limits;
   limits.wall_seconds = seconds;
   limits.address_space_bytes = 4ull << 30;   // cc1plus on Eigen needs well under this
-  limits.file_size_bytes = 512ull << 20;
+  limits.file_size_bytes = 64ull << 20;       // an object or a runner is a few MB; .fill bombs are not
   limits.output_bytes_kept = 256ull << 10;
   return limits;
 }
@@ -379,8 +393,10 @@ struct Stage {
     const unsigned uid = worker_uid(jail.worker);
     if (uid != 0 && dir != jail.work) (void)::chown(dir.c_str(), uid, uid);
   }
-  RunOutcome run(const std::vector<std::string>& argv, double seconds) const {
+  RunOutcome run(const std::vector<std::string>& argv, double seconds,
+                 std::uint64_t output_kept = 256ull << 10) const {
     Limits limits = tool_limits(seconds);
+    limits.output_bytes_kept = output_kept;
     Confinement c = confine(jail, argv, limits);
     return run_sandboxed(c.argv, c.cwd, limits);
   }
@@ -433,7 +449,7 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
   for (const auto& header : kit) {
     std::string text;
     read_file(header, text);
-    object_hash.add(header.lexically_relative(normal(exercises_dir)).string());
+    object_hash.add(header.lexically_relative(normal(header_dir())).string());
     object_hash.add(text);
   }
   for (const auto& arg : flags) object_hash.add(arg);
@@ -499,7 +515,7 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
     bool staged_ok = stage.write(source_name, staged);
     // The kit's layout, mirrored: an API header includes "../common/linattn.hpp".
     for (const auto& header : kit)
-      staged_ok = stage.put(header, "include/" + header.lexically_relative(normal(exercises_dir)).string()) && staged_ok;
+      staged_ok = stage.put(header, "include/" + header.lexically_relative(normal(header_dir())).string()) && staged_ok;
     if (!staged_ok) {
       result.log = "grader fault: cannot stage the submission in " + stage.jail.work.string() + "\n";
       result.fault = true;
@@ -542,6 +558,17 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
                     "library; a submission is its own .cpp file and may include only those\n";
       }
       if (deps.empty()) rejected = shown + ":1: error: grader fault: no dependency list from the compiler\n";
+      // What the object holds: nothing that runs before the harness, nothing that replaces
+      // what it relies on (object_policy.hpp). readelf runs in the sandbox like the compiler.
+      const RunOutcome elf =
+          stage.run({"/usr/bin/readelf", "-W", "-S", "-s", stage.in("out.o")}, 60, 64ull << 20);
+      if (elf.ending != RunOutcome::Ending::Exited || elf.exit_code != 0 || elf.output_truncated()) {
+        result.log = compile_log + "grader fault: cannot list the object's sections and symbols: " +
+                     elf.output.substr(0, 300) + elf.launch_error + "\n";
+        result.fault = true;
+        return finish(result);
+      }
+      rejected += object_policy_violations(elf.output, shown);
     }
 
     if (!compiled || !rejected.empty()) {
@@ -555,8 +582,13 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
           log += "the compiler was " + ending_text(r, limit) + "\n";
       }
       // A compiler that reported errors, or an include refused, is a property of the text and
-      // is remembered; a time-out or a crash of the compiler may not be, and is not.
-      if (!rejected.empty() || r.ending == RunOutcome::Ending::Exited)
+      // is remembered. So is running out of the compile's time (two minutes, against seconds
+      // for any real submission): a file built to keep the compiler busy would otherwise cost
+      // those minutes again on every grade. A crash of the compiler is not remembered.
+      if (r.ending == RunOutcome::Ending::TimedOut)
+        log += "note: this result is remembered; change the file to compile it again\n";
+      if (!rejected.empty() || r.ending == RunOutcome::Ending::Exited ||
+          r.ending == RunOutcome::Ending::TimedOut)
         write_file_atomically(object_fail, log);
       result.log = log;
       return finish(result);
@@ -633,6 +665,59 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
   return finish(result);
 }
 
+ScratchBuild build_scratch(const std::string& exercise,
+                           const std::vector<std::pair<std::string, std::string>>& sources) {
+  ScratchBuild result;
+  const Stage stage(0);
+  std::vector<std::string> argv = {compiler(), LINATTN_CXX_STANDARD};
+  for (const auto& f : submission_flags()) argv.push_back(f);
+  argv.push_back("-fdiagnostics-color=never");
+  for (const auto& d : eigen_dirs()) argv.insert(argv.end(), {"-isystem", d});
+  argv.insert(argv.end(), {"-I" + stage.in("include/" + exercise), "-I" + stage.in("include/common")});
+  bool staged_ok = true;
+  for (const auto& header : kit_headers())
+    staged_ok = stage.put(header, "include/" + header.lexically_relative(normal(header_dir())).string()) && staged_ok;
+  for (const auto& [name, text] : sources) {
+    std::string body = "#line 1 \"" + name + "\"\n" + text;
+    if (!text.empty() && text.back() != '\n') body += '\n';
+    const std::string flat = fs::path(name).filename().string();
+    staged_ok = stage.write(flat, body) && staged_ok;
+    argv.push_back(stage.in(flat));
+  }
+  if (!staged_ok) {
+    result.log = "grader fault: cannot stage the sources\n";
+    return result;
+  }
+  argv.insert(argv.end(), {"-pthread", "-o", stage.in("program")});
+  const RunOutcome r = stage.run(argv, 240);
+  std::string log = capped_log(r);
+  for (const auto& [name, text] : sources) replace_all(log, stage.in(fs::path(name).filename().string()), name);
+  replace_all(log, stage.in("program"), "the program");
+  auto own = [&](const std::string& path) {
+    for (const auto& source : sources)
+      if (path == source.first) return true;
+    return false;
+  };
+  result.log = own_files_only_log(log, own, [&](const std::string& path) {
+    return is_under(fs::path(path), fs::path(stage.in("include"))) || library_header(path);
+  });
+  if (r.ending != RunOutcome::Ending::Exited || r.exit_code != 0) {
+    if (r.ending != RunOutcome::Ending::Exited) result.log += "the compiler was " + ending_text(r, 240) + "\n";
+    return result;
+  }
+  std::string pattern = (fs::temp_directory_path() / "linattn-try-XXXXXX").string();
+  if (!::mkdtemp(pattern.data())) {
+    result.log += "grader fault: cannot make a folder for the program\n";
+    return result;
+  }
+  result.program = fs::path(pattern) / "program";
+  std::error_code ec;
+  fs::copy_file(stage.host("program"), result.program, ec);
+  ::chmod(result.program.c_str(), 0755);
+  result.ok = !ec;
+  return result;
+}
+
 // A linker's "undefined reference" line names the harness function that made the call and
 // spells Eigen's types in full; a student needs only the missing function, in the API's words.
 std::string readable_link_error(const std::string& line) {
@@ -645,6 +730,18 @@ std::string readable_link_error(const std::string& line) {
   replace_all(what, "std::function<Matrix (Matrix const&)>", "FeatureMap");
   replace_all(what, "linattn::", "");
   return "error: no definition of " + what + " (the signature the kit's header declares)";
+}
+
+std::vector<std::string> edited_headers() {
+  std::vector<std::string> edited;
+  if (normal(header_dir()) == normal(exercises_dir)) return edited;
+  for (const auto& pristine : kit_headers()) {
+    const fs::path rel = pristine.lexically_relative(normal(header_dir()));
+    std::string kept, local;
+    read_file(pristine, kept);
+    if (!read_file(exercises_dir / rel, local) || local != kept) edited.push_back("exercises/" + rel.string());
+  }
+  return edited;
 }
 
 std::string first_errors(const std::string& log, int max_lines) {

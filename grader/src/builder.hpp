@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace grader {
 
@@ -23,6 +25,23 @@ struct BuildResult {
 // chroot layer, so that builds running side by side never share one.
 BuildResult build_runner(const std::string& exercise, const std::filesystem::path& submission_dir,
                          unsigned worker = 0);
+
+// A scratch program (./kit try): `sources` as {name shown in messages, text}, compiled and
+// linked together in the sandbox with the kit's flags and headers, without the harness and
+// without caching. The program lands in a temporary folder of its own, which the caller
+// removes (program.parent_path()).
+struct ScratchBuild {
+  bool ok = false;
+  std::string log;                // messages about the sources only (see build_log.hpp)
+  std::filesystem::path program;  // if ok
+};
+ScratchBuild build_scratch(const std::string& exercise,
+                           const std::vector<std::pair<std::string, std::string>>& sources);
+
+// The API headers under exercises/ that differ from the pristine copies submissions are
+// compiled against (a student kit's grader/data/headers/), as "exercises/causal/causal.hpp";
+// empty in the instructors' kit, whose exercises/ is the original.
+std::vector<std::string> edited_headers();
 
 // The first compiler errors as "file:line: message" lines, at most `max_lines`.
 std::string first_errors(const std::string& log, int max_lines = 5);

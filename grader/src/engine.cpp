@@ -323,6 +323,9 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
     }
     report.seconds = since(start);
     report.isolation = layer_name(layer);
+    for (const auto& header : edited_headers())
+      report.notices.push_back(header + " differs from the kit's: your changes to it are ignored, "
+                               "and every submission is compiled against the kit's own copy.");
   }
   return reports;
 }

@@ -61,6 +61,8 @@ std::vector<std::string> bwrap_base(bool toolchain) {
   return a;
 }
 
+unsigned allocate_uid(unsigned worker);
+
 bool probe_bwrap(std::string& why) {
   if (find_program("bwrap").empty()) {
     why = "bubblewrap (bwrap) is not installed";
@@ -70,6 +72,8 @@ bool probe_bwrap(std::string& why) {
   argv.push_back("/usr/bin/true");
   Limits limits;
   limits.wall_seconds = 20;
+  // As the programs will run: under a user id of their own when we are root.
+  limits.run_as_uid = ::geteuid() == 0 ? allocate_uid(0) : 0;
   const RunOutcome r = run_sandboxed(argv, "/", limits);
   if (r.ending == RunOutcome::Ending::Exited && r.exit_code == 0) return true;
   std::string said = r.output.substr(0, r.output.find('\n'));
@@ -123,13 +127,19 @@ IsolationInfo detect() {
   return info;
 }
 
-// Makes the parent folders of `inside` under `root` and copies (or hard-links) `host` there.
-void place_copy(const fs::path& root, const fs::path& host, const std::string& in) {
+// Makes the parent folders of `inside` under `root` and puts `host` there: a hard link for a
+// system library (readable by everyone already; its mode is never touched, since a hard link
+// shares it with the host's file), a copy made readable for anything else (the runner, which
+// lives in the judge's private cache).
+void place_copy(const fs::path& root, const fs::path& host, const std::string& in, bool system_file) {
   const fs::path target = root / fs::path(in).relative_path();
   fs::create_directories(target.parent_path());
   std::error_code ec;
-  fs::create_hard_link(host, target, ec);
-  if (ec) fs::copy_file(host, target, fs::copy_options::overwrite_existing);
+  if (system_file) {
+    fs::create_hard_link(host, target, ec);
+    if (!ec) return;
+  }
+  fs::copy_file(host, target, fs::copy_options::overwrite_existing);
   ::chmod(target.c_str(), 0555);
 }
 
@@ -221,6 +231,9 @@ Confinement confine(const Jail& jail, const std::vector<std::string>& argv, Limi
   ::lseek(c.seccomp_fd, 0, SEEK_SET);
   constexpr int kSeccompFdInChild = 9;
   limits.pass_fds.emplace_back(c.seccomp_fd, kSeccompFdInChild);
+  // bubblewrap itself starts under the worker's own id (a user namespace makes it "nobody"
+  // inside): the id's process limit then holds inside too, which it would not for root.
+  limits.run_as_uid = worker_uid(jail.worker);
 
   c.argv = bwrap_base(jail.toolchain);
   for (const auto& [host, in] : jail.read_only) c.argv.insert(c.argv.end(), {"--ro-bind", host.string(), in});
@@ -255,8 +268,8 @@ fs::path make_jail_folder(const Jail& jail) {
   if (isolation().layer == Layer::Chroot && !jail.toolchain) {
     // The chroot's root belongs to root and is read-only to the runner; only /tmp is its own.
     ::chmod(folder.c_str(), 0755);
-    for (const auto& [host, in] : runner_libraries()) place_copy(folder, host, in);
-    for (const auto& [host, in] : jail.read_only) place_copy(folder, host, in);
+    for (const auto& [host, in] : runner_libraries()) place_copy(folder, host, in, true);
+    for (const auto& [host, in] : jail.read_only) place_copy(folder, host, in, false);
     const fs::path scratch = folder / "tmp";
     fs::create_directories(scratch);
     if (::chown(scratch.c_str(), uid, uid) != 0 || ::chmod(scratch.c_str(), 0700) != 0)
@@ -286,8 +299,19 @@ bool readable_by_sandbox(const fs::path& path) {
   return pid > 0 && ::waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-unsigned worker_uid(unsigned worker) {
-  if (isolation().layer != Layer::Chroot || ::geteuid() != 0) return 0;
+unsigned worker_uid(unsigned worker) { return ::geteuid() == 0 ? allocate_uid(worker) : 0; }
+
+fs::path readable_copy(const Jail& jail, const fs::path& file) {
+  if (worker_uid(jail.worker) == 0 || isolation().layer == Layer::Chroot) return file;
+  const fs::path copy = jail.work / ("bin-" + file.filename().string());
+  fs::copy_file(file, copy, fs::copy_options::overwrite_existing);
+  ::chmod(copy.c_str(), 0555);
+  return copy;
+}
+
+namespace {
+
+unsigned allocate_uid(unsigned worker) {
   static std::mutex mutex;
   static std::map<unsigned, unsigned> taken;  // worker -> id, held until the process ends
   std::lock_guard<std::mutex> lock(mutex);
@@ -311,5 +335,7 @@ unsigned worker_uid(unsigned worker) {
   throw std::runtime_error("no free user id for the sandbox in " + std::to_string(kFirstRunnerUid) +
                            "..+4000");
 }
+
+}  // namespace
 
 }  // namespace grader

@@ -85,10 +85,16 @@ void remove_jail_folder(const std::filesystem::path& folder);
 // {host file, path inside}. Asked of the compiler once per process.
 const std::vector<std::pair<std::filesystem::path, std::string>>& runner_libraries();
 
-// The user id the given worker's confined programs run under when we are root and the layer
-// is chroot (0 otherwise): taken from a range under a lock, so that no two grader processes,
-// and no two workers, ever share one.
+// The user id the given worker's confined programs run under when we are root (0 otherwise),
+// in every layer: taken from a range under a lock, so that no two grader processes, and no two
+// workers, ever share one. Under it, RLIMIT_NPROC bounds the processes and threads a program
+// may start (bubblewrap's own user inside maps to this id), and the kit's private files stay
+// out of reach.
 unsigned worker_uid(unsigned worker);
+
+// `file` as the jail's user id can read it: the file itself, or, when that id is not ours, a
+// copy in jail.work (a runner lives in the judge's private cache). For Jail::read_only.
+std::filesystem::path readable_copy(const Jail& jail, const std::filesystem::path& file);
 
 // Under the chroot layer a compiler is not chrooted (it needs /usr): what keeps it from the
 // kit is the kit's folder being closed to other users. True if the sandbox's user id can

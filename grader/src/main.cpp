@@ -8,6 +8,7 @@
 #include "options.hpp"
 #include "oracle_source.hpp"
 #include "report.hpp"
+#include "try_run.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -90,6 +91,18 @@ int main(int argc, char** argv) {
     const fs::path rel = fs::relative(fs::path(argv[2]) / "exercises", fs::current_path(), ec);
     default_submission = ec ? (fs::path(argv[2]) / "exercises").string() : rel.string();
     first = 3;
+  }
+  if (argc > first && std::string(argv[first]) == "--try") {
+    if (argc - first < 2 || argc - first > 3) {
+      std::cerr << "usage: ./kit try EXERCISE [DIR]   (DIR defaults to exercises/)\n";
+      return 2;
+    }
+    try {
+      return grader::run_try(argv[first + 1], argc - first == 3 ? argv[first + 2] : default_submission);
+    } catch (const std::exception& e) {
+      std::cerr << "linattn-grade: " << e.what() << "\n";
+      return 2;
+    }
   }
   if (argc > first && std::string(argv[first]) == "--make-course-key")
     try {

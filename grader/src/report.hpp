@@ -60,6 +60,7 @@ struct Report {
   double seconds = 0;
   bool grader_fault = false;  // something went wrong on the grader's side: exit 2
   std::string isolation;      // the sandbox layer student code ran under: namespaces, chroot, none
+  std::vector<std::string> notices;  // said at the top of the report (an edited header, say)
   std::vector<ExerciseResult> exercises;
   bool full_marks() const;
 };
@@ -74,5 +75,9 @@ nlohmann::json to_gradescope_json(const Report& report);
 nlohmann::json to_github_classroom_json(const Report& report);
 std::string to_junit_xml(const Report& report);
 void print_terminal(const Report& report, std::ostream& out, bool colour);
+
+// Text from a submission, safe for a terminal: control characters other than newline and tab
+// (C1 controls included) written as \xNN / \uNNNN.
+std::string printable(const std::string& text);
 
 }  // namespace grader

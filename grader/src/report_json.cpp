@@ -54,6 +54,7 @@ nlohmann::json to_native_json(const Report& report) {
           {"max_score", tidy(report.max_score)},
           {"seconds", report.seconds},
           {"isolation", report.isolation},
+          {"notices", report.notices},
           {"exercises", std::move(exercises)}};
 }
 

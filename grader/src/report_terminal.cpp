@@ -46,6 +46,8 @@ std::string points(double got, double max) {
 // every control character but newline and tab, so that it can neither move the cursor, clear
 // the screen, retitle the window nor hide text. C1 controls (U+0080 to U+009F, which some
 // terminals obey too) are escaped as well.
+}  // namespace
+
 std::string printable(const std::string& text) {
   std::string out;
   out.reserve(text.size());
@@ -67,6 +69,8 @@ std::string printable(const std::string& text) {
   return out;
 }
 
+namespace {
+
 void indented(std::ostream& out, const std::string& text, const std::string& pad) {
   std::istringstream lines(printable(text));
   for (std::string line; std::getline(lines, line);) out << pad << line << "\n";
@@ -77,6 +81,7 @@ void indented(std::ostream& out, const std::string& text, const std::string& pad
 void print_terminal(const Report& report, std::ostream& out, bool colour) {
   const Style style{colour};
   out << "Grading " << printable(report.submission) << "\n";
+  for (const auto& notice : report.notices) out << style.paint("Note: " + notice, "33") << "\n";
   if (report.isolation == "none")
     out << style.paint("No sandbox here: student code ran with time, memory and file limits only, "
                        "and could read what your user can read. Fine for your own work; course "

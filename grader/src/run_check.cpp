@@ -15,11 +15,26 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cbor_shape.hpp"
 #include "isolation.hpp"
 
 namespace grader {
 
 namespace {
+
+// How deep a reply may nest arrays and maps before the judge decodes it (cbor_shape.hpp).
+constexpr std::size_t kMaxReplyNesting = 64;
+
+// The longest text taken from a reply into a message (an exception's what(), say): a message
+// is read by a person, and the rest would only bloat every report.
+constexpr std::size_t kMaxReplyText = 4096;
+
+std::string capped_text(std::string text) {
+  if (text.size() <= kMaxReplyText) return text;
+  const std::size_t more = text.size() - kMaxReplyText;
+  text.resize(kMaxReplyText);
+  return text + "[... " + std::to_string(more) + " more bytes not shown]";
+}
 
 // The files a check's code may write in all, in its private scratch folder.
 constexpr std::uint64_t kScratchQuota = 64ull << 20;
@@ -174,18 +189,22 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
     jail.purpose = FilterPurpose::Runner;
     jail.worker = run.worker;
     jail.scratch_bytes = kScratchQuota;
-    jail.read_only = {{run.runner, "/runner"}};
+    jail.read_only = {{run.runner, "/runner"}};  // the chroot layer copies it in here
     JailFolder folder{make_jail_folder(jail)};
     jail.work = folder.path;
+    const std::filesystem::path runner = readable_copy(jail, run.runner);
+    jail.read_only = {{runner, "/runner"}};
     OwnedFd request_file{request_fd(request)};
     Limits limits = check.limits;
     limits.reply_pipe = true;
     limits.pass_fds.emplace_back(request_file.fd, 3);
-    const Confinement confined = confine(jail, {inside(jail, run.runner), "--fds"}, limits);
+    const Confinement confined = confine(jail, {inside(jail, runner), "--fds"}, limits);
     outcome = run_sandboxed(confined.argv, confined.cwd, limits);
     unwrap_signal(outcome);
     if (isolation().layer != Layer::Namespaces) scratch_used = bytes_under(folder.path);
-    if (!outcome.reply.empty()) {
+    // Nested too deep for the decoder's recursion: as good as garbled. (A real reply is a map
+    // of arrays of numbers, a few levels deep.)
+    if (!outcome.reply.empty() && cbor_nesting_within(outcome.reply, kMaxReplyNesting)) {
       const std::vector<std::uint8_t> bytes(outcome.reply.begin(), outcome.reply.end());
       try {
         reply = wire::decode(bytes);
@@ -257,7 +276,7 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
     r.peak_heap_bytes = reply.value("peak_heap_bytes", std::uint64_t{0});
     if (what == "not_implemented") {
       r.status = status::not_implemented;
-      r.message = reply.value("what", check.function + " is not implemented yet");
+      r.message = capped_text(reply.value("what", check.function + " is not implemented yet"));
       return r;
     }
     if (what == "bad_alloc") {
@@ -282,7 +301,7 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
     }
     if (what == "exception") {
       r.status = status::error;
-      r.message = tried + "\nThrew an exception: " + reply.value("what", std::string("(no message)"));
+      r.message = tried + "\nThrew an exception: " + capped_text(reply.value("what", std::string("(no message)")));
       return r;
     }
     if (what == "harness_error") {
@@ -290,7 +309,7 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
       // large to encode; a request of ours would have failed for the solutions too.
       r.status = status::error;
       r.message = tried + "\nThe runner could not complete the call: " +
-                  reply.value("what", std::string("(no detail)"));
+                  capped_text(reply.value("what", std::string("(no detail)")));
       return r;
     }
     if (what != "returned") throw std::runtime_error("unknown outcome '" + what + "'");
@@ -304,8 +323,17 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
     }
     const json changed = reply.value("inputs_changed", json::array());
     if (!changed.empty()) {
+      // Names come from the reply: at most a few, each short (a forged reply could list a
+      // million, or one of many megabytes).
       std::string names;
-      for (const auto& n : changed) names += (names.empty() ? "" : ", ") + n.get<std::string>();
+      std::size_t listed = 0;
+      for (const auto& n : changed) {
+        if (++listed > 8) {
+          names += ", ...";
+          break;
+        }
+        names += (names.empty() ? "" : ", ") + capped_text(n.get<std::string>()).substr(0, 64);
+      }
       r.status = status::failed;
       r.message = tried + "\nThe function changed its input(s): " + names +
                   ". Inputs are passed by const reference and must be left exactly as they were; "

@@ -35,6 +35,18 @@ case "$name" in
   own-seed)
     "$KIT_DIR/kit" grade "$KIT_DIR/exercises" --only flops/flops/by-hand --seed 1 >"$out" 2>&1; code=$?
     [ $code -eq 1 ] || fail "--seed 1 on a visible check exited $code, expected 1" ;;
+  edited-header)
+    # A header edited in exercises/ is ignored (submissions compile against the kit's pristine
+    # copy) and the report says so at the top.
+    [ -f "$KIT_DIR/grader/data/headers/flops/flops.hpp" ] || fail "no pristine headers in the student kit"
+    cp -r "$KIT_DIR/exercises" "$work/sub"
+    cp "$KIT_DIR/exercises/flops/flops.hpp" "$work/flops.hpp.orig"
+    printf '\n#define EDITED_BY_STUDENT 1\nnot C++ at all\n' >>"$KIT_DIR/exercises/flops/flops.hpp"
+    "$KIT_DIR/kit" grade "$work/sub" --only flops --json "$work/report.json" >"$out" 2>&1; code=$?
+    cp "$work/flops.hpp.orig" "$KIT_DIR/exercises/flops/flops.hpp"
+    [ $code -eq 1 ] || fail "grading with an edited header exited $code, expected 1"
+    grep -q "exercises/flops/flops.hpp differs from the kit's" "$out" || fail "the report does not name the edited header"
+    grep -q '"build_error"' "$work/report.json" && fail "the edited header was used" ;;
   instructor-commands)
     for cmd in lab grade-all release; do
       "$KIT_DIR/kit" $cmd "$work" student >"$out" 2>&1; code=$?

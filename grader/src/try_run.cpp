@@ -1,0 +1,99 @@
+#include "try_run.hpp"
+
+#include "builder.hpp"
+#include "grader_config.hpp"
+#include "isolation.hpp"
+#include "report.hpp"
+#include "sandbox.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace grader {
+
+namespace {
+
+bool read_text(const fs::path& path, std::string& out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream s;
+  s << in.rdbuf();
+  out = s.str();
+  return true;
+}
+
+}  // namespace
+
+int run_try(const std::string& exercise, const fs::path& dir) {
+  const std::vector<std::string> known = {LINATTN_EXERCISE_LIST};
+  if (std::find(known.begin(), known.end(), exercise) == known.end()) {
+    std::cerr << "linattn-grade: no exercise named '" << exercise << "'; the exercises are:";
+    for (const auto& e : known) std::cerr << " " << e;
+    std::cerr << "\n";
+    return 2;
+  }
+  const std::string mine = exercise + "/" + exercise + ".cpp", scratch = exercise + "/try.cpp";
+  std::string mine_text, scratch_text;
+  if (!read_text(dir / mine, mine_text)) {
+    std::cerr << "linattn-grade: no " << (dir / mine).string() << "\n";
+    return 2;
+  }
+  // The submission's own scratch program, else the kit's (a folder such as solutions/ has none).
+  const fs::path kit_scratch = fs::path(LINATTN_SOURCE_DIR) / "exercises" / scratch;
+  if (!read_text(dir / scratch, scratch_text)) {
+    if (!read_text(kit_scratch, scratch_text)) {
+      std::cerr << "linattn-grade: no " << (dir / scratch).string() << " and no " << kit_scratch.string()
+                << " (the exercise's scratch program)\n";
+      return 2;
+    }
+    std::cout << "(no " << scratch << " in " << dir.string() << ": using the kit's)\n";
+  }
+  std::cout << "Building " << mine << " with " << scratch << " (in the sandbox: "
+            << layer_name(isolation().layer) << ")\n" << std::flush;
+  const ScratchBuild build = build_scratch(exercise, {{mine, mine_text}, {scratch, scratch_text}});
+  if (!build.ok) {
+    std::cout << printable(build.log) << "It does not build; the messages above say why.\n";
+    return 1;
+  }
+  Jail jail;
+  jail.purpose = FilterPurpose::Runner;
+  jail.read_only = {{build.program, "/runner"}};  // the chroot layer copies it in here
+  jail.work = make_jail_folder(jail);
+  const fs::path program = readable_copy(jail, build.program);
+  jail.read_only = {{program, "/runner"}};
+  Limits limits;  // a check's default limits
+  RunOutcome r;
+  {
+    const Confinement confined = confine(jail, {inside(jail, program)}, limits);
+    r = run_sandboxed(confined.argv, confined.cwd, limits);
+    unwrap_signal(r);
+  }
+  remove_jail_folder(jail.work);
+  std::error_code ec;
+  fs::remove_all(build.program.parent_path(), ec);
+
+  std::cout << printable(r.output);
+  if (r.output_truncated()) std::cout << "\n[output cut at " << r.output.size() << " bytes]\n";
+  switch (r.ending) {
+    case RunOutcome::Ending::Exited:
+      if (r.exit_code != 0) std::cout << "(the program exited with status " << r.exit_code << ")\n";
+      return r.exit_code;
+    case RunOutcome::Ending::Signaled:
+      std::cout << "(the program crashed: " << signal_name(r.signal) << ")\n";
+      return 1;
+    case RunOutcome::Ending::TimedOut:
+      std::cout << "(stopped after " << limits.wall_seconds << " s, the limit of a check)\n";
+      return 1;
+    case RunOutcome::Ending::LaunchFailed:
+      std::cerr << "linattn-grade: could not start the program: " << r.launch_error << "\n";
+      return 2;
+  }
+  return 2;
+}
+
+}  // namespace grader

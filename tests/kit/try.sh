@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# ./kit try: the scratch program of an exercise built with the student's file in the sandbox
+# and run there.
+# usage: try.sh KIT_DIR TEST_NAME
+set -u
+KIT_DIR=$1
+name=$2
+work=$(mktemp -d)
+out=$work/out
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAILED: $*"; echo "--- output ---"; cat "$out"; exit 1; }
+export LINATTN_KIT_NO_BUILD=1 NO_COLOR=1
+
+case "$name" in
+  solutions)
+    # The solutions through the kit's scratch programs: the book's numbers come out.
+    "$KIT_DIR/kit" try flops "$KIT_DIR/solutions" >"$out" 2>&1 || fail "try flops exited $?"
+    grep -q "Left 2199023255552, Right 4294967296, ratio 512" "$out" || fail "not the book's FLOP counts"
+    grep -q "crossover_T(128, 128) = 129" "$out" || fail "not the book's crossover"
+    "$KIT_DIR/kit" try causal "$KIT_DIR/solutions" >"$out" 2>&1 || fail "try causal exited $?"
+    [ "$(grep -c "largest difference from the book: 0$" "$out")" -eq 2 ] || fail "the hand example does not match"
+    "$KIT_DIR/kit" try taylor "$KIT_DIR/solutions" >"$out" 2>&1 || fail "try taylor exited $?"
+    grep -q "your phi(q).phi(k) = 18.5" "$out" || fail "not the book's 18.5" ;;
+  stubs)
+    # The stubs as handed out: it builds and runs, and says what is not written yet.
+    "$KIT_DIR/kit" try causal "$KIT_DIR/exercises" >"$out" 2>&1 || fail "try causal on the stubs exited $?"
+    grep -q "not implemented yet" "$out" || fail "no word that the stub is not implemented" ;;
+  does-not-build)
+    mkdir -p "$work/sub/flops"
+    printf 'this is not C++\n' >"$work/sub/flops/flops.cpp"
+    "$KIT_DIR/kit" try flops "$work/sub" >"$out" 2>&1; code=$?
+    [ $code -eq 1 ] || fail "a file that does not build exited $code, expected 1"
+    grep -q "flops/flops.cpp:1" "$out" || fail "the compiler's message does not point at the file"
+    grep -q "does not build" "$out" || fail "no word that it does not build" ;;
+  sandboxed)
+    # The scratch program runs in the sandbox: the kit's files are not there to read.
+    mkdir -p "$work/sub/flops"
+    cp "$KIT_DIR/solutions/flops/flops.cpp" "$work/sub/flops/"
+    cat >"$work/sub/flops/try.cpp" <<CPP
+#include <fstream>
+#include <iostream>
+int main() {
+  std::ifstream f("$KIT_DIR/README.md");
+  std::cout << (f.is_open() ? "OPENED THE KIT" : "kit not visible") << "\n";
+}
+CPP
+    "$KIT_DIR/kit" try flops "$work/sub" >"$out" 2>&1 || fail "try exited $?"
+    grep -q "kit not visible" "$out" || fail "the scratch program could read the kit's README" ;;
+  unknown)
+    "$KIT_DIR/kit" try nosuch >"$out" 2>&1; code=$?
+    [ $code -eq 2 ] || fail "an unknown exercise exited $code, expected 2"
+    grep -q "the exercises are" "$out" || fail "the exercises are not listed" ;;
+  *)
+    echo "unknown test $name"; exit 2 ;;
+esac
+echo ok
