@@ -5,6 +5,7 @@
 #include "grader_config.hpp"
 #include "course_seeds.hpp"
 #include "isolation.hpp"
+#include "landlock.hpp"
 #include "oracle_source.hpp"
 #include "run_check.hpp"
 #include "utf8.hpp"
@@ -165,10 +166,12 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
   if (layer == Layer::None && o.strict)
     throw UsageError("refusing to grade without a sandbox (" + isolation().why + "). " +
                      how_to_enable_sandbox());
-  // The chroot layer's compilers see the host's files as its user id does: the kit must be
-  // closed to it. Course grading insists; a student grading their own work is warned.
+  // The chroot layer's compilers are not chrooted: Landlock keeps them to /usr and their own
+  // folder where the kernel has it; elsewhere they see the host's files as their user id does,
+  // and the kit must be closed to it. Course grading insists; a student grading their own
+  // work is warned.
   const std::string kit_file = std::string(LINATTN_SOURCE_DIR) + "/README.md";
-  if (layer == Layer::Chroot && readable_by_sandbox(kit_file)) {
+  if (layer == Layer::Chroot && !landlock_available() && readable_by_sandbox(kit_file)) {
     const std::string why = "under the chroot layer, compilers run as an unprivileged user id, and "
                             "that id can read the kit (" + kit_file + "); close it with "
                             "chmod 700 " + std::string(LINATTN_SOURCE_DIR);

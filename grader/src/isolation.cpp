@@ -1,6 +1,7 @@
 #include "isolation.hpp"
 
 #include "grader_config.hpp"
+#include "landlock.hpp"
 
 #include <fcntl.h>
 #include <grp.h>
@@ -198,11 +199,13 @@ std::string inside(const Jail& jail, const fs::path& host) {
 
 Confinement::~Confinement() {
   if (seccomp_fd >= 0) ::close(seccomp_fd);
+  if (landlock_fd >= 0) ::close(landlock_fd);
 }
 
 Confinement::Confinement(Confinement&& o) noexcept
-    : argv(std::move(o.argv)), cwd(std::move(o.cwd)), seccomp_fd(o.seccomp_fd) {
+    : argv(std::move(o.argv)), cwd(std::move(o.cwd)), seccomp_fd(o.seccomp_fd), landlock_fd(o.landlock_fd) {
   o.seccomp_fd = -1;
+  o.landlock_fd = -1;
 }
 
 Confinement confine(const Jail& jail, const std::vector<std::string>& argv, Limits& limits) {
@@ -216,8 +219,14 @@ Confinement confine(const Jail& jail, const std::vector<std::string>& argv, Limi
     if (layer == Layer::Chroot && !jail.toolchain) {
       limits.chroot_dir = jail.work.string();
       c.cwd = kScratchInside;
+      limits.environment = {"LC_ALL=C"};
     } else {
+      // No chroot here: Landlock keeps the program to /usr and its own folder, where the
+      // kernel has it (a compiler under the chroot layer; anything under none).
       c.cwd = jail.work.string();
+      c.landlock_fd = landlock_ruleset({"/usr"}, {jail.work.string()}, {"/dev/null"});
+      limits.landlock_ruleset = c.landlock_fd;
+      limits.environment = {"PATH=/usr/bin:/bin", "LC_ALL=C", "TMPDIR=" + jail.work.string()};
     }
     c.argv = argv;
     return c;
@@ -302,7 +311,11 @@ bool readable_by_sandbox(const fs::path& path) {
 unsigned worker_uid(unsigned worker) { return ::geteuid() == 0 ? allocate_uid(worker) : 0; }
 
 fs::path readable_copy(const Jail& jail, const fs::path& file) {
-  if (worker_uid(jail.worker) == 0 || isolation().layer == Layer::Chroot) return file;
+  // The chroot layer copies it into the chroot; bubblewrap can bind what our own id can read.
+  // Otherwise (another id, or Landlock keeping the program to its folder) it goes in there.
+  if (isolation().layer == Layer::Chroot ||
+      (isolation().layer == Layer::Namespaces && worker_uid(jail.worker) == 0))
+    return file;
   const fs::path copy = jail.work / ("bin-" + file.filename().string());
   fs::copy_file(file, copy, fs::copy_options::overwrite_existing);
   ::chmod(copy.c_str(), 0555);

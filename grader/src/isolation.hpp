@@ -63,6 +63,7 @@ struct Confinement {
   std::vector<std::string> argv;
   std::string cwd;
   int seccomp_fd = -1;  // handed to bubblewrap
+  int landlock_fd = -1;  // the Landlock ruleset (chroot layer's compilers, none layer)
   ~Confinement();
   Confinement() = default;
   Confinement(const Confinement&) = delete;

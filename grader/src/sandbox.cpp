@@ -59,6 +59,8 @@ struct StatusRecord {
 struct Plan {
   std::vector<std::string> args;  // args[0] resolved to a path
   std::vector<char*> argv;        // pointers into args, null-terminated
+  std::vector<std::string> env;   // limits.environment
+  std::vector<char*> envp;        // pointers into env, null-terminated; empty: ours
   std::string cwd;
   Limits limits;
   pid_t judge_pid = 0;
@@ -186,6 +188,13 @@ double monotonic_now() {
   }
 
   if (!plan.cwd.empty() && ::chdir(plan.cwd.c_str()) != 0) fail();
+  if (plan.limits.landlock_ruleset >= 0) {
+    // Which files the program may touch at all; lasts across exec, like the filter below.
+    if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+        ::syscall(SYS_landlock_restrict_self, kLandlockFd, 0) != 0)
+      fail();
+    ::close(kLandlockFd);
+  }
   if (!plan.limits.seccomp_program.empty()) {
     // The filter lasts across exec and cannot be lifted by anything the program does.
     sock_fprog prog{};
@@ -195,7 +204,8 @@ double monotonic_now() {
         ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0)
       fail();
   }
-  ::execv(plan.argv[0], plan.argv.data());
+  if (!plan.envp.empty()) ::execve(plan.argv[0], plan.argv.data(), plan.envp.data());
+  else ::execv(plan.argv[0], plan.argv.data());
   fail();
   ::_exit(127);  // not reached: fail() ends the process
 }
@@ -394,6 +404,10 @@ RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesy
   plan.limits = limits;
   plan.judge_pid = ::getpid();
   plan.pass = limits.pass_fds;
+  if (limits.landlock_ruleset >= 0) plan.pass.emplace_back(limits.landlock_ruleset, kLandlockFd);
+  plan.env = limits.environment;
+  for (auto& e : plan.env) plan.envp.push_back(e.data());
+  if (!plan.envp.empty()) plan.envp.push_back(nullptr);
   if (plan.pass.size() + (limits.reply_pipe ? 1 : 0) > static_cast<std::size_t>(kMaxPass)) {
     outcome.launch_error = "too many descriptors to pass";
     return outcome;

@@ -33,12 +33,18 @@ struct Limits {
   // A reply channel: when set, the program gets the write end of a pipe as descriptor 4, and
   // what it writes there (at most reply_bytes_kept, else the reply is dropped) comes back in
   // RunOutcome::reply. The judge owns the pipe: no file, nothing to replace or block on.
+  // A Landlock ruleset (landlock.hpp) the child applies to itself before exec; -1 for none.
+  int landlock_ruleset = -1;
+  // The program's whole environment, when not empty ("NAME=value" each); else ours.
+  std::vector<std::string> environment;
   bool reply_pipe = false;
   std::uint64_t reply_bytes_kept = 64ull << 20;
 };
 
 // The reply pipe's number in the program.
 inline constexpr int kReplyFd = 4;
+// Where the Landlock ruleset travels to the child (closed before exec).
+inline constexpr int kLandlockFd = 8;
 
 // Ids that belong to no account here: the judge gives each of its workers its own.
 inline constexpr unsigned kFirstRunnerUid = 61000;

@@ -4,12 +4,15 @@
 #include "object_policy.hpp"
 #include "grader_config.hpp"
 #include "isolation.hpp"
+#include "landlock.hpp"
 #include "sandbox.hpp"
 
 #include <doctest/doctest.h>
 
 #include <cerrno>
 #include <filesystem>
+
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 using namespace grader;
@@ -124,4 +127,32 @@ TEST_CASE("the object policy refuses code that runs before the harness and repla
   CHECK(object_policy_violations(
             "     1: 0000000000000000    42 FUNC    GLOBAL DEFAULT    1 _ZN7linattn5writeEv\n", "m.cpp")
             .empty());
+}
+
+TEST_CASE("Landlock keeps a program to /usr and its own folder (the chroot layer's compilers)") {
+  if (!landlock_available()) {
+    MESSAGE("this kernel has no Landlock: nothing to test");
+    return;
+  }
+  char pattern[] = "/tmp/linattn-landlock-XXXXXX";
+  REQUIRE(::mkdtemp(pattern) != nullptr);
+  const fs::path folder = pattern;
+  const fs::path program = folder / "try_reach";
+  fs::copy_file(fs::path(GRADER_HOSTILE_DIR) / "grader_hostile_try_reach", program);
+  auto reach_here = [&](const std::string& path) {
+    Limits limits;
+    limits.wall_seconds = 30;
+    limits.landlock_ruleset = landlock_ruleset({"/usr"}, {folder.string()}, {"/dev/null"});
+    REQUIRE(limits.landlock_ruleset >= 0);
+    const RunOutcome r = run_sandboxed({program.string(), "open", path}, folder, limits);
+    ::close(limits.landlock_ruleset);
+    INFO(r.output << r.launch_error);
+    REQUIRE(r.ending == RunOutcome::Ending::Exited);
+    return r.exit_code;
+  };
+  CHECK(reach_here(std::string(LINATTN_SOURCE_DIR) + "/README.md") == EACCES);
+  CHECK(reach_here("/etc/passwd") == EACCES);
+  CHECK(reach_here("/usr/include/stdio.h") == 0);   // the toolchain's files: readable
+  CHECK(reach_here(program.string()) == 0);          // its own folder too
+  fs::remove_all(folder);
 }
