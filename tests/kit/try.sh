@@ -35,7 +35,7 @@ case "$name" in
   sandboxed)
     # The scratch program runs in the sandbox: the kit's files are not there to read.
     mkdir -p "$work/sub/flops"
-    cp "$KIT_DIR/solutions/flops/flops.cpp" "$work/sub/flops/"
+    cp "$KIT_DIR/exercises/flops/flops.cpp" "$work/sub/flops/"  # the stub: present in every kit
     cat >"$work/sub/flops/try.cpp" <<CPP
 #include <fstream>
 #include <iostream>
