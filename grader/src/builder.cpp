@@ -226,7 +226,7 @@ bool sandbox_failed(const std::string& log) { return log.rfind("bwrap: ", 0) == 
 // this file stages, confines and polices a build. Change it when any of that changes, and
 // every cached object and runner is made again.
 constexpr const char* kBuilderVersion =
-    "builder v3: staged headers, sandboxed compile and link, include policy v1, object policy v2, compile time-outs remembered";
+    "builder v4: staged headers, source at <ex>/<ex>.cpp without #line, sandboxed compile and link, include policy v1, object policy v2, compile time-outs remembered";
 
 // The cache of objects and runners: ours alone (mode 0700), so nothing else on the machine,
 // and nothing run in the sandbox, can replace a runner between two grades.
@@ -402,6 +402,13 @@ struct Stage {
   }
 };
 
+// A path the compiler printed, as seen inside: one relative to its working folder (the
+// stage) made absolute, and normalized either way.
+fs::path stage_path(const Stage& stage, const std::string& path) {
+  const fs::path p(path);
+  return (p.is_relative() ? fs::path(stage.in(path)) : p).lexically_normal();
+}
+
 }  // namespace
 
 BuildResult build_runner(const std::string& exercise, const fs::path& submission_dir, unsigned worker) {
@@ -429,11 +436,12 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
     return finish(result);
   }
 
-  // The staged copy: the student's text under a #line that keeps messages on their own path.
-  // It sits alone in a stage folder with copies of the kit's headers in include/, and the
-  // compiler runs in the sandbox, where that folder and /usr are all there is to see.
-  std::string staged = "#line 1 \"" + shown + "\"\n" + source;
-  if (!source.empty() && source.back() != '\n') staged += '\n';
+  // The staged copy: the student's text as it is, at <stage>/<ex>/<ex>.cpp, compiled by that
+  // relative path from the stage (the compiler's working folder in every layer), so messages
+  // read "<ex>/<ex>.cpp:LINE:COL" and quote the student's line. It sits alone in a stage
+  // folder with copies of the kit's headers in include/, and the compiler runs in the
+  // sandbox, where that folder and /usr are all there is to see.
+  const std::string& staged = source;
   const std::vector<fs::path> kit = kit_headers();
 
   std::vector<std::string> flags = {LINATTN_CXX_STANDARD};
@@ -511,7 +519,7 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
   std::string compile_log;
   if (!fs::is_regular_file(object, ec) || !read_file(object_log, compile_log)) {
     const Stage stage(worker);
-    const std::string source_name = exercise + ".cpp";
+    const std::string& source_name = shown;  // relative to the compiler's working folder
     bool staged_ok = stage.write(source_name, staged);
     // The kit's layout, mirrored: an API header includes "../common/linattn.hpp".
     for (const auto& header : kit)
@@ -524,7 +532,7 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
     std::vector<std::string> argv = {compiler()};
     argv.insert(argv.end(), flags.begin(), flags.end());
     argv.insert(argv.end(), {"-I" + stage.in("include/" + exercise), "-I" + stage.in("include/common"), "-MD", "-MF", stage.in("out.d"), "-c",
-                             stage.in(source_name), "-o", stage.in("out.o")});
+                             source_name, "-o", stage.in("out.o")});
     const double limit = 120;
     const RunOutcome r = stage.run(argv, limit);
     if (r.ending == RunOutcome::Ending::LaunchFailed) {
@@ -538,10 +546,9 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
       result.fault = true;
       return finish(result);
     }
-    replace_all(raw_log, stage.in(source_name), shown);
     const std::string include_dir = stage.in("include");
     auto public_header = [&](const std::string& path) {
-      return is_under(fs::path(path), fs::path(include_dir)) || library_header(path);
+      return is_under(stage_path(stage, path), fs::path(include_dir)) || library_header(path);
     };
     compile_log = submission_only_log(raw_log, shown, public_header);
     const bool compiled = r.ending == RunOutcome::Ending::Exited && r.exit_code == 0;
@@ -552,7 +559,7 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
       read_file(stage.host("out.d"), deps_text);
       const auto deps = parse_depfile(deps_text);
       for (const auto& dep : deps) {
-        if (dep == stage.in(source_name) || public_header(dep)) continue;
+        if (dep == source_name || public_header(dep)) continue;
         rejected += shown + ":" + std::to_string(include_line(source, dep)) + ": error: includes " +
                     dep + ", which is not one of the kit's headers, Eigen or the standard "
                     "library; a submission is its own .cpp file and may include only those\n";
@@ -677,12 +684,10 @@ ScratchBuild build_scratch(const std::string& exercise,
   bool staged_ok = true;
   for (const auto& header : kit_headers())
     staged_ok = stage.put(header, "include/" + header.lexically_relative(normal(header_dir())).string()) && staged_ok;
+  // Each source at its own relative path in the stage, compiled by that path (see build_runner).
   for (const auto& [name, text] : sources) {
-    std::string body = "#line 1 \"" + name + "\"\n" + text;
-    if (!text.empty() && text.back() != '\n') body += '\n';
-    const std::string flat = fs::path(name).filename().string();
-    staged_ok = stage.write(flat, body) && staged_ok;
-    argv.push_back(stage.in(flat));
+    staged_ok = stage.write(name, text) && staged_ok;
+    argv.push_back(name);
   }
   if (!staged_ok) {
     result.log = "grader fault: cannot stage the sources\n";
@@ -691,7 +696,6 @@ ScratchBuild build_scratch(const std::string& exercise,
   argv.insert(argv.end(), {"-pthread", "-o", stage.in("program")});
   const RunOutcome r = stage.run(argv, 240);
   std::string log = capped_log(r);
-  for (const auto& [name, text] : sources) replace_all(log, stage.in(fs::path(name).filename().string()), name);
   replace_all(log, stage.in("program"), "the program");
   auto own = [&](const std::string& path) {
     for (const auto& source : sources)
@@ -699,7 +703,7 @@ ScratchBuild build_scratch(const std::string& exercise,
     return false;
   };
   result.log = own_files_only_log(log, own, [&](const std::string& path) {
-    return is_under(fs::path(path), fs::path(stage.in("include"))) || library_header(path);
+    return is_under(stage_path(stage, path), fs::path(stage.in("include"))) || library_header(path);
   });
   if (r.ending != RunOutcome::Ending::Exited || r.exit_code != 0) {
     if (r.ending != RunOutcome::Ending::Exited) result.log += "the compiler was " + ending_text(r, 240) + "\n";

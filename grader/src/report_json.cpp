@@ -2,6 +2,7 @@
 #include "report.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 namespace grader {
 
@@ -11,6 +12,13 @@ namespace {
 
 // Scores are sums of check points; round away binary noise such as 37.50000000001.
 double tidy(double x) { return std::round(x * 1e6) / 1e6; }
+
+// A score in text as a person writes it: "35", "37.5", "4.55" (not "35.000000").
+std::string score_text(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", tidy(x));
+  return buf;
+}
 
 nlohmann::json course_only_json(const ExerciseResult& ex) {
   nlohmann::json list = nlohmann::json::array();
@@ -67,10 +75,15 @@ nlohmann::json to_gradescope_json(const Report& report) {
     for (const auto& c : ex.checks) {
       ++check_number;
       std::string output = "status: " + c.status;
+      if (!c.function.empty()) output += "\nfunction: " + c.function;
       if (!c.message.empty()) output += "\n" + c.message;
       if (!c.output.empty()) output += "\n--- what the code printed ---\n" + c.output;
-      if (!c.rerun.empty() && c.status != "passed") output += "\nrerun: " + c.rerun;
-      tests.push_back({{"name", ex.name + "/" + c.name + " (" + c.function + ")"},
+      // The command a student runs in the student kit, which has the visible checks only and
+      // fixes each one's seed (so no --seed, and nothing for a check it does not have).
+      const bool visible = c.visibility.empty() || c.visibility == "visible";
+      if (!c.rerun.empty() && c.status != "passed" && visible)
+        output += "\nrerun in your kit: ./kit grade --only " + ex.name + "/" + c.name;
+      tests.push_back({{"name", ex.name + ": " + c.name},
                        {"number", std::to_string(exercise_number) + "." + std::to_string(check_number)},
                        {"score", tidy(c.score)},
                        {"max_score", tidy(c.max_score)},
@@ -81,8 +94,7 @@ nlohmann::json to_gradescope_json(const Report& report) {
   }
   return {{"score", tidy(report.score)},
           {"execution_time", report.seconds},
-          {"output", "linattn-kit grader: " + std::to_string(tidy(report.score)) + " / " +
-                         std::to_string(tidy(report.max_score))},
+          {"output", "linattn-kit grader: " + score_text(report.score) + " / " + score_text(report.max_score)},
           {"visibility", "visible"},
           {"stdout_visibility", "hidden"},
           {"tests", std::move(tests)}};

@@ -98,11 +98,26 @@ TEST_CASE("builder: a syntax error fails with file:line on the student's path") 
   CHECK(first.find("error:") != std::string::npos);
   CHECK(r.log.find("submissions-cache") == std::string::npos);  // no staging path leaks out
   CHECK(r.log.find("-Werror") == std::string::npos);
+  // gcc quotes the offending line under the message: it can read the file by the path it names.
+  CHECK(r.log.find("    6 |   return T * d_phi * d_v  // line 6: the semicolon is missing") != std::string::npos);
+  CHECK(r.log.find("......") == std::string::npos);
 
   BuildResult again = build_runner("flops", dir);  // a failure is remembered too
   CHECK_FALSE(again.ok);
   CHECK(again.cached);
   CHECK(again.log == r.log);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("builder: a compile error quotes the student's own line, on their path") {
+  const auto dir = fresh_submission("good");
+  std::ofstream(dir / "flops" / "flops.cpp", std::ios::trunc) << "#include \"flops.hpp\"\nthis is not C++\n";
+  BuildResult r = build_runner("flops", dir);
+  INFO(r.log);
+  CHECK_FALSE(r.ok);
+  CHECK(grader::first_errors(r.log).rfind("flops/flops.cpp:2:", 0) == 0);
+  CHECK(r.log.find("    2 | this is not C++") != std::string::npos);
+  CHECK(r.log.find("#line") == std::string::npos);
   std::filesystem::remove_all(dir);
 }
 

@@ -17,6 +17,39 @@ case "$name" in
     [ $code -eq 0 ] || fail "--help exited $code"
     for word in grade test lab grade-all release --only --seed --json --gradescope --junit --github-classroom; do
       grep -q -- "$word" "$out" || fail "--help does not mention $word"
+    done
+    # Every option of grade-all, as the grader's own usage line for it lists them (read from
+    # its source where the kit has it), each on a line of its own in the grade-all section.
+    section=$(sed -n '/^  grade-all /,/^  [a-z]/p' "$out")
+    options="--out --jobs --seed --visible-only"
+    batch=$KIT_DIR/grader/src/batch.cpp
+    if [ -f "$batch" ]; then
+      usage=$(sed -n '/kBatchUsage =/,/;$/p' "$batch")
+      [ -n "$usage" ] || fail "no kBatchUsage in $batch"
+      options="$options $(printf '%s\n' "$usage" | grep -o -- '--[a-z][a-z-]*' | sort -u | xargs)"
+    fi
+    for option in $options; do
+      printf '%s\n' "$section" | grep -qE -- "^ +$option( |$)" ||
+        fail "--help does not list grade-all's option $option"
+    done ;;
+  cmake-version)
+    # The dependency check reads CMake's version: older than 3.22 stops with what to do;
+    # 3.22 itself and newer pass (compared as numbers: 3.3 is older than 3.22).
+    fake=$(mktemp -d)
+    trap 'rm -f "$out"; rm -rf "$fake"' EXIT
+    for version in 3.16.3 3.21.9 3.3.2 3.22.1 3.25.1 4.0.2; do
+      printf '#!/bin/sh\necho "cmake version %s"\n' "$version" >"$fake/cmake"
+      chmod +x "$fake/cmake"
+      PATH="$fake:$PATH" "$KIT_DIR/kit" setup >"$out" 2>&1; code=$?
+      case "$version" in
+        3.22.*|3.25.*|4.*)
+          [ $code -eq 0 ] || fail "CMake $version refused (exit $code)" ;;
+        *)
+          [ $code -eq 2 ] || fail "CMake $version accepted (exit $code), expected 2"
+          grep -q "CMake ${version%.*} is too old: the kit needs CMake 3.22 or newer" "$out" ||
+            fail "no message that CMake $version is too old"
+          grep -q "put it first on PATH" "$out" || fail "no word on what to do about CMake $version" ;;
+      esac
     done ;;
   no-command)
     "$KIT_DIR/kit" >"$out" 2>&1; code=$?
