@@ -1,6 +1,8 @@
 #include "batch.hpp"
 
 #include "engine.hpp"
+#include "find_files.hpp"
+#include "gradebook.hpp"
 #include "progress.hpp"
 #include "grader_config.hpp"
 #include "sha256.hpp"
@@ -9,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 namespace grader {
@@ -17,7 +20,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kBatchUsage = "usage: ./kit grade-all DIR [--out OUT] [--jobs N] [--seed N] [--visible-only]\n";
+const char* const kBatchUsage =
+    "usage: ./kit grade-all DIR [--out OUT] [--roster FILE] [--bom] [--lms-column NAME] [--jobs N] [--seed N]\n"
+    "                          [--visible-only]\n";
 
 std::string read_text(const fs::path& p) {
   std::ifstream f(p, std::ios::binary);
@@ -26,7 +31,8 @@ std::string read_text(const fs::path& p) {
   return s.str();
 }
 
-// What decides a submission's grade: its five files, the kit's programs, the options.
+// What decides a submission's grade: the files the finder takes (and where it found them), the
+// kit's programs, the options.
 std::string stamp_of(const fs::path& submission, const std::string& kit_hash, const Options& o) {
   Sha256 h;
   h.add(kit_hash);
@@ -34,7 +40,11 @@ std::string stamp_of(const fs::path& submission, const std::string& kit_hash, co
   h.add(o.visible_only ? "visible" : "all");
   for (const std::string ex : {LINATTN_EXERCISE_LIST}) {
     h.add(ex);
-    add_file(h, submission / ex / (ex + ".cpp"));
+    const FoundSource found = find_exercise_source(submission, ex);
+    h.add(std::string(found.kind_name()) + "\n" + found.shown);
+    for (const auto& other : found.kind == FoundSource::Kind::Ambiguous ? found.candidates : found.ignored)
+      h.add("\n" + other);
+    if (found.kind == FoundSource::Kind::Found) add_file(h, found.path);
   }
   return h.hex();
 }
@@ -53,28 +63,35 @@ std::string kit_hash() {
   return h.hex();
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += (c == '"') ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
+bool write_text(const fs::path& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f << text;
+  f.close();
+  return static_cast<bool>(f);
 }
 
-std::string number(double x) {
-  std::ostringstream o;
-  o << x;
-  return o.str();
+std::string list(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out;
 }
 
 }  // namespace
 
 int run_batch(int argc, char** argv) {
-  std::string dir, out;
+  std::string dir, out, roster_path, lms_column = "linattn-kit";
+  bool bom = false;
   std::vector<char*> rest;
   for (int i = 0; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--out" && i + 1 < argc) {
       out = argv[++i];
+    } else if (a == "--roster" && i + 1 < argc) {
+      roster_path = argv[++i];
+    } else if (a == "--lms-column" && i + 1 < argc) {
+      lms_column = argv[++i];
+    } else if (a == "--bom") {
+      bom = true;
     } else if (a.rfind("--", 0) != 0 && dir.empty()) {
       dir = a;
     } else {
@@ -96,6 +113,21 @@ int run_batch(int argc, char** argv) {
               << "\n" << kBatchUsage;
     return 2;
   }
+  // The roster, read before any grading so that a bad one costs nothing.
+  std::vector<gradebook::Student> roster;
+  if (!roster_path.empty()) {
+    std::ifstream f(roster_path, std::ios::binary);
+    if (!f) {
+      std::cerr << "linattn-grade: cannot read the roster " << roster_path << "\n";
+      return 2;
+    }
+    try {
+      roster = gradebook::parse_roster(read_text(roster_path));
+    } catch (const std::exception& e) {
+      std::cerr << "linattn-grade: the roster " << roster_path << ": " << e.what() << "\n";
+      return 2;
+    }
+  }
   // "submissions/" and "submissions" alike give "submissions-grades", beside the folder.
   fs::path folder = fs::path(dir).lexically_normal();
   if (folder.filename().empty()) folder = folder.parent_path();
@@ -111,6 +143,11 @@ int run_batch(int argc, char** argv) {
     if (entry.is_directory() && name[0] != '.') names.push_back(name);
   }
   std::sort(names.begin(), names.end());
+  // Reports of submissions whose folder is gone go too: the reports folder mirrors the class.
+  const auto stale = gradebook::remove_stale_reports(reports_dir, {names.begin(), names.end()});
+  if (!stale.empty())
+    std::cerr << "grade-all: removed the reports of " << stale.size() << " submission(s) no longer in "
+              << dir << ": " << list(stale) << "\n";
   std::vector<std::string> stamps;
   for (const auto& name : names) {
     const std::string stamp = stamp_of(fs::path(dir) / name, kit, *options);
@@ -148,27 +185,70 @@ int run_batch(int argc, char** argv) {
     }
   }
 
-  // The gradebook, from every report on disk (fresh or kept).
+  // The gradebook, from every report on disk (fresh or kept), joined with the roster.
   const std::vector<std::string> exercises = {LINATTN_EXERCISE_LIST};
-  std::ofstream csv(fs::path(out) / "gradebook.csv");
-  csv << "submission";
-  for (const auto& ex : exercises) csv << "," << ex;
-  csv << ",total,max_score\n";
-  for (const auto& name : names) {
-    const auto j = nlohmann::json::parse(read_text(reports_dir / (name + ".json")));
-    csv << csv_field(name);
-    for (const auto& ex : exercises) {
-      double score = 0;
-      for (const auto& e : j["exercises"])
-        if (e["name"] == ex) score = e["score"].get<double>();
-      csv << "," << number(score);
-    }
-    csv << "," << number(j["score"].get<double>()) << "," << number(j["max_score"].get<double>()) << "\n";
+  std::map<std::string, nlohmann::json> reports;
+  for (const auto& name : names) reports[name] = nlohmann::json::parse(read_text(reports_dir / (name + ".json")));
+  const gradebook::Book book = gradebook::join(roster, reports, exercises);
+  bool written = write_text(fs::path(out) / "gradebook.csv", gradebook::gradebook_csv(book, bom));
+  std::vector<std::string> files = {"gradebook.csv"};
+  if (!roster_path.empty()) {
+    written &= write_text(fs::path(out) / "canvas.csv", gradebook::canvas_csv(book, lms_column, bom));
+    written &= write_text(fs::path(out) / "moodle.csv", gradebook::moodle_csv(book, lms_column, bom));
+    written &= write_text(fs::path(out) / "scores.csv", gradebook::scores_csv(book, bom));
+    files.insert(files.end(), {"canvas.csv", "moodle.csv", "scores.csv"});
   }
-  csv.close();
-  std::cerr << "grade-all: wrote " << (fs::path(out) / "gradebook.csv").string() << " and "
-            << names.size() << " reports in " << reports_dir.string() << "\n";
-  return (fault || !csv) ? 2 : 0;
+
+  // Identical sources (after dropping comments and whitespace), per exercise: a report of its
+  // own, for a person to look at; it never changes a score.
+  std::map<std::string, std::map<std::string, std::string>> sources, shown;
+  std::map<std::string, std::string> stubs;
+  for (const auto& ex : exercises) {
+    stubs[ex] = read_text(fs::path(LINATTN_SOURCE_DIR) / "exercises" / ex / (ex + ".cpp"));
+    for (const auto& name : names) {
+      const FoundSource found = find_exercise_source(fs::path(dir) / name, ex);
+      if (found.kind != FoundSource::Kind::Found) continue;
+      sources[ex][name] = read_text(found.path);
+      shown[ex][name] = found.shown;
+    }
+  }
+  const auto groups = gradebook::similar_groups(sources, stubs);
+  written &= write_text(fs::path(out) / "similarity.csv", gradebook::similarity_csv(groups, book, shown, bom));
+  files.push_back("similarity.csv");
+
+  // The summary: what needs a person's eyes.
+  std::vector<std::string> missing, build_errors;
+  for (const auto& row : book.rows) {
+    if (row.report.is_null()) continue;
+    const auto f = gradebook::facts(book, row);
+    if (!f.missing.empty()) missing.push_back(row.submission + " (" + list(f.missing) + ")");
+    if (!f.build_errors.empty()) build_errors.push_back(row.submission + " (" + list(f.build_errors) + ")");
+  }
+  for (const auto& name : names) {
+    const auto& j = reports[name];
+    for (const auto& e : j["exercises"])
+      if (e.value("source_status", "") == "ambiguous")
+        std::cerr << "grade-all: " << name << ": several files could be " << e.value("name", "") << ".cpp ("
+                  << list(e.value("source_others", std::vector<std::string>{})) << "); none was graded\n";
+  }
+  if (!missing.empty()) std::cerr << "grade-all: missing files: " << list(missing) << "\n";
+  if (!build_errors.empty()) std::cerr << "grade-all: do not build: " << list(build_errors) << "\n";
+  if (!roster_path.empty()) {
+    if (!book.not_in_roster.empty())
+      std::cerr << "grade-all: not in the roster (in the gradebook, not in the exports): "
+                << list(book.not_in_roster) << "\n";
+    if (!book.no_submission.empty())
+      std::cerr << "grade-all: in the roster, no submission (scored 0 in the exports): " << list(book.no_submission)
+                << "\n";
+    for (const auto& several : book.several_folders)
+      std::cerr << "grade-all: one roster entry, several folders (the exports take the first): " << several << "\n";
+  }
+  for (const auto& g : groups)
+    std::cerr << "grade-all: identical " << g.exercise << ".cpp (comments and spacing aside): " << list(g.members)
+              << "\n";
+  std::cerr << "grade-all: wrote " << list(files) << " in " << out << " and " << names.size() << " reports in "
+            << reports_dir.string() << "\n";
+  return (fault || !written) ? 2 : 0;
 }
 
 }  // namespace grader

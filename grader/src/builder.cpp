@@ -411,7 +411,8 @@ fs::path stage_path(const Stage& stage, const std::string& path) {
 
 }  // namespace
 
-BuildResult build_runner(const std::string& exercise, const fs::path& submission_dir, unsigned worker) {
+BuildResult build_runner(const std::string& exercise, const fs::path& submission_dir, unsigned worker,
+                         const fs::path& source_file) {
   const auto start = std::chrono::steady_clock::now();
   BuildResult result;
   auto finish = [&](BuildResult& r) -> BuildResult {
@@ -419,7 +420,8 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
     return r;
   };
   const std::string shown = exercise + "/" + exercise + ".cpp";  // the path the student knows
-  const fs::path source_path = submission_dir / exercise / (exercise + ".cpp");
+  const fs::path source_path =
+      source_file.empty() ? submission_dir / exercise / (exercise + ".cpp") : source_file;
 
   std::error_code ec;
   std::string source;

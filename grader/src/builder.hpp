@@ -22,9 +22,10 @@ struct BuildResult {
 
 // exercise: "causal"; submission_dir: the folder that mirrors exercises/. The compiler and the
 // linker run in the sandbox (isolation.hpp); `worker` picks the user id they run under in the
-// chroot layer, so that builds running side by side never share one.
+// chroot layer, so that builds running side by side never share one. `source`, when given,
+// is the file to compile (the one find_files.hpp found); otherwise <dir>/<ex>/<ex>.cpp.
 BuildResult build_runner(const std::string& exercise, const std::filesystem::path& submission_dir,
-                         unsigned worker = 0);
+                         unsigned worker = 0, const std::filesystem::path& source = {});
 
 // A scratch program (./kit try): `sources` as {name shown in messages, text}, compiled and
 // linked together in the sandbox with the kit's flags and headers, without the harness and

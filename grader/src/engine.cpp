@@ -4,6 +4,7 @@
 #include "check.hpp"
 #include "grader_config.hpp"
 #include "course_seeds.hpp"
+#include "find_files.hpp"
 #include "isolation.hpp"
 #include "landlock.hpp"
 #include "oracle_source.hpp"
@@ -219,6 +220,7 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
   // Build every exercise of every submission, and work out every oracle case, in one pool;
   // cached builds cost nothing.
   std::vector<BuildResult> builds(submissions.size() * n_ex);
+  std::vector<FoundSource> sources(builds.size());  // which file each build took (find_files.hpp)
   std::atomic<std::size_t> built{0};
   parallel_for_worker(builds.size() + cases.size(), jobs, [&](std::size_t b, int worker) {
     if (b >= builds.size()) {
@@ -232,7 +234,13 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
     }
     const std::string& exercise = plan.exercises[b % n_ex]->exercise;
     try {
-      builds[b] = build_runner(exercise, submissions[b / n_ex], static_cast<unsigned>(worker));
+      sources[b] = find_exercise_source(submissions[b / n_ex], exercise);
+      if (sources[b].kind == FoundSource::Kind::Found) {
+        builds[b] = build_runner(exercise, submissions[b / n_ex], static_cast<unsigned>(worker), sources[b].path);
+      } else {
+        builds[b].missing = true;
+        builds[b].log = sources[b].problem(exercise) + "\n";
+      }
     } catch (const std::exception& e) {
       builds[b].ok = false;
       builds[b].fault = true;
@@ -259,6 +267,10 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
       ex.build_cached = build.cached;
       ex.build_seconds = build.seconds;
       ex.build_log = build.log;
+      const FoundSource& found = sources[s * n_ex + e];
+      ex.source = found.shown;
+      ex.source_status = found.kind_name();
+      ex.source_others = found.kind == FoundSource::Kind::Ambiguous ? found.candidates : found.ignored;
       if (o.only_check.empty())
         for (const Check* c : plan.course_only[e]) ex.course_only.push_back({c->name, c->points});
       for (const Check* c : plan.checks[e]) {
@@ -273,8 +285,7 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
         if (!build.ok) {
           r.status = status::build_error;
           r.grader_fault = build.fault;  // the grader's set-up failed, not the submission
-          r.message = build.missing ? "No file " + exercise + "/" + exercise +
-                                          ".cpp in the submission: this exercise scores zero."
+          r.message = build.missing ? (found.problem(exercise).empty() ? build.log : found.problem(exercise))
                                     : "The exercise does not build:\n" + first_errors(build.log);
           r.rerun.clear();
         } else {
@@ -315,6 +326,8 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
     report.submission = valid_utf8(report.submission);
     for (auto& ex : report.exercises) {
       ex.build_log = valid_utf8(ex.build_log);
+      ex.source = valid_utf8(ex.source);
+      for (auto& other : ex.source_others) other = valid_utf8(other);
       for (auto& c : ex.checks) {
         c.output = valid_utf8(c.output);
         c.message = valid_utf8(c.message);

@@ -51,6 +51,12 @@ struct ExerciseResult {
   // Checks not run here, only by the course's grader (a student kit has no expected values
   // for them): their names and points, nothing else.
   std::vector<std::pair<std::string, double>> course_only;
+  // The file graded, as find_files.hpp found it: path relative to the submission (empty when
+  // none), "found" / "missing" / "ambiguous", the competing files (ambiguous) or the files
+  // passed over for the kit's own layout (found).
+  std::string source;
+  std::string source_status;
+  std::vector<std::string> source_others;
 };
 
 struct Report {

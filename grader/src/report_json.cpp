@@ -55,7 +55,10 @@ nlohmann::json to_native_json(const Report& report) {
                            {"cached", ex.build_cached},
                            {"seconds", ex.build_seconds}}},
                          {"checks", std::move(checks)},
-                         {"course_only", course_only_json(ex)}});
+                         {"course_only", course_only_json(ex)},
+                         {"source", ex.source.empty() ? nlohmann::json() : nlohmann::json(ex.source)},
+                         {"source_status", ex.source_status},
+                         {"source_others", ex.source_others}});
   }
   return {{"submission", report.submission},
           {"score", tidy(report.score)},

@@ -91,6 +91,16 @@ void print_terminal(const Report& report, std::ostream& out, bool colour) {
     out << "\n" << style.paint(ex.name, "1") << "  " << points(ex.score, ex.max_score);
     if (!ex.build_ok) out << "  " << style.paint("(does not build)", "31");
     out << "\n";
+    // Which file was graded (find_files.hpp), and what was passed over for it.
+    if (!ex.source.empty()) {
+      out << "  file: " << printable(ex.source);
+      if (!ex.source_others.empty()) {
+        out << "  (also found, not graded:";
+        for (const auto& other : ex.source_others) out << " " << printable(other);
+        out << ")";
+      }
+      out << "\n";
+    }
     bool build_error_shown = false;
     for (const auto& c : ex.checks) {
       std::ostringstream line;

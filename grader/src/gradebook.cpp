@@ -1,0 +1,400 @@
+// The gradebook, the LMS exports and the similarity report: see gradebook.hpp.
+#include "gradebook.hpp"
+
+#include "sha256.hpp"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace grader::gradebook {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string number(double x) {
+  std::ostringstream o;
+  o << std::round(x * 1e6) / 1e6;
+  return o.str();
+}
+
+std::string trim(const std::string& s) {
+  const auto a = s.find_first_not_of(" \t\r\n");
+  if (a == std::string::npos) return "";
+  return s.substr(a, s.find_last_not_of(" \t\r\n") - a + 1);
+}
+
+// "Student ID", "student_id", "STUDENT-ID" -> "student id".
+std::string header_key(const std::string& s) {
+  std::string out;
+  for (char c : trim(s)) out += (c == '_' || c == '-') ? ' ' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string line_of(const std::vector<std::string>& fields) {
+  std::string line;
+  for (std::size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csv_field(fields[i]);
+  return line + "\n";
+}
+
+std::string sha256_hex(const std::string& text) {
+  Sha256 h;
+  h.add(text);
+  return h.hex();
+}
+
+std::string join_names(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : " ") + s;
+  return out;
+}
+
+}  // namespace
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += (c == '"') ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::vector<std::vector<std::string>> parse_csv(const std::string& input) {
+  std::string text = input;
+  if (text.rfind(kBom, 0) == 0) text.erase(0, 3);
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> row;
+  std::string field;
+  bool quoted = false, any = false;
+  std::size_t line = 1;
+  auto end_row = [&] {
+    if (any || !field.empty() || !row.empty()) {
+      row.push_back(field);
+      bool blank = std::all_of(row.begin(), row.end(), [](const std::string& f) { return trim(f).empty(); });
+      if (!blank) rows.push_back(row);
+    }
+    row.clear();
+    field.clear();
+    any = false;
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        if (c == '\n') ++line;
+        field += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+      any = true;
+    } else if (c == ',') {
+      row.push_back(field);
+      field.clear();
+      any = true;
+    } else if (c == '\n' || c == '\r') {
+      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+      end_row();
+      ++line;
+    } else {
+      field += c;
+    }
+  }
+  if (quoted) throw std::runtime_error("a quoted field is not closed (line " + std::to_string(line) + ")");
+  end_row();
+  return rows;
+}
+
+std::vector<Student> parse_roster(const std::string& text) {
+  const auto rows = parse_csv(text);
+  if (rows.empty()) throw std::runtime_error("the roster is empty (it needs a header row: folder,id,name,email)");
+  const std::map<std::string, std::string> aliases = {
+      {"folder", "folder"}, {"submission", "folder"}, {"pattern", "folder"}, {"file", "folder"},
+      {"id", "id"}, {"student id", "id"}, {"sis user id", "id"}, {"id number", "id"}, {"idnumber", "id"},
+      {"name", "name"}, {"student", "name"}, {"full name", "name"}, {"student name", "name"},
+      {"email", "email"}, {"email address", "email"}, {"e mail", "email"},
+      {"first name", "first_name"}, {"last name", "last_name"}, {"canvas id", "canvas_id"},
+      {"sis login id", "sis_login_id"}, {"login", "sis_login_id"}, {"section", "section"}};
+  std::map<std::string, std::size_t> col;
+  for (std::size_t i = 0; i < rows[0].size(); ++i) {
+    const auto a = aliases.find(header_key(rows[0][i]));
+    if (a != aliases.end() && !col.count(a->second)) col[a->second] = i;
+  }
+  if (!col.count("id"))
+    throw std::runtime_error("the roster's header has no id column (one of: id, student_id, sis_user_id, "
+                             "id_number); its header is: " + line_of(rows[0]));
+  const bool folder_from_id = !col.count("folder");
+  std::vector<Student> roster;
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    auto get = [&](const char* key) {
+      const auto c = col.find(key);
+      return c != col.end() && c->second < rows[r].size() ? trim(rows[r][c->second]) : std::string();
+    };
+    Student s;
+    s.id = get("id");
+    s.folder = folder_from_id ? s.id : get("folder");
+    s.name = get("name");
+    s.email = get("email");
+    s.first_name = get("first_name");
+    s.last_name = get("last_name");
+    if (s.name.empty()) s.name = trim(s.first_name + " " + s.last_name);
+    s.canvas_id = get("canvas_id");
+    s.sis_login_id = get("sis_login_id");
+    s.section = get("section");
+    if (s.id.empty() || s.folder.empty())
+      throw std::runtime_error("roster entry " + std::to_string(r + 1) + " (" + trim(line_of(rows[r])) +
+                               ") has no " + (s.id.empty() ? "id" : "folder"));
+    roster.push_back(std::move(s));
+  }
+  return roster;
+}
+
+bool folder_matches(const std::string& pattern, const std::string& folder) {
+  if (pattern == folder) return true;
+  if (pattern.find_first_of("*?[") == std::string::npos) return false;
+  return ::fnmatch(pattern.c_str(), folder.c_str(), FNM_PERIOD) == 0;
+}
+
+const char* exercise_status(const nlohmann::json& ex) {
+  const std::string source = ex.value("source_status", "found");
+  if (source == "missing" || source == "ambiguous") return "missing_files";
+  const auto build = ex.find("build");
+  if (build != ex.end() && !build->value("ok", false)) return "build_error";
+  const double score = ex.value("score", 0.0), max = ex.value("max_score", 0.0);
+  return score >= max - 1e-9 ? "ok" : "partial";
+}
+
+std::string submission_status(const std::vector<std::string>& statuses) {
+  for (const char* s : {"build_error", "missing_files", "partial"})
+    if (std::find(statuses.begin(), statuses.end(), s) != statuses.end()) return s;
+  return "ok";
+}
+
+Book join(const std::vector<Student>& roster, const std::map<std::string, nlohmann::json>& reports,
+          const std::vector<std::string>& exercises) {
+  Book book;
+  book.exercises = exercises;
+  // Each folder to one entry: an exact name first, else the first pattern that matches.
+  std::map<std::string, const Student*> owner;
+  for (const auto& [folder, report] : reports) {
+    const Student* who = nullptr;
+    for (const auto& s : roster)
+      if (s.folder == folder) { who = &s; break; }
+    if (!who)
+      for (const auto& s : roster)
+        if (folder_matches(s.folder, folder)) { who = &s; break; }
+    if (who) owner[folder] = who;
+    else book.not_in_roster.push_back(folder);
+  }
+  for (const auto& s : roster) {
+    std::vector<std::string> mine;
+    for (const auto& [folder, who] : owner)
+      if (who == &s) mine.push_back(folder);
+    if (mine.empty()) {
+      book.rows.push_back({"", &s, nullptr});
+      book.no_submission.push_back(s.id + (s.name.empty() ? "" : " " + s.name));
+      continue;
+    }
+    if (mine.size() > 1) book.several_folders.push_back(s.id + ": " + join_names(mine));
+    for (const auto& folder : mine) book.rows.push_back({folder, &s, reports.at(folder)});
+  }
+  for (const auto& folder : book.not_in_roster) book.rows.push_back({folder, nullptr, reports.at(folder)});
+  return book;
+}
+
+RowFacts facts(const Book& book, const Row& row) {
+  RowFacts f;
+  for (const auto& ex : book.exercises) {
+    double score = 0;
+    std::string status = "missing_files";
+    if (!row.report.is_null()) {
+      bool present = false;
+      for (const auto& e : row.report.at("exercises"))
+        if (e.value("name", "") == ex) {
+          score = e.value("score", 0.0);
+          status = exercise_status(e);
+          present = true;
+        }
+      if (!present) status = "";  // not graded in this run (not part of the assignment)
+    }
+    if (status == "missing_files") f.missing.push_back(ex);
+    if (status == "build_error") f.build_errors.push_back(ex);
+    f.scores.push_back(score);
+    f.statuses.push_back(status);
+  }
+  if (row.report.is_null()) {
+    f.status = "missing_files";
+    for (const auto& other : book.rows)  // out of what every graded submission is out of
+      if (!other.report.is_null()) {
+        f.max_score = other.report.value("max_score", 0.0);
+        break;
+      }
+  } else {
+    f.total = row.report.value("score", 0.0);
+    f.max_score = row.report.value("max_score", 0.0);
+    std::vector<std::string> graded;
+    for (const auto& s : f.statuses)
+      if (!s.empty()) graded.push_back(s);
+    f.status = submission_status(graded);
+  }
+  return f;
+}
+
+std::string gradebook_csv(const Book& book, bool bom) {
+  std::vector<std::string> head = {"submission", "student_id", "name", "email"};
+  for (const auto& ex : book.exercises) head.push_back(ex);
+  head.insert(head.end(), {"total", "max_score", "status"});
+  for (const auto& ex : book.exercises) head.push_back(ex + "_status");
+  head.push_back("notes");
+  std::string out = (bom ? kBom : "") + line_of(head);
+  for (const auto& row : book.rows) {
+    const RowFacts f = facts(book, row);
+    std::vector<std::string> cells = {row.submission, row.student ? row.student->id : "",
+                                      row.student ? row.student->name : "", row.student ? row.student->email : ""};
+    for (double s : f.scores) cells.push_back(number(s));
+    cells.insert(cells.end(), {number(f.total), number(f.max_score), f.status});
+    for (const auto& s : f.statuses) cells.push_back(s);
+    std::vector<std::string> notes;
+    if (row.report.is_null()) notes.push_back("no submission");
+    if (!row.student) notes.push_back("not in the roster");
+    if (!f.missing.empty() && !row.report.is_null()) notes.push_back("missing: " + join_names(f.missing));
+    if (!f.build_errors.empty()) notes.push_back("does not build: " + join_names(f.build_errors));
+    std::string note;
+    for (const auto& n : notes) note += (note.empty() ? "" : "; ") + n;
+    cells.push_back(note);
+    out += line_of(cells);
+  }
+  return out;
+}
+
+namespace {
+
+// One row per roster entry: its first submission's facts (a roster entry with several folders
+// is reported by grade-all), zero when it has none.
+template <class Fn>
+void per_student(const Book& book, Fn fn) {
+  std::set<const Student*> done;
+  for (const auto& row : book.rows) {
+    if (!row.student || done.count(row.student)) continue;
+    done.insert(row.student);
+    fn(*row.student, facts(book, row));
+  }
+}
+
+}  // namespace
+
+std::string canvas_csv(const Book& book, const std::string& column, bool bom) {
+  std::string out = (bom ? kBom : "") + line_of({"Student", "ID", "SIS User ID", "SIS Login ID", "Section", column});
+  per_student(book, [&](const Student& s, const RowFacts& f) {
+    out += line_of({s.name, s.canvas_id, s.id, s.sis_login_id, s.section, number(f.total)});
+  });
+  return out;
+}
+
+std::string moodle_csv(const Book& book, const std::string& column, bool bom) {
+  std::string out = (bom ? kBom : "") + line_of({"First name", "Last name", "ID number", "Email address", column});
+  per_student(book, [&](const Student& s, const RowFacts& f) {
+    const bool split = !s.first_name.empty() || !s.last_name.empty();
+    out += line_of({split ? s.first_name : s.name, split ? s.last_name : "", s.id, s.email, number(f.total)});
+  });
+  return out;
+}
+
+std::string scores_csv(const Book& book, bool bom) {
+  std::string out = (bom ? kBom : "") + line_of({"id", "score"});
+  per_student(book, [&](const Student& s, const RowFacts& f) { out += line_of({s.id, number(f.total)}); });
+  return out;
+}
+
+// --- similarity -------------------------------------------------------------------------
+
+std::string normalized_source(const std::string& t) {
+  std::string out;
+  for (std::size_t i = 0; i < t.size();) {
+    const char c = t[i];
+    if (c == '/' && i + 1 < t.size() && t[i + 1] == '/') {
+      while (i < t.size() && t[i] != '\n') ++i;
+    } else if (c == '/' && i + 1 < t.size() && t[i + 1] == '*') {
+      const auto end = t.find("*/", i + 2);
+      i = end == std::string::npos ? t.size() : end + 2;
+    } else if (c == '"' || c == '\'') {
+      // A literal, kept as written (raw strings are rare here and come out merely stricter).
+      out += c;
+      for (++i; i < t.size() && t[i] != c && t[i] != '\n'; ++i) {
+        out += t[i];
+        if (t[i] == '\\' && i + 1 < t.size()) out += t[++i];
+      }
+      if (i < t.size()) out += t[i++];
+    } else if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+    } else {
+      out += c;
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::vector<SimilarGroup> similar_groups(
+    const std::map<std::string, std::map<std::string, std::string>>& sources,
+    const std::map<std::string, std::string>& stubs) {
+  std::vector<SimilarGroup> groups;
+  for (const auto& [exercise, files] : sources) {
+    std::string stub_hash;
+    if (const auto s = stubs.find(exercise); s != stubs.end()) stub_hash = sha256_hex(normalized_source(s->second));
+    std::map<std::string, std::vector<std::string>> by_hash;
+    for (const auto& [submission, text] : files) {
+      const std::string h = sha256_hex(normalized_source(text));
+      if (h != stub_hash) by_hash[h].push_back(submission);
+    }
+    for (auto& [h, members] : by_hash)
+      if (members.size() > 1) {
+        std::sort(members.begin(), members.end());
+        groups.push_back({exercise, h.substr(0, 16), members});
+      }
+  }
+  return groups;
+}
+
+std::string similarity_csv(const std::vector<SimilarGroup>& groups, const Book& book,
+                           const std::map<std::string, std::map<std::string, std::string>>& files, bool bom) {
+  std::string out = (bom ? kBom : "") + line_of({"exercise", "group", "hash", "submission", "student_id", "name", "file"});
+  int n = 0;
+  for (const auto& g : groups) {
+    ++n;
+    for (const auto& m : g.members) {
+      const Student* who = nullptr;
+      for (const auto& row : book.rows)
+        if (row.submission == m) who = row.student;
+      std::string file;
+      if (const auto e = files.find(g.exercise); e != files.end())
+        if (const auto f = e->second.find(m); f != e->second.end()) file = f->second;
+      out += line_of({g.exercise, std::to_string(n), g.hash, m, who ? who->id : "", who ? who->name : "", file});
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> remove_stale_reports(const fs::path& reports_dir, const std::set<std::string>& submissions) {
+  std::vector<std::string> removed;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(reports_dir, ec)) {
+    const fs::path p = entry.path();
+    if (p.extension() != ".json" || !entry.is_regular_file(ec)) continue;
+    const std::string name = p.stem().string();
+    if (submissions.count(name)) continue;
+    if (fs::remove(p, ec)) removed.push_back(name);
+  }
+  std::sort(removed.begin(), removed.end());
+  return removed;
+}
+
+}  // namespace grader::gradebook

@@ -1,0 +1,297 @@
+// The file finder (grader/src/find_files.hpp) and the gradebook, its exports and the
+// similarity report (grader/src/gradebook.hpp), on hand-made folders and reports.
+#include <doctest/doctest.h>
+
+#include "src/find_files.hpp"
+#include "src/gradebook.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace fs = std::filesystem;
+using namespace grader;
+namespace gb = grader::gradebook;
+using nlohmann::json;
+
+namespace {
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "gradebook-test-XXXXXX").string();
+    path = ::mkdtemp(pattern.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+  void file(const std::string& rel, const std::string& text = "// code\n") const {
+    fs::create_directories((path / rel).parent_path());
+    std::ofstream(path / rel) << text;
+  }
+};
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::string line;
+  for (char c : text) {
+    if (c == '\n') {
+      out.push_back(line);
+      line.clear();
+    } else {
+      line += c;
+    }
+  }
+  if (!line.empty()) out.push_back(line);
+  return out;
+}
+
+// A native report's exercise entry, as the engine writes it.
+json exercise(const std::string& name, double score, double max, bool built = true,
+              const std::string& source_status = "found") {
+  return {{"name", name}, {"score", score}, {"max_score", max}, {"build", {{"ok", built}}},
+          {"source_status", source_status}};
+}
+
+json report(std::vector<json> exercises) {
+  double score = 0, max = 0;
+  for (const auto& e : exercises) {
+    score += e["score"].get<double>();
+    max += e["max_score"].get<double>();
+  }
+  return {{"score", score}, {"max_score", max}, {"exercises", exercises}};
+}
+
+const std::vector<std::string> kTwo = {"flops", "causal"};
+
+// A class of five: ok, partial, build error, missing file, not in the roster; and a roster
+// entry with no submission. Names with a comma, unicode, spaces.
+gb::Book sample_class(std::vector<gb::Student>& roster) {
+  roster = gb::parse_roster(
+      "Folder,Student ID,Name,Email\n"
+      "ada,1001,\"Lovelace, Ada\",ada@example.org\n"
+      "zoe*,1002,Zoë Ünal-Åström,zoe@example.org\n"
+      "li,1003,李 小龙,li@example.org\n"
+      "max,1004,Max Mustermann,max@example.org\n"
+      "nobody,1005,Nora Nobody,nora@example.org\n");
+  std::map<std::string, json> reports;
+  reports["ada"] = report({exercise("flops", 10, 10), exercise("causal", 35, 35)});
+  reports["zoe_unal_42"] = report({exercise("flops", 10, 10), exercise("causal", 12.5, 35)});
+  reports["li"] = report({exercise("flops", 10, 10), exercise("causal", 0, 35, false)});
+  reports["max"] = report({exercise("flops", 0, 10, false, "missing"), exercise("causal", 35, 35)});
+  reports["stranger"] = report({exercise("flops", 10, 10), exercise("causal", 35, 35)});
+  return gb::join(roster, reports, kTwo);
+}
+
+}  // namespace
+
+// --- the file finder ----------------------------------------------------------------------
+
+TEST_CASE("finder: the kit's layout, a flat upload, a nested one") {
+  TempDir d;
+  d.file("a/causal/causal.cpp");
+  d.file("b/causal.cpp");
+  d.file("c/Submission 3/src/causal.cpp");
+  auto a = find_exercise_source(d.path / "a", "causal");
+  CHECK(a.kind == FoundSource::Kind::Found);
+  CHECK(a.shown == "causal/causal.cpp");
+  auto b = find_exercise_source(d.path / "b", "causal");
+  CHECK(b.kind == FoundSource::Kind::Found);
+  CHECK(b.shown == "causal.cpp");
+  auto c = find_exercise_source(d.path / "c", "causal");
+  CHECK(c.kind == FoundSource::Kind::Found);
+  CHECK(c.shown == "Submission 3/src/causal.cpp");
+  CHECK(fs::equivalent(c.path, d.path / "c/Submission 3/src/causal.cpp"));
+}
+
+TEST_CASE("finder: __MACOSX and hidden files are never candidates") {
+  TempDir d;
+  d.file("s/__MACOSX/causal.cpp", "junk");
+  d.file("s/._causal.cpp", "junk");
+  d.file("s/.git/causal.cpp", "junk");
+  auto none = find_exercise_source(d.path / "s", "causal");
+  CHECK(none.kind == FoundSource::Kind::Missing);
+  CHECK(none.problem("causal").find("No file causal/causal.cpp") != std::string::npos);
+  d.file("s/work/causal.cpp");
+  auto one = find_exercise_source(d.path / "s", "causal");
+  CHECK(one.kind == FoundSource::Kind::Found);
+  CHECK(one.shown == "work/causal.cpp");
+}
+
+TEST_CASE("finder: download and case variants count when they are the only candidate") {
+  for (const char* name : {"causal (1).cpp", "Causal.cpp", "CAUSAL(2).cpp", "causal-1.cpp"}) {
+    TempDir d;
+    d.file(std::string("s/") + name);
+    auto f = find_exercise_source(d.path / "s", "causal");
+    CHECK_MESSAGE(f.kind == FoundSource::Kind::Found, name);
+    CHECK(f.shown == name);
+  }
+  for (const char* name : {"causal_linear.cpp", "mycausal.cpp", "causal.hpp", "causal (x).cpp", "causal.cpp.bak"})
+    CHECK_MESSAGE(!names_exercise_file(name, "causal"), name);
+}
+
+TEST_CASE("finder: two candidates are ambiguous, with both named, the kit layout wins and says so") {
+  TempDir d;
+  d.file("s/causal (1).cpp");
+  d.file("s/old/causal.cpp");
+  auto f = find_exercise_source(d.path / "s", "causal");
+  CHECK(f.kind == FoundSource::Kind::Ambiguous);
+  REQUIRE(f.candidates.size() == 2);
+  CHECK(f.candidates[0] == "causal (1).cpp");
+  CHECK(f.candidates[1] == "old/causal.cpp");
+  const std::string why = f.problem("causal");
+  CHECK(why.find("causal (1).cpp") != std::string::npos);
+  CHECK(why.find("old/causal.cpp") != std::string::npos);
+  CHECK(f.path.empty());
+  d.file("s/causal/causal.cpp");
+  auto g = find_exercise_source(d.path / "s", "causal");
+  CHECK(g.kind == FoundSource::Kind::Found);
+  CHECK(g.shown == "causal/causal.cpp");
+  CHECK(g.ignored.size() == 2);
+}
+
+TEST_CASE("finder: a symbolic link is never taken") {
+  TempDir d;
+  d.file("elsewhere/secret.cpp");
+  fs::create_directories(d.path / "s");
+  fs::create_symlink(d.path / "elsewhere/secret.cpp", d.path / "s/causal.cpp");
+  CHECK(find_exercise_source(d.path / "s", "causal").kind == FoundSource::Kind::Missing);
+}
+
+// --- roster and CSV -----------------------------------------------------------------------
+
+TEST_CASE("roster: quoted commas, unicode, a byte-order mark, CRLF, header aliases") {
+  const auto roster = gb::parse_roster(
+      "\xEF\xBB\xBF" "Submission,SIS User ID,Student,E-mail\r\n"
+      "ada,1001,\"Lovelace, Ada\",ada@example.org\r\n"
+      "\r\n"
+      "zoe,1002,\"Zoë \"\"Z\"\" Ünal\",zoe@example.org\r\n");
+  REQUIRE(roster.size() == 2);
+  CHECK(roster[0].folder == "ada");
+  CHECK(roster[0].id == "1001");
+  CHECK(roster[0].name == "Lovelace, Ada");
+  CHECK(roster[1].name == "Zoë \"Z\" Ünal");
+  CHECK(roster[1].email == "zoe@example.org");
+  CHECK_THROWS_WITH_AS(gb::parse_roster("folder,name\nada,Ada\n"), doctest::Contains("no id column"),
+                       std::runtime_error);
+  CHECK_THROWS_AS(gb::parse_roster("folder,id\n\"ada,1\n"), std::runtime_error);
+  // Without a folder column, the ids name the folders.
+  CHECK(gb::parse_roster("id,name\n1001,Ada\n")[0].folder == "1001");
+}
+
+TEST_CASE("csv fields round-trip through the parser") {
+  const std::vector<std::string> fields = {"plain", "a, b", "say \"hi\"", "two\nlines", "Zoë 李", ""};
+  std::string line;
+  for (std::size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + gb::csv_field(fields[i]);
+  const auto rows = gb::parse_csv(line + "\n");
+  REQUIRE(rows.size() == 1);
+  CHECK(rows[0] == fields);
+}
+
+// --- statuses and the gradebook -----------------------------------------------------------
+
+TEST_CASE("statuses: ok, partial, build_error, missing_files, per exercise and per submission") {
+  CHECK(std::string(gb::exercise_status(exercise("causal", 35, 35))) == "ok");
+  CHECK(std::string(gb::exercise_status(exercise("causal", 0, 35))) == "partial");
+  CHECK(std::string(gb::exercise_status(exercise("causal", 0, 35, false))) == "build_error");
+  CHECK(std::string(gb::exercise_status(exercise("causal", 0, 35, false, "missing"))) == "missing_files");
+  CHECK(std::string(gb::exercise_status(exercise("causal", 0, 35, false, "ambiguous"))) == "missing_files");
+  CHECK(gb::submission_status({"ok", "ok"}) == "ok");
+  CHECK(gb::submission_status({"ok", "partial"}) == "partial");
+  CHECK(gb::submission_status({"partial", "missing_files"}) == "missing_files");
+  CHECK(gb::submission_status({"missing_files", "build_error"}) == "build_error");
+}
+
+TEST_CASE("gradebook: roster columns, statuses, a row per student and per stranger") {
+  std::vector<gb::Student> roster;
+  const gb::Book book = sample_class(roster);
+  const auto rows = lines(gb::gradebook_csv(book, false));
+  REQUIRE(rows.size() == 7);  // header, five roster entries, one stranger
+  CHECK(rows[0] ==
+        "submission,student_id,name,email,flops,causal,total,max_score,status,flops_status,causal_status,notes");
+  CHECK(rows[1] == "ada,1001,\"Lovelace, Ada\",ada@example.org,10,35,45,45,ok,ok,ok,");
+  CHECK(rows[2] == "zoe_unal_42,1002,Zoë Ünal-Åström,zoe@example.org,10,12.5,22.5,45,partial,ok,partial,");
+  CHECK(rows[3] == "li,1003,李 小龙,li@example.org,10,0,10,45,build_error,ok,build_error,does not build: causal");
+  CHECK(rows[4] == "max,1004,Max Mustermann,max@example.org,0,35,35,45,missing_files,missing_files,ok,missing: flops");
+  CHECK(rows[5] == ",1005,Nora Nobody,nora@example.org,0,0,0,45,missing_files,missing_files,missing_files,no submission");
+  CHECK(rows[6] == "stranger,,,,10,35,45,45,ok,ok,ok,not in the roster");
+  CHECK(book.not_in_roster == std::vector<std::string>{"stranger"});
+  CHECK(book.no_submission == std::vector<std::string>{"1005 Nora Nobody"});
+}
+
+TEST_CASE("exports: Canvas's and Moodle's import columns, one row per roster student, id,score") {
+  std::vector<gb::Student> roster;
+  const gb::Book book = sample_class(roster);
+  const auto canvas = gb::parse_csv(gb::canvas_csv(book, "Linear attention", false));
+  REQUIRE(canvas.size() == 6);
+  CHECK(canvas[0] == std::vector<std::string>{"Student", "ID", "SIS User ID", "SIS Login ID", "Section",
+                                              "Linear attention"});
+  CHECK(canvas[1] == std::vector<std::string>{"Lovelace, Ada", "", "1001", "", "", "45"});
+  CHECK(canvas[2][0] == "Zoë Ünal-Åström");
+  CHECK(canvas[5] == std::vector<std::string>{"Nora Nobody", "", "1005", "", "", "0"});
+  for (const auto& row : canvas) CHECK(row.size() == canvas[0].size());
+
+  const auto moodle = gb::parse_csv(gb::moodle_csv(book, "Linear attention", false));
+  REQUIRE(moodle.size() == 6);
+  CHECK(moodle[0] == std::vector<std::string>{"First name", "Last name", "ID number", "Email address",
+                                              "Linear attention"});
+  CHECK(moodle[3] == std::vector<std::string>{"李 小龙", "", "1003", "li@example.org", "10"});
+  for (const auto& row : moodle) CHECK(row.size() == moodle[0].size());
+
+  const auto scores = lines(gb::scores_csv(book, false));
+  CHECK(scores == std::vector<std::string>{"id,score", "1001,45", "1002,22.5", "1003,10", "1004,35", "1005,0"});
+}
+
+TEST_CASE("--bom: every file starts with the UTF-8 byte-order mark, and only then") {
+  std::vector<gb::Student> roster;
+  const gb::Book book = sample_class(roster);
+  for (bool bom : {false, true}) {
+    for (const std::string& text : {gb::gradebook_csv(book, bom), gb::canvas_csv(book, "x", bom),
+                                    gb::moodle_csv(book, "x", bom), gb::scores_csv(book, bom)}) {
+      CHECK((text.rfind("\xEF\xBB\xBF", 0) == 0) == bom);
+      CHECK(text.find("\xEF\xBB\xBF", 1) == std::string::npos);
+    }
+  }
+  CHECK(gb::parse_csv(gb::canvas_csv(book, "x", true))[0][0] == "Student");
+}
+
+// --- removed folders and similarity -------------------------------------------------------
+
+TEST_CASE("reports of removed submissions are removed, the others kept") {
+  TempDir d;
+  d.file("reports/alice.json", "{}");
+  d.file("reports/gone.json", "{}");
+  d.file("reports/notes.txt", "keep");
+  const auto removed = gb::remove_stale_reports(d.path / "reports", {"alice"});
+  CHECK(removed == std::vector<std::string>{"gone"});
+  CHECK(fs::exists(d.path / "reports/alice.json"));
+  CHECK(!fs::exists(d.path / "reports/gone.json"));
+  CHECK(fs::exists(d.path / "reports/notes.txt"));
+}
+
+TEST_CASE("similarity: identical but reformatted sources group, different ones and the stub do not") {
+  const std::string a = "// mine\nint f(int x) {\n  return x + 1;  // add\n}\nconst char* s = \"a  b\";\n";
+  const std::string b = "/* header\n comment */ int f(int x)\n{\n\treturn x+1;\n}\nconst char* s = \"a  b\";";
+  const std::string c = "int f(int x) { return x + 2; }\nconst char* s = \"a  b\";\n";
+  const std::string lit = "int f(int x) { return x + 1; }\nconst char* s = \"a b\";\n";  // a literal differs
+  const std::string stub = "int f(int x) { throw 0; }\n";
+  CHECK(gb::normalized_source(a) == gb::normalized_source(b));
+  CHECK(gb::normalized_source(a) != gb::normalized_source(lit));
+  const std::map<std::string, std::map<std::string, std::string>> sources = {
+      {"causal", {{"ann", a}, {"ben", b}, {"cat", c}, {"dan", lit}, {"eve", stub}, {"fay", stub + "\n"}}}};
+  const auto groups = gb::similar_groups(sources, {{"causal", stub}});
+  REQUIRE(groups.size() == 1);
+  CHECK(groups[0].exercise == "causal");
+  CHECK(groups[0].members == std::vector<std::string>{"ann", "ben"});
+  std::vector<gb::Student> roster;
+  const gb::Book book = gb::join({}, {}, {"causal"});
+  const auto rows = gb::parse_csv(gb::similarity_csv(groups, book, {{"causal", {{"ann", "causal.cpp"}}}}, false));
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0] == std::vector<std::string>{"exercise", "group", "hash", "submission", "student_id", "name", "file"});
+  CHECK(rows[1][3] == "ann");
+  CHECK(rows[1][6] == "causal.cpp");
+  CHECK(rows[2][3] == "ben");
+}
