@@ -753,13 +753,24 @@ std::vector<std::string> edited_headers() {
 std::string first_errors(const std::string& log, int max_lines) {
   // "file:line: error: ..." or "file:line:col: fatal error: ...".
   static const std::regex located(R"(^[^\s:][^:]*:\d+(:\d+)?: (fatal )?error: .*)");
+  // The source line gcc quotes under a message and its caret line: "    4 | }", "      | ^".
+  static const std::regex excerpt(R"(^\s*\d*\s*\|.*)");
   std::vector<std::string> lines, fallback;
   std::istringstream in(log);
   std::string line;
+  bool quoting = false;  // after a located error: its excerpt goes with it
   while (std::getline(in, line)) {
-    if (std::regex_match(line, located)) lines.push_back(line);
-    else if (line.find("undefined reference") != std::string::npos ||
-             line.find("error:") != std::string::npos)
+    if (std::regex_match(line, located)) {
+      lines.push_back(line);
+      quoting = true;
+      continue;
+    }
+    if (quoting && std::regex_match(line, excerpt)) {
+      lines.back() += "\n" + line;
+      continue;
+    }
+    quoting = false;
+    if (line.find("undefined reference") != std::string::npos || line.find("error:") != std::string::npos)
       fallback.push_back(readable_link_error(line));
   }
   if (lines.empty()) lines = fallback;  // link errors carry no line numbers

@@ -117,6 +117,8 @@ TEST_CASE("builder: a compile error quotes the student's own line, on their path
   CHECK_FALSE(r.ok);
   CHECK(grader::first_errors(r.log).rfind("flops/flops.cpp:2:", 0) == 0);
   CHECK(r.log.find("    2 | this is not C++") != std::string::npos);
+  // ...and the report's message (the first errors) quotes it too.
+  CHECK(grader::first_errors(r.log).find("\n    2 | this is not C++\n") != std::string::npos);
   CHECK(r.log.find("#line") == std::string::npos);
   std::filesystem::remove_all(dir);
 }
@@ -213,16 +215,21 @@ TEST_CASE("builder: a function left undefined is a link error that names it") {
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("builder: first_errors picks the located error lines in order") {
+TEST_CASE("builder: first_errors picks the located error lines in order, each with its excerpt") {
   const std::string log =
       "causal/causal.cpp: In function 'f':\n"
       "causal/causal.cpp:3:5: warning: unused variable 'x'\n"
+      "    3 |   int x;\n"
+      "      |       ^\n"
       "causal/causal.cpp:4:1: error: expected ';' before '}' token\n"
       "    4 | }\n"
+      "      | ^\n"
       "causal/causal.cpp:9: error: 'y' was not declared\n"
       "/usr/include/x.h:1:2: fatal error: z.h: No such file or directory\n";
   CHECK(grader::first_errors(log, 2) ==
         "causal/causal.cpp:4:1: error: expected ';' before '}' token\n"
+        "    4 | }\n"
+        "      | ^\n"
         "causal/causal.cpp:9: error: 'y' was not declared\n");
   CHECK(grader::first_errors(log).find("fatal error: z.h") != std::string::npos);
   CHECK(grader::first_errors("all fine\n").empty());
