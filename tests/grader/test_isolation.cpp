@@ -27,7 +27,9 @@ int reach(const std::vector<std::string>& args) {
   jail.purpose = FilterPurpose::Runner;
   jail.read_only = {{program, "/runner"}};
   jail.work = make_jail_folder(jail);
-  std::vector<std::string> argv = {inside(jail, program)};
+  // As the judge does it: the sandbox's user id may not reach the build folder.
+  jail.read_only = {{readable_copy(jail, program), "/runner"}};
+  std::vector<std::string> argv = {inside(jail, jail.read_only.front().first)};
   argv.insert(argv.end(), args.begin(), args.end());
   Limits limits;
   limits.wall_seconds = 30;
