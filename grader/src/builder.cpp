@@ -17,6 +17,7 @@
 #include "grader_config.hpp"
 #include "isolation.hpp"
 #include "object_policy.hpp"
+#include "read_file.hpp"
 #include "sandbox.hpp"
 
 #include <sys/stat.h>
@@ -46,15 +47,6 @@ namespace grader {
 namespace {
 
 // --- small file helpers ------------------------------------------------------------------
-
-bool read_file(const fs::path& path, std::string& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  out = s.str();
-  return true;
-}
 
 // A name no other thread or process will pick: pid, thread, counter.
 std::string unique_suffix() {

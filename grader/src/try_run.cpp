@@ -3,6 +3,7 @@
 #include "builder.hpp"
 #include "grader_config.hpp"
 #include "isolation.hpp"
+#include "read_file.hpp"
 #include "report.hpp"
 #include "sandbox.hpp"
 
@@ -16,19 +17,6 @@ namespace fs = std::filesystem;
 
 namespace grader {
 
-namespace {
-
-bool read_text(const fs::path& path, std::string& out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  out = s.str();
-  return true;
-}
-
-}  // namespace
-
 int run_try(const std::string& exercise, const fs::path& dir) {
   const std::vector<std::string> known = {LINATTN_EXERCISE_LIST};
   if (std::find(known.begin(), known.end(), exercise) == known.end()) {
@@ -39,14 +27,14 @@ int run_try(const std::string& exercise, const fs::path& dir) {
   }
   const std::string mine = exercise + "/" + exercise + ".cpp", scratch = exercise + "/try.cpp";
   std::string mine_text, scratch_text;
-  if (!read_text(dir / mine, mine_text)) {
+  if (!read_file(dir / mine, mine_text)) {
     std::cerr << "linattn-grade: no " << (dir / mine).string() << "\n";
     return 2;
   }
   // The submission's own scratch program, else the kit's (a folder such as solutions/ has none).
   const fs::path kit_scratch = fs::path(LINATTN_SOURCE_DIR) / "exercises" / scratch;
-  if (!read_text(dir / scratch, scratch_text)) {
-    if (!read_text(kit_scratch, scratch_text)) {
+  if (!read_file(dir / scratch, scratch_text)) {
+    if (!read_file(kit_scratch, scratch_text)) {
       std::cerr << "linattn-grade: no " << (dir / scratch).string() << " and no " << kit_scratch.string()
                 << " (the exercise's scratch program)\n";
       return 2;
