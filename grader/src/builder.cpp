@@ -297,7 +297,7 @@ std::vector<std::string> parse_depfile(const std::string& text) {
 
 // The line of the submission that mentions `file` in an #include, for a message that points
 // at it; 1 if none is found (an include reached through a macro, say).
-int include_line(const std::string& source, const fs::path& file) {  // NOLINT
+int include_line(const std::string& source, const fs::path& file) {
   std::istringstream in(source);
   std::string line;
   const std::string name = file.filename().string();

@@ -150,14 +150,9 @@ OracleSource open_oracle(const Options& o) {
   }
 }
 
-}  // namespace
-
-std::vector<Report> grade_many(const std::vector<std::string>& submissions, const Options& o,
-                               const Progress& progress) {
-  const auto start = Clock::now();
-  for (const auto& s : submissions)
-    if (!fs::is_directory(s)) throw UsageError("no such folder: " + s);
-  // Which walls stand around student code here; course grading insists on one.
+// Which walls stand around student code here: refuses (UsageError) what course grading must
+// not accept, warns a student grading their own work.
+Layer required_isolation(const Options& o) {
   Layer layer = Layer::None;
   try {
     layer = isolation().layer;
@@ -179,6 +174,17 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
     if (o.strict) throw UsageError("refusing to grade: " + why);
     std::cerr << "linattn-grade: warning: " << why << "\n";
   }
+  return layer;
+}
+
+}  // namespace
+
+std::vector<Report> grade_many(const std::vector<std::string>& submissions, const Options& o,
+                               const Progress& progress) {
+  const auto start = Clock::now();
+  for (const auto& s : submissions)
+    if (!fs::is_directory(s)) throw UsageError("no such folder: " + s);
+  const Layer layer = required_isolation(o);
   const OracleSource oracle = open_oracle(o);
   const Plan plan = make_plan(o, oracle);
   // Course grading draws every seed from the course's key (see course_seeds.hpp), unless one
@@ -309,8 +315,7 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
     const std::size_t b = job.submission * n_ex + job.exercise;
     CheckRun run{job.check, plan.exercises[job.exercise]->exercise, builds[b].runner, slot.seed,
                  slot.rerun, oc.error.empty() ? &oc.value : nullptr, oc.error};
-    // In the chroot layer each worker's runners get a user id of their own, so that no check
-    // can signal another's (under namespaces, each runner has a process namespace of its own).
+    // Each worker's programs run under a user id of their own (isolation.hpp: worker_uid).
     run.worker = static_cast<unsigned>(worker);
     bool fault = false;
     slot = run_check(run, fault);
