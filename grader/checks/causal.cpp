@@ -7,6 +7,36 @@
 // the memory rule. Every probe except the large-eps ones runs with eps = 0; the maps used are
 // all positive, so no denominator is zero. Where eps goes is then the large-eps checks' one
 // question, and an eps in the wrong place fails those checks alone.
+//
+// The file has three parts: the API description (compiled into the runner harness as well,
+// see grader/common/api.hpp), the judge (not in the runner), and the oracle regions marked
+// `#ifdef LINATTN_ORACLE` (they call the reference; the student kit's judge is built without
+// them, in every build, so nothing outside them may use the reference).
+#include "../common/api.hpp"
+#include "causal.hpp"
+
+// ==== API =====================================================================================
+
+namespace api {
+template <>
+struct Fields<linattn::DecodeStep> {
+  static auto of(const linattn::DecodeStep& s) { return std::tie(s.o, s.S, s.z); }
+};
+}  // namespace api
+
+// Q, K: (T, d_k); V: (T, d_v) -> O: (T, d_v).  Step: S (d_phi, d_v), z (d_phi), q, k (d_k), v (d_v).
+static const api::Exercise causal_api{"causal", {
+    api::function(LINATTN_SIGNATURE(causal_linear_attention_recurrent),
+                  {"Q", "K", "V", "phi", {"eps", 1e-6}}, {"O"}),
+    api::function(LINATTN_SIGNATURE(causal_linear_attention_parallel),
+                  {"Q", "K", "V", "phi", {"eps", 1e-6}}, {"O"}),
+    api::function(LINATTN_SIGNATURE(linear_attention_step),
+                  {"S", "z", "q", "k", "v", "phi", {"eps", 1e-6}}, {"o", "S", "z"}),
+}};
+
+#ifndef LINATTN_RUNNER
+// ==== the judge ===============================================================================
+
 #include "../common/wire.hpp"
 #include "../src/check.hpp"
 #include "../src/compare.hpp"
@@ -220,8 +250,6 @@ std::vector<Check> make_causal_checks() {
 }  // namespace
 }  // namespace grader
 
-static grader::Registrar causal_registrar{
-    "causal",
-    {"causal_linear_attention_recurrent", "causal_linear_attention_parallel",
-     "linear_attention_step"},
-    grader::make_causal_checks};
+static grader::Registrar causal_registrar{"causal", grader::make_causal_checks};
+
+#endif  // LINATTN_RUNNER

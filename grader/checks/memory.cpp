@@ -4,6 +4,26 @@
 //
 // Keys of different lengths expose a missing normalization, d_k != d_v exposes the
 // orientation, and the textbook's three pairs are checked exactly.
+//
+// The file has three parts: the API description (compiled into the runner harness as well,
+// see grader/common/api.hpp), the judge (not in the runner), and the oracle regions marked
+// `#ifdef LINATTN_ORACLE` (they call the reference; the student kit's judge is built without
+// them, in every build, so nothing outside them may use the reference).
+#include "../common/api.hpp"
+#include "memory.hpp"
+
+// ==== API =====================================================================================
+
+// K: (n, d_k), V: (n, d_v) -> S: (d_k, d_v); read: S, q (d_k) -> value (d_v).
+static const api::Exercise memory_api{"memory", {
+    api::function(LINATTN_SIGNATURE(write), {"K", "V"}, {"S"}),
+    api::function(LINATTN_SIGNATURE(read), {"S", "q"}, {"value"}),
+    api::function(LINATTN_SIGNATURE(crosstalk_energy), {"K"}, {"value"}),
+}};
+
+#ifndef LINATTN_RUNNER
+// ==== the judge ===============================================================================
+
 #include "../common/wire.hpp"
 #include "../src/check.hpp"
 #include "../src/compare.hpp"
@@ -140,5 +160,6 @@ std::vector<Check> make_memory_checks() {
 }  // namespace
 }  // namespace grader
 
-static grader::Registrar memory_registrar{"memory", {"write", "read", "crosstalk_energy"},
-                                          grader::make_memory_checks};
+static grader::Registrar memory_registrar{"memory", grader::make_memory_checks};
+
+#endif  // LINATTN_RUNNER

@@ -5,6 +5,25 @@
 // The starter's trigonometric features, a dropped factor of the formula, a temperature the
 // exercise does not use, and exp(q^T k) returned in place of the estimate are all recognised
 // by name.
+//
+// The file has three parts: the API description (compiled into the runner harness as well,
+// see grader/common/api.hpp), the judge (not in the runner), and the oracle regions marked
+// `#ifdef LINATTN_ORACLE` (they call the reference; the student kit's judge is built without
+// them, in every build, so nothing outside them may use the reference).
+#include "../common/api.hpp"
+#include "random_features.hpp"
+
+// ==== API =====================================================================================
+
+// X: (n, d_k), Omega: (d_phi, d_k) -> features: (n, d_phi).
+static const api::Exercise random_features_api{"random_features", {
+    api::function(LINATTN_SIGNATURE(positive_random_features), {"X", "Omega"}, {"features"}),
+    api::function(LINATTN_SIGNATURE(softmax_kernel_estimate), {"q", "k", "Omega"}, {"value"}),
+}};
+
+#ifndef LINATTN_RUNNER
+// ==== the judge ===============================================================================
+
 #include "../common/wire.hpp"
 #include "../src/check.hpp"
 #include "../src/compare.hpp"
@@ -167,6 +186,6 @@ std::vector<Check> make_random_features_checks() {
 }  // namespace
 }  // namespace grader
 
-static grader::Registrar random_features_registrar{
-    "random_features", {"positive_random_features", "softmax_kernel_estimate"},
-    grader::make_random_features_checks};
+static grader::Registrar random_features_registrar{"random_features", grader::make_random_features_checks};
+
+#endif  // LINATTN_RUNNER

@@ -4,6 +4,28 @@
 //
 // The feature checks test the kernel identity 1 + s + s^2/2 on its own, then the exact
 // layout; the byte counts are exact integers.
+//
+// The file has three parts: the API description (compiled into the runner harness as well,
+// see grader/common/api.hpp), the judge (not in the runner), and the oracle regions marked
+// `#ifdef LINATTN_ORACLE` (they call the reference; the student kit's judge is built without
+// them, in every build, so nothing outside them may use the reference).
+#include "../common/api.hpp"
+#include "taylor.hpp"
+
+// ==== API =====================================================================================
+
+// X: (n, d) -> features: (n, 1 + d + d^2).
+static const api::Exercise taylor_api{"taylor", {
+    api::function(LINATTN_SIGNATURE(taylor_features), {"X"}, {"features"}),
+    api::function(LINATTN_SIGNATURE(taylor_state_bytes),
+                  {"d_head", "d_v", "n_heads", {"bytes_per", 4}}, {"value"}),
+    api::function(LINATTN_SIGNATURE(kv_cache_tokens),
+                  {"state_bytes", "n_kv", "d_k", {"bytes_per", 2}}, {"value"}),
+}};
+
+#ifndef LINATTN_RUNNER
+// ==== the judge ===============================================================================
+
 #include "../common/wire.hpp"
 #include "../src/check.hpp"
 #include "../src/compare.hpp"
@@ -165,6 +187,6 @@ std::vector<Check> make_taylor_checks() {
 }  // namespace
 }  // namespace grader
 
-static grader::Registrar taylor_registrar{
-    "taylor", {"taylor_features", "taylor_state_bytes", "kv_cache_tokens"},
-    grader::make_taylor_checks};
+static grader::Registrar taylor_registrar{"taylor", grader::make_taylor_checks};
+
+#endif  // LINATTN_RUNNER

@@ -1,4 +1,4 @@
-// The runner's table of bindings, filled by the BindingRegistrars of the exercise linked in.
+// The runner's table of bindings, filled by the API description of the exercise linked in.
 #pragma once
 
 #include "binding.hpp"

@@ -1,15 +1,14 @@
-// A check: one small value naming what it tests, in the spirit of ggml's test cases.
-//
-// A check has two halves that meet only through JSON:
-//  - the oracle half (grader/oracle/<exercise>.cpp, uses the reference library):
-//    request(seed) makes the calls, and expect(request) works out from the reference every
-//    value the judge will need: the expected outputs, the outputs of the named mistakes
+// A check: one small value naming what it tests, in the spirit of ggml's test cases. It is
+// written whole in its exercise's checks file (grader/checks/<exercise>.cpp): name, function,
+// points, visibility, seed, limits, judge, hooks, and its oracle, which meet only through JSON:
+//  - the oracle (in the file's `#ifdef LINATTN_ORACLE` regions, uses the reference library):
+//    calls(seed) makes the calls, and expect(call) works out from the reference every value
+//    the judge will need for one call: the expected outputs, the outputs of the named mistakes
 //    ("suspects") with their sentences, and any other reference-derived figure;
-//  - the judge half (grader/checks/<exercise>.cpp, never calls the reference): the table of
-//    checks (names, points, visibility, seeds, limits) and judge(request, expected, reply),
-//    which compares the runner's outputs with `expected` and says why they differ.
-// The student hand-out ships the judge half only and replays {request, expected} recorded
-// from the oracle half by the release step (see oracle_source.hpp).
+//  - the judge (never calls the reference): judge(request, expected, reply) compares the
+//    runner's outputs with `expected` and says why they differ.
+// The student hand-out is built without the oracle regions and replays {request, expected}
+// recorded by the release step (see oracle_source.hpp).
 //
 // Crashes, time-outs, exceptions, NotImplemented and the memory budget are the engine's job,
 // so a judge only ever sees outputs that came back.
@@ -29,7 +28,7 @@ namespace grader {
 
 using json = nlohmann::json;
 
-enum class Visibility { Visible, Hidden, AfterDueDate };
+enum class Visibility { Visible, Hidden, AfterDueDate, AfterPublished };
 
 struct Verdict {
   bool passed = false;
@@ -37,6 +36,18 @@ struct Verdict {
   static Verdict pass() { return {true, ""}; }
   static Verdict fail(std::string why) { return {false, std::move(why)}; }
 };
+
+// The oracle part of a check. Write it as LINATTN_ORACLE(calls, expect): in a build without the
+// reference the macro drops both names, so they need exist only in oracle regions.
+struct Oracle {
+  std::function<json(std::uint64_t seed)> calls;  // the request's "calls" array
+  std::function<json(const json& call)> expect;   // what the judge needs to know of one call
+};
+#ifdef LINATTN_ORACLE
+#define LINATTN_ORACLE_OF(calls, expect) ::grader::Oracle{calls, expect}
+#else
+#define LINATTN_ORACLE_OF(calls, expect) ::grader::Oracle{}
+#endif
 
 struct Check {
   std::string name;      // "recurrent/hand-example": unique within its exercise
@@ -50,11 +61,14 @@ struct Check {
   // The likely mistake when the code stops on an assertion (Eigen's shape checks): the checks
   // with unequal widths make a transposed product fail that way rather than give wrong numbers.
   std::string crash_hint;
+  // Said when the heap budget is exceeded, after the figures: what a peak of that size looks
+  // like for this request (for example, how many T x T matrices). Optional.
+  std::function<std::string(const json& request, std::uint64_t peak_bytes)> memory_hint;
 
-  // Oracle side (empty in a kit built without the reference). The request for the runner:
-  // {"function": ..., "calls": [...]}, deterministic in seed.
+  // Made from the oracle (empty in a kit built without the reference). The request for the
+  // runner: {"function": ..., "calls": [...]}, deterministic in seed.
   std::function<json(std::uint64_t seed)> request;
-  // Oracle side: {"calls": [<what the judge needs for call i>, ...]}.
+  // Made from the oracle: {"calls": [<what the judge needs for call i>, ...]}.
   std::function<json(const json& request)> expect;
   // Judge side: compares the runner's results (reply["results"], one per call) with
   // `expected` (what expect(request) returned). Never calls the reference.
@@ -66,6 +80,7 @@ inline const char* visibility_name(Visibility v) {
     case Visibility::Visible: return "visible";
     case Visibility::Hidden: return "hidden";
     case Visibility::AfterDueDate: return "after_due_date";
+    case Visibility::AfterPublished: return "after_published";
   }
   return "visible";
 }
@@ -76,14 +91,20 @@ struct ExerciseChecks {
   std::vector<Check> checks;
 };
 
+// Sets a check's request and expect from its oracle (nothing if the oracle is empty).
+void attach_oracle(Check& check, Oracle oracle);
+inline Check with_oracle(Check check, Oracle oracle) {
+  attach_oracle(check, std::move(oracle));
+  return check;
+}
+
 // Each checks file defines one registrar:
-//   static grader::Registrar registrar{"causal", {functions...}, make_causal_checks};
-// registry() returns every exercise with its checks, each joined with its oracle half when
-// the kit has one (see oracle_half.hpp). Call it only after static initialisation (from main).
+//   static grader::Registrar registrar{"causal", make_causal_checks};
+// registry() returns every exercise with its checks, its functions taken from the API
+// description. Call it only after static initialisation (from main).
 std::vector<ExerciseChecks>& registry();
 struct Registrar {
-  Registrar(std::string exercise, std::vector<std::string> functions,
-            std::vector<Check> (*make)());
+  Registrar(std::string exercise, std::vector<Check> (*make)());
 };
 
 }  // namespace grader

@@ -1,6 +1,7 @@
 // The registry: the checks tables of the exercises, each check joined with its oracle half.
 // Registrars run during static initialisation in an order the linker picks, so they only
 // collect; the join happens on the first call of registry(), from main or a test.
+#include "api_registry.hpp"
 #include "check.hpp"
 #include "oracle_half.hpp"
 
@@ -50,6 +51,8 @@ void join(ExerciseChecks& ex, const OracleTable& table) {
 std::vector<ExerciseChecks>& registry() {
   static std::once_flag once;
   std::call_once(once, [] {
+    for (auto& ex : tables())
+      for (const api::Schema& s : api::exercise_schemas(ex.exercise)) ex.functions.push_back(s.function);
     for (auto& [exercise, table] : oracles()) {
       bool found = false;
       for (auto& ex : tables())
@@ -63,9 +66,20 @@ std::vector<ExerciseChecks>& registry() {
   return tables();
 }
 
-Registrar::Registrar(std::string exercise, std::vector<std::string> functions,
-                     std::vector<Check> (*make)()) {
-  tables().push_back({std::move(exercise), std::move(functions), make()});
+Registrar::Registrar(std::string exercise, std::vector<Check> (*make)()) {
+  tables().push_back({std::move(exercise), {}, make()});
+}
+
+void attach_oracle(Check& check, Oracle oracle) {
+  if (!oracle.calls || !oracle.expect) return;
+  check.request = [function = check.function, calls = std::move(oracle.calls)](std::uint64_t seed) {
+    return json{{"function", function}, {"calls", calls(seed)}};
+  };
+  check.expect = [one = std::move(oracle.expect)](const json& request) {
+    json out = json::array();
+    for (const json& call : request.at("calls")) out.push_back(one(call));
+    return json{{"calls", std::move(out)}};
+  };
 }
 
 OracleRegistrar::OracleRegistrar(std::string exercise, OracleTable (*make)()) {

@@ -1,5 +1,7 @@
 #include "fake_runner.hpp"
 
+#include "src/api_registry.hpp"
+
 #include <stdexcept>
 
 namespace fake {
@@ -36,11 +38,11 @@ std::int64_t I(const json& call, const char* key) { return call.at(key).get<std:
 }  // namespace
 
 json reference_result(const std::string& f, const json& a) {
-  using linref::Order;
-  if (f == "attention_flops")
-    return {{"value", linref::attention_flops(I(a, "T"), I(a, "d_phi"), I(a, "d_v"),
-                                              a.at("order") == "left" ? Order::Left : Order::Right)}};
-  if (f == "crossover_T") return {{"value", linref::crossover_T(I(a, "d_phi"), I(a, "d_v"))}};
+  // The reference, called through the exercise's API description, as a runner would call it.
+  try {
+    return api::call_reference(f, a);
+  } catch (const std::out_of_range&) {
+  }
   if (f == "causal_linear_attention_recurrent")
     return {{"O", wire::from_matrix(linref::causal_linear_attention_recurrent(
                       M(a, "Q"), M(a, "K"), M(a, "V"), phi_of(a.at("phi")), a.at("eps")))}};

@@ -1,0 +1,43 @@
+// The judge's side of grader/common/api.hpp: the schemas of every exercise's API functions,
+// as the API descriptions at the top of the checks files registered them.
+#pragma once
+
+#include "../common/api.hpp"
+
+#include <initializer_list>
+#include <ostream>
+#include <utility>
+#include <string>
+#include <vector>
+
+namespace api {
+
+// The functions of one exercise, in the order of its description; empty if none registered.
+std::vector<Schema> exercise_schemas(const std::string& exercise);
+// The schema of one function; throws std::out_of_range for an unknown one.
+const Schema& schema_of(const std::string& function);
+// Checks that a request's calls give only arguments the function takes and every argument it
+// needs. Returns the first problem, or an empty string.
+std::string check_request(const json& request);
+// The wire format of every registered function, one paragraph each (`--describe-api`).
+void describe(std::ostream& out);
+
+// Oracle side: a reference function of the same signature, called the way a runner calls the
+// student's (same argument names and defaults, same result names). In a checks file's oracle
+// region, after its API description:
+//   static const api::References refs{api::reference("crossover_T", &linref::crossover_T)};
+template <class R, class... A>
+std::pair<std::string, Binding> reference(const std::string& function, R (*fn)(A...)) {
+  const Schema& s = schema_of(function);
+  if (s.arguments.size() != sizeof...(A))
+    throw std::logic_error("api: the reference for " + function + " takes another number of arguments");
+  return {function, make_binding(s, fn)};
+}
+struct References {
+  References(std::initializer_list<std::pair<std::string, Binding>> functions);
+};
+// The reference's result of one call, as a runner would reply it; throws std::out_of_range
+// if no reference was registered for the function.
+json call_reference(const std::string& function, const json& call);
+
+}  // namespace api
