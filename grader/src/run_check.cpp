@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "byte_units.hpp"
 #include "cbor_shape.hpp"
 #include "isolation.hpp"
 
@@ -39,16 +40,6 @@ std::string capped_text(std::string text) {
 // The files a check's code may write in all, in its private scratch folder.
 constexpr std::uint64_t kScratchQuota = 64ull << 20;
 
-// "12.0 MiB", "240 MiB", "0.50 MiB", "16.0 GiB": about three figures, never an exponent.
-std::string mib(double bytes) {
-  double m = bytes / (1024.0 * 1024.0);
-  const char* unit = " MiB";
-  if (m >= 1024) m /= 1024, unit = " GiB";
-  std::ostringstream o;
-  o << std::fixed << std::setprecision(m >= 100 ? 0 : m >= 10 ? 1 : 2) << m << unit;
-  return o.str();
-}
-
 std::string seconds_text(double s) {
   std::ostringstream o;
   o.precision(3);
@@ -67,30 +58,6 @@ std::string short_value(const json& v) {
     return o.str();
   }
   return v.dump();
-}
-
-// What a peak heap looks like, for a request that has a token axis: a student who built a
-// T x T matrix or kept T states sees that named.
-std::string peak_resembles(const json& request, std::uint64_t peak) {
-  const json& call = request["calls"][0];
-  if (!call.contains("Q") || !call.contains("V")) return "";
-  const double T = call["Q"]["rows"].get<double>();
-  const double d_k = call["Q"]["cols"].get<double>();
-  const double d_v = call["V"]["cols"].get<double>();
-  const double tt = T * T * 8.0;
-  const double states = T * d_k * d_v * 8.0;  // the feature maps used here keep d_phi = d_k
-  const double p = static_cast<double>(peak);
-  std::ostringstream o;
-  o.precision(2);
-  o << " For scale: a T x T matrix of doubles is " << mib(tt) << " at T = "
-    << static_cast<long long>(T) << " ("
-    << p / tt << " times that)";
-  if (std::abs(states - tt) > 1)
-    o << ", and the T states of the cumulative-sum form are " << mib(states) << " (" << p / states
-      << " times that)";
-  o << ". Keep one state and update it token by token; never build the masked T x T matrix or "
-       "keep every state.";
-  return o.str();
 }
 
 // The bytes of everything under `dir`, for the scratch quota of the layers without a tmpfs.
@@ -295,7 +262,7 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
       if (check.heap_budget_bytes) {
         r.message += " The memory rule allows " + mib(static_cast<double>(*check.heap_budget_bytes)) +
                      " (" + check.heap_budget_rule + ").";
-        if (wanted > 0) r.message += peak_resembles(request, wanted);
+        if (wanted > 0 && check.memory_hint) r.message += check.memory_hint(request, wanted);
       }
       return r;
     }
@@ -318,7 +285,8 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
       r.status = status::over_memory;
       r.message = tried + "\nThe heap grew by " + mib(static_cast<double>(r.peak_heap_bytes)) +
                   " during the call; the budget is " + mib(static_cast<double>(*check.heap_budget_bytes)) +
-                  " (" + check.heap_budget_rule + ")." + peak_resembles(request, r.peak_heap_bytes);
+                  " (" + check.heap_budget_rule + ")." +
+                  (check.memory_hint ? check.memory_hint(request, r.peak_heap_bytes) : std::string());
       return r;
     }
     const json changed = reply.value("inputs_changed", json::array());
