@@ -5,5 +5,6 @@
 #include "costs.hpp"
 #include "feature_maps.hpp"
 #include "memory.hpp"
+#include "modern.hpp"
 #include "random.hpp"
 #include "types.hpp"
