@@ -3,11 +3,13 @@
 // every double exactly (NaN and infinities included), unlike JSON text.
 //
 // Request (judge -> runner), one per check:
-//   { "function": "<API function>", "calls": [ {<arguments>}, ... ] }
+//   { "function": "<API function>", "calls": [ {<arguments>}, ... ],
+//     "repeat": N }   // optional (1..16): call each N times, report the least CPU time
 // Reply (runner -> judge), written only if the runner got back from the student's code:
 //   { "outcome": "returned" | "not_implemented" | "exception" | "bad_alloc",
 //     "what": "<what() of the exception>", "call": <index of the call that threw>,
 //     "results": [ {<outputs>}, ... ],           // one per call that returned
+//     "cpu_seconds": [ ... ],                    // per call: CPU time of the student's call
 //     "peak_heap_bytes": <max over calls of the heap growth during the call>,
 //     "inputs_changed": [ "<argument name>", ... ],
 //     "failed_allocation_bytes": <with "bad_alloc": the largest request that failed> }
@@ -31,21 +33,10 @@
 //   The last two are exercises of their own, so the runner does not compute them: the judge
 //   sends their values on every row the student's code may use (R: (m, d_k), F: (m, d_phi)).
 //
-// The calls' arguments and results, per function (scalars as JSON numbers; "eps" defaults
-// to 1e-6 and "bytes_per" to the API's default when left out):
-//   attention_flops          {"T", "d_phi", "d_v", "order": "left"|"right"} -> {"value": int}
-//   crossover_T              {"d_phi", "d_v"}                               -> {"value": int}
-//   causal_linear_attention_recurrent / _parallel
-//                            {"Q", "K", "V", "phi", "eps"}                   -> {"O": matrix}
-//   linear_attention_step    {"S", "z", "q", "k", "v", "phi", "eps"}         -> {"o", "S", "z"}
-//   positive_random_features {"X", "Omega"}                                  -> {"features"}
-//   softmax_kernel_estimate  {"q", "k", "Omega"}                             -> {"value": double}
-//   taylor_features          {"X"}                                           -> {"features"}
-//   taylor_state_bytes       {"d_head", "d_v", "n_heads", "bytes_per"}       -> {"value": int}
-//   kv_cache_tokens          {"state_bytes", "n_kv", "d_k", "bytes_per"}     -> {"value": int}
-//   write                    {"K", "V"}                                      -> {"S": matrix}
-//   read                     {"S", "q"}                                      -> {"value": vector}
-//   crosstalk_energy         {"K"}                                           -> {"value": double}
+// The calls' arguments and results, per function, are those of the exercise's API description
+// (grader/common/api.hpp, at the top of grader/checks/<exercise>.cpp); `linattn-grade
+// --describe-api` prints them all. Scalars travel as JSON numbers; an argument with a default
+// in the API takes it when a call leaves it out.
 // Matrix and vector arguments are watched: "inputs_changed" names those the call altered.
 #pragma once
 

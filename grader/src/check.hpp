@@ -55,6 +55,7 @@ struct Check {
   double points = 1.0;
   Visibility visibility = Visibility::Visible;
   std::uint64_t seed = 1;             // default seed; `--seed N` replaces it
+  int repeat = 1;                     // calls of each call, least CPU time kept (time rule)
   Limits limits{};                    // per-check process limits
   std::optional<std::uint64_t> heap_budget_bytes;   // the memory rule, where one applies
   std::string heap_budget_rule;       // how the budget is computed, said when it is exceeded
