@@ -44,6 +44,7 @@ compile_one() { "$CXX" -std=c++17 $FLAGS -I "$KIT/exercises/$(basename "$(dirnam
 export -f compile_one
 export CXX FLAGS KIT EIGEN
 t0=$(now)
+# shellcheck disable=SC2016  # "$0" is for the inner bash: the file xargs hands it
 find "$work/alone" -name '*.cpp' -print0 | xargs -0 -n 1 -P "$JOBS" bash -c 'compile_one "$0"'
 t1=$(now)
 compile=$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')

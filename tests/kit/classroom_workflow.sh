@@ -119,8 +119,8 @@ EOF
       line() { grep -nE -- "$1" "$WORKFLOW" | head -1 | cut -d: -f1; }
       c=$(line 'uses: actions/checkout@') s=$(line 'sudo \./kit setup')
       g=$(line '\./kit grade .*--github-classroom') r=$(line 'uses: classroom-resources/autograding-grading-reporter@v1')
-      [ -n "$c" ] && [ -n "$s" ] && [ -n "$g" ] && [ -n "$r" ] || fail "a step is missing ($c $s $g $r)"
-      [ "$c" -lt "$s" ] && [ "$s" -lt "$g" ] && [ "$g" -lt "$r" ] || fail "steps out of order"
+      { [ -n "$c" ] && [ -n "$s" ] && [ -n "$g" ] && [ -n "$r" ]; } || fail "a step is missing ($c $s $g $r)"
+      { [ "$c" -lt "$s" ] && [ "$s" -lt "$g" ] && [ "$g" -lt "$r" ]; } || fail "steps out of order"
       id=$(awk -v g="$g" 'NR < g && /^[[:space:]]+id:/ { id = $2 } END { print id }' "$WORKFLOW")
       [ -n "$id" ] || fail "the grade step has no id"
       key=$(printf '%s' "$id" | tr '[:lower:]' '[:upper:]')_RESULTS

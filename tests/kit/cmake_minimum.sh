@@ -71,7 +71,7 @@ case "$name" in
     if [ -z "$cmake322" ]; then
       for c in /opt/cmake-3.22*/bin/cmake; do [ -x "$c" ] && cmake322=$c; done
     fi
-    [ -n "$cmake322" ] && [ -x "$cmake322" ] || skip "no CMake 3.22 here (set LINATTN_CMAKE_3_22)"
+    { [ -n "$cmake322" ] && [ -x "$cmake322" ]; } || skip "no CMake 3.22 here (set LINATTN_CMAKE_3_22)"
     version=$("$cmake322" --version | head -n1)
     [[ "$version" == "cmake version $MIN."* ]] || fail "$cmake322 is not CMake $MIN: $version"
     work=$(mktemp -d)
