@@ -106,3 +106,30 @@ TEST_CASE("checks/memory: random unit keys give about (n - 1)/d_k") {
   const double value = fake::reference_result("crosstalk_energy", call).at("value");
   CHECK(value == doctest::Approx(63.0 / 256.0).epsilon(0.25));
 }
+
+TEST_CASE("checks/memory: a read's message puts the expected value first and the returned one second") {
+  // Every read check, answered wrongly in two ways whose numbers are known here: a value one
+  // entry too long (its length is d_v + 1) and a value of all 7s (7 is never the right entry).
+  // "expected" must be the right length and the right value; "got" what came back.
+  for (const auto& c : fake::exercise("memory").checks) {
+    if (c.function != "read") continue;
+    CAPTURE(c.name);
+    const json calls = c.request(c.seed).at("calls");
+    const auto d_v = calls.at(0).at("S").at("cols").get<Eigen::Index>();
+    const grader::Verdict longer = fake::judge_with(c, read_impl([](const Matrix& S, const Vector&) {
+      return Vector(Vector::Zero(S.cols() + 1));
+    }), c.seed);
+    INFO(longer.message);
+    REQUIRE_FALSE(longer.passed);
+    CHECK(contains(longer.message, "value has the wrong length: expected " + std::to_string(d_v) +
+                                       " (d_v), got " + std::to_string(d_v + 1) + "."));
+    const grader::Verdict sevens = fake::judge_with(c, read_impl([](const Matrix& S, const Vector&) {
+      return Vector(Vector::Constant(S.cols(), 7.0));
+    }), c.seed);
+    INFO(sevens.message);
+    REQUIRE_FALSE(sevens.passed);
+    CHECK(contains(sevens.message, ", got 7\n"));  // the worst entry
+    CHECK(contains(sevens.message, "[0] expected "));
+    CHECK_FALSE(contains(sevens.message, "expected 7,"));
+  }
+}
