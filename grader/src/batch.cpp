@@ -1,5 +1,7 @@
 #include "batch.hpp"
 
+#include "assignment.hpp"
+#include "check.hpp"
 #include "engine.hpp"
 #include "find_files.hpp"
 #include "gradebook.hpp"
@@ -20,10 +22,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kBatchUsage =
-    "usage: ./kit grade-all DIR [--out OUT] [--roster FILE] [--bom] [--lms-column NAME] [--jobs N] [--seed N]\n"
-    "                          [--visible-only]\n";
-
 std::string read_text(const fs::path& p) {
   std::ifstream f(p, std::ios::binary);
   std::stringstream s;
@@ -32,13 +30,15 @@ std::string read_text(const fs::path& p) {
 }
 
 // What decides a submission's grade: the files the finder takes (and where it found them), the
-// kit's programs, the options.
-std::string stamp_of(const fs::path& submission, const std::string& kit_hash, const Options& o) {
+// kit's programs, the options, the assignment (its name and every byte of its file).
+std::string stamp_of(const fs::path& submission, const std::string& kit_hash, const Options& o,
+                     const Assignment& assignment) {
   Sha256 h;
   h.add(kit_hash);
   h.add(o.seed ? std::to_string(*o.seed) : "own seeds");
   h.add(o.visible_only ? "visible" : "all");
-  for (const std::string ex : {LINATTN_EXERCISE_LIST}) {
+  h.add("assignment " + assignment.name + "\n" + assignment.text);
+  for (const std::string& ex : assignment.exercise_names()) {
     h.add(ex);
     const FoundSource found = find_exercise_source(submission, ex);
     h.add(std::string(found.kind_name()) + "\n" + found.shown);
@@ -78,39 +78,20 @@ std::string list(const std::vector<std::string>& v) {
 
 }  // namespace
 
-int run_batch(int argc, char** argv) {
-  std::string dir, out, roster_path, lms_column = "linattn-kit";
-  bool bom = false;
-  std::vector<char*> rest;
-  for (int i = 0; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--out" && i + 1 < argc) {
-      out = argv[++i];
-    } else if (a == "--roster" && i + 1 < argc) {
-      roster_path = argv[++i];
-    } else if (a == "--lms-column" && i + 1 < argc) {
-      lms_column = argv[++i];
-    } else if (a == "--bom") {
-      bom = true;
-    } else if (a.rfind("--", 0) != 0 && dir.empty()) {
-      dir = a;
-    } else {
-      rest.push_back(argv[i]);
-    }
-  }
-  if (dir.empty() || !fs::is_directory(dir)) {
-    std::cerr << "linattn-grade: grade-all needs a folder of submissions\n" << kBatchUsage;
+int run_batch(const BatchOptions& batch, const Options& checks) {
+  const std::string& dir = batch.dir;
+  const std::string& roster_path = batch.roster_path;
+  std::string out = batch.out;
+  if (!fs::is_directory(dir)) {
+    std::cerr << "linattn-grade: grade-all needs a folder of submissions; there is no folder " << dir << "\n";
     return 2;
   }
-  std::string error;
-  auto options = parse_options(static_cast<int>(rest.size()), rest.data(), dir, error);
-  // Grading a class is course grading: never without a sandbox.
-  if (options) options->strict = true;
-  if (options) options->course = true;  // and with the course's own seeds
-  if (!options || options->submission != dir || !options->only_exercise.empty() ||
-      !options->json_path.empty() || !options->junit_path.empty() || !options->gradescope_path.empty()) {
-    std::cerr << "linattn-grade: " << (error.empty() ? "that option does not apply to grade-all" : error)
-              << "\n" << kBatchUsage;
+  // The assignment, read before any grading: its exercises are the gradebook's columns.
+  Assignment assignment;
+  try {
+    assignment = load_assignment(LINATTN_SOURCE_DIR, checks.assignment, registry());
+  } catch (const AssignmentError& e) {
+    std::cerr << "linattn-grade: " << e.what() << "\n";
     return 2;
   }
   // The roster, read before any grading so that a bad one costs nothing.
@@ -150,7 +131,7 @@ int run_batch(int argc, char** argv) {
               << dir << ": " << list(stale) << "\n";
   std::vector<std::string> stamps;
   for (const auto& name : names) {
-    const std::string stamp = stamp_of(fs::path(dir) / name, kit, *options);
+    const std::string stamp = stamp_of(fs::path(dir) / name, kit, checks, assignment);
     const fs::path report = reports_dir / (name + ".json");
     bool fresh = false;
     if (fs::exists(report)) {
@@ -172,7 +153,7 @@ int run_batch(int argc, char** argv) {
 
   bool fault = false;
   if (!to_grade.empty()) {
-    const auto reports = grade_many(to_grade, *options, progress);
+    const auto reports = grade_many(to_grade, checks, progress);
     clear_progress_line();
     for (std::size_t i = 0; i < reports.size(); ++i) {
       nlohmann::json j = to_native_json(reports[i]);
@@ -186,16 +167,16 @@ int run_batch(int argc, char** argv) {
   }
 
   // The gradebook, from every report on disk (fresh or kept), joined with the roster.
-  const std::vector<std::string> exercises = {LINATTN_EXERCISE_LIST};
+  const std::vector<std::string> exercises = assignment.exercise_names();
   std::map<std::string, nlohmann::json> reports;
   for (const auto& name : names) reports[name] = nlohmann::json::parse(read_text(reports_dir / (name + ".json")));
   const gradebook::Book book = gradebook::join(roster, reports, exercises);
-  bool written = write_text(fs::path(out) / "gradebook.csv", gradebook::gradebook_csv(book, bom));
+  bool written = write_text(fs::path(out) / "gradebook.csv", gradebook::gradebook_csv(book, batch.bom));
   std::vector<std::string> files = {"gradebook.csv"};
   if (!roster_path.empty()) {
-    written &= write_text(fs::path(out) / "canvas.csv", gradebook::canvas_csv(book, lms_column, bom));
-    written &= write_text(fs::path(out) / "moodle.csv", gradebook::moodle_csv(book, lms_column, bom));
-    written &= write_text(fs::path(out) / "scores.csv", gradebook::scores_csv(book, bom));
+    written &= write_text(fs::path(out) / "canvas.csv", gradebook::canvas_csv(book, batch.lms_column, batch.bom));
+    written &= write_text(fs::path(out) / "moodle.csv", gradebook::moodle_csv(book, batch.lms_column, batch.bom));
+    written &= write_text(fs::path(out) / "scores.csv", gradebook::scores_csv(book, batch.bom));
     files.insert(files.end(), {"canvas.csv", "moodle.csv", "scores.csv"});
   }
 
@@ -213,7 +194,7 @@ int run_batch(int argc, char** argv) {
     }
   }
   const auto groups = gradebook::similar_groups(sources, stubs);
-  written &= write_text(fs::path(out) / "similarity.csv", gradebook::similarity_csv(groups, book, shown, bom));
+  written &= write_text(fs::path(out) / "similarity.csv", gradebook::similarity_csv(groups, book, shown, batch.bom));
   files.push_back("similarity.csv");
 
   // The summary: what needs a person's eyes.

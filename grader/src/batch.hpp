@@ -3,11 +3,11 @@
 // files, and the kit, have not changed since their report was written.
 #pragma once
 
-#include <string>
+#include "options.hpp"
 
 namespace grader {
 
-// argv without the program name and without "--batch". Returns the exit status.
-int run_batch(int argc, char** argv);
+// Grades batch.dir with `checks` (strict and course already set). Returns the exit status.
+int run_batch(const BatchOptions& batch, const Options& checks);
 
 }  // namespace grader

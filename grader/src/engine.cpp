@@ -1,5 +1,6 @@
 #include "engine.hpp"
 
+#include "assignment.hpp"
 #include "builder.hpp"
 #include "check.hpp"
 #include "grader_config.hpp"
@@ -65,21 +66,22 @@ std::string shell_quote(const std::string& s) {
 // holds only the visible checks, at their own seeds: the others are left out, and asking for
 // one of them, or for another seed, is a usage error.
 std::vector<const Check*> selected_checks(const ExerciseChecks& ex, const Options& o,
-                                          const OracleSource& oracle,
+                                          const Assignment& assignment, const OracleSource& oracle,
                                           std::vector<const Check*>& course_only) {
   std::vector<const Check*> out;
   for (const auto& c : ex.checks) {
     if (!o.only_check.empty() && c.name != o.only_check) continue;
     const std::string key = ex.exercise + "/" + c.name;
+    const Visibility visibility = assignment.visibility_of(ex.exercise, c);
     if (oracle.replaying()) {
       const auto recorded = oracle.recorded_seed(ex.exercise, c);
       if (!recorded) {
-        if (c.visibility == Visibility::Visible)
+        if (visibility == Visibility::Visible)
           throw UsageError("the recorded expected values in " + oracle.path() + " have no entry for " +
                            key + "; this copy of the kit is incomplete (make it again with "
                            "./kit release student)");
         if (!o.only_check.empty())
-          throw UsageError("check " + key + " is " + visibility_name(c.visibility) +
+          throw UsageError("check " + key + " is " + visibility_name(visibility) +
                            ": only the course's grader runs it");
         course_only.push_back(&c);
         continue;
@@ -90,7 +92,7 @@ std::vector<const Check*> selected_checks(const ExerciseChecks& ex, const Option
                          std::to_string(*recorded) + ". Leave out --seed (or give --seed " +
                          std::to_string(*recorded) + ").");
     }
-    if (o.visible_only && c.visibility != Visibility::Visible) {
+    if (o.visible_only && visibility != Visibility::Visible) {
       course_only.push_back(&c);
       continue;
     }
@@ -99,8 +101,10 @@ std::vector<const Check*> selected_checks(const ExerciseChecks& ex, const Option
   return out;
 }
 
-// The exercises and checks that --only and --visible-only select, in the kit's order.
+// The exercises and checks that the assignment, --only and --visible-only select, in the
+// assignment's order.
 struct Plan {
+  Assignment assignment;
   std::vector<const ExerciseChecks*> exercises;
   std::vector<std::vector<const Check*>> checks;  // per exercise
   std::vector<std::vector<const Check*>> course_only;  // left for the course's grader, per exercise
@@ -108,23 +112,25 @@ struct Plan {
 
 Plan make_plan(const Options& o, const OracleSource& oracle) {
   Plan plan;
-  for (const auto& ex : registry())
-    if (o.only_exercise.empty() || ex.exercise == o.only_exercise) plan.exercises.push_back(&ex);
-  // Registration order depends on the linker; report in the kit's exercise order.
-  const std::vector<std::string> order = {LINATTN_EXERCISE_LIST};
-  auto rank = [&](const ExerciseChecks* e) {
-    return std::find(order.begin(), order.end(), e->exercise) - order.begin();
-  };
-  std::stable_sort(plan.exercises.begin(), plan.exercises.end(),
-                   [&](auto* a, auto* b) { return rank(a) < rank(b); });
+  try {
+    plan.assignment = load_assignment(LINATTN_SOURCE_DIR, o.assignment, registry());
+  } catch (const AssignmentError& e) {
+    throw UsageError(e.what());
+  }
+  for (const std::string& name : plan.assignment.exercise_names()) {
+    if (!o.only_exercise.empty() && name != o.only_exercise) continue;
+    for (const auto& ex : registry())
+      if (ex.exercise == name) plan.exercises.push_back(&ex);
+  }
   if (plan.exercises.empty()) {
     std::string names;
-    for (const auto& ex : registry()) names += " " + ex.exercise;
-    throw UsageError("no exercise named '" + o.only_exercise + "'; the exercises are:" + names);
+    for (const auto& name : plan.assignment.exercise_names()) names += " " + name;
+    throw UsageError("no exercise named '" + o.only_exercise + "' in the assignment '" + plan.assignment.name +
+                     "'; its exercises are:" + names);
   }
   for (const auto* ex : plan.exercises) {
     plan.course_only.emplace_back();
-    plan.checks.push_back(selected_checks(*ex, o, oracle, plan.course_only.back()));
+    plan.checks.push_back(selected_checks(*ex, o, plan.assignment, oracle, plan.course_only.back()));
   }
   if (!o.only_check.empty() && plan.checks.front().empty()) {
     std::string names;
@@ -285,7 +291,7 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
         r.function = c->function;
         r.max_score = c->points;
         r.seed = seed_of(exercise, *c);
-        r.visibility = visibility_name(c->visibility);
+        r.visibility = visibility_name(plan.assignment.visibility_of(exercise, *c));
         r.rerun = "./kit grade " + shell_quote(submissions[s]) + " --only " + exercise + "/" + c->name +
                   " --seed " + std::to_string(r.seed);
         if (!build.ok) {
@@ -318,7 +324,9 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
     // Each worker's programs run under a user id of their own (isolation.hpp: worker_uid).
     run.worker = static_cast<unsigned>(worker);
     bool fault = false;
+    const std::string visibility = slot.visibility;  // the assignment's, not the table's
     slot = run_check(run, fault);
+    slot.visibility = visibility;
     if (fault) {
       std::lock_guard<std::mutex> lock(fault_mutex);
       reports[job.submission].grader_fault = true;
@@ -344,6 +352,7 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
     }
     report.seconds = since(start);
     report.isolation = layer_name(layer);
+    report.assignment = plan.assignment.name;
     for (const auto& header : edited_headers())
       report.notices.push_back(header + " differs from the kit's: your changes to it are ignored, "
                                "and every submission is compiled against the kit's own copy.");

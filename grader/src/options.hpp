@@ -1,4 +1,4 @@
-// The command line of `./kit grade`.
+// What the command line asks for (command_line.hpp parses it).
 #pragma once
 
 #include <cstdint>
@@ -7,6 +7,7 @@
 
 namespace grader {
 
+// `grade` (and the checks part of `grade-all`).
 struct Options {
   std::string submission;               // the folder to grade, as the user wrote it
   std::string only_exercise;            // --only EXERCISE[/CHECK]
@@ -15,17 +16,21 @@ struct Options {
   std::string json_path, gradescope_path, junit_path;
   std::string classroom_path;           // --github-classroom FILE: GitHub Classroom's payload
   int jobs = 0;                         // --jobs N; 0 = one per core
-  bool visible_only = false;            // --visible-only: skip hidden checks (student hand-out)
+  bool visible_only = false;            // --visible-only: skip the checks students do not see yet
   bool quiet = false;                   // --quiet: no terminal report
   bool strict = false;                  // --strict: refuse to grade without a sandbox (course grading)
   bool course = false;                  // --course: the course's own seeds (course_seeds.hpp); implies --strict
-  std::string replay_path;              // --replay FILE: expected values recorded by --record-oracle
+  std::string replay_path;              // --replay FILE: expected values recorded by record-oracle
+  std::string assignment;               // --assignment NAME (assignment.hpp); empty: the kit's default
 };
 
-// Parses argv (without the program name). On bad usage returns nullopt and fills `error`.
-std::optional<Options> parse_options(int argc, char** argv, const std::string& default_submission,
-                                     std::string& error);
-
-extern const char* const kUsage;
+// `grade-all`: what is not about the checks.
+struct BatchOptions {
+  std::string dir;                      // the folder of submissions
+  std::string out;                      // --out OUT; empty: DIR-grades beside DIR
+  std::string roster_path;              // --roster FILE
+  std::string lms_column = "linattn-kit";  // --lms-column NAME
+  bool bom = false;                     // --bom
+};
 
 }  // namespace grader

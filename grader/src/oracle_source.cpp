@@ -67,18 +67,20 @@ OracleCase OracleSource::fetch(const std::string& exercise, const Check& check,
   return c;
 }
 
-json record_oracle(bool visible_only) {
+json record_oracle(const Assignment& assignment, bool visible_only) {
   json checks = json::object();
   const OracleSource live = OracleSource::live();
-  for (const auto& ex : registry())
+  for (const auto& ex : registry()) {
+    if (!assignment.find(ex.exercise)) continue;
     for (const auto& c : ex.checks) {
-      if (visible_only && c.visibility != Visibility::Visible) continue;
+      if (visible_only && assignment.visibility_of(ex.exercise, c) != Visibility::Visible) continue;
       OracleCase oc = live.fetch(ex.exercise, c, c.seed);
       checks[key_of(ex.exercise, c)] = json{{"function", c.function},
                                             {"seed", c.seed},
                                             {"request", std::move(oc.request)},
                                             {"expected", std::move(oc.expected)}};
     }
+  }
   return json{{"format", kFormat}, {"checks", std::move(checks)}};
 }
 

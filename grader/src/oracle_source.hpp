@@ -10,6 +10,7 @@
 //    "checks": {"<exercise>/<check>": {"function", "seed", "request", "expected"}, ...}}
 #pragma once
 
+#include "assignment.hpp"
 #include "check.hpp"
 
 #include <cstdint>
@@ -43,9 +44,10 @@ class OracleSource {
   std::string path_;
 };
 
-// What --record-oracle writes: every check (or the visible ones) at its own seed, from the
-// live oracle. Throws std::runtime_error if a check has no oracle half.
-json record_oracle(bool visible_only);
+// What record-oracle writes: every check of the assignment's exercises (or the ones visible
+// in it) at its own seed, from the live oracle. Throws std::runtime_error if a check has no
+// oracle half.
+json record_oracle(const Assignment& assignment, bool visible_only);
 // Writes it as CBOR; false if the file cannot be written.
 bool write_oracle_file(const std::string& path, const json& data);
 

@@ -33,7 +33,7 @@ struct CheckResult {
   std::string message;     // why it did not pass; empty when it passed
   std::string output;      // what the student's code printed (capped)
   double seconds = 0;
-  std::string visibility;  // visible, hidden, after_due_date
+  std::string visibility;  // visible, hidden, after_due_date, after_published (the assignment's)
   std::string rerun;       // one command that reruns just this check
   std::uint64_t peak_heap_bytes = 0;
   bool grader_fault = false;  // the grader itself failed on this check (never the submission)
@@ -66,6 +66,7 @@ struct Report {
   double seconds = 0;
   bool grader_fault = false;  // something went wrong on the grader's side: exit 2
   std::string isolation;      // the sandbox layer student code ran under: namespaces, chroot, none
+  std::string assignment;     // the assignment graded (assignments/<name>.json): "default"
   std::vector<std::string> notices;  // said at the top of the report (an edited header, say)
   std::vector<ExerciseResult> exercises;
   bool full_marks() const;

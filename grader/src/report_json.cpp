@@ -65,9 +65,41 @@ nlohmann::json to_native_json(const Report& report) {
           {"max_score", tidy(report.max_score)},
           {"seconds", report.seconds},
           {"isolation", report.isolation},
+          {"assignment", report.assignment},
           {"notices", report.notices},
           {"exercises", std::move(exercises)}};
 }
+
+namespace {
+
+// The line at the top of the results. Gradescope hides a student's total while any test waits
+// for the due date or for publishing, and counts every test in it, hidden ones too (its
+// autograder specification, "Controlling Test Case Visibility"). This line must not give away
+// what the total hides: it adds up the checks shown now, and says when the rest appear.
+std::string gradescope_summary(const Report& report) {
+  double score = 0, max = 0, later = 0;
+  bool after_due = false, after_published = false;
+  for (const auto& ex : report.exercises)
+    for (const auto& c : ex.checks) {
+      if (c.visibility.empty() || c.visibility == "visible") {
+        score += c.score;
+        max += c.max_score;
+        continue;
+      }
+      later += c.max_score;
+      after_due |= c.visibility == "after_due_date";
+      after_published |= c.visibility == "after_published";
+    }
+  std::string line = "linattn-kit grader: " + score_text(score) + " / " + score_text(max);
+  if (!after_due && !after_published) return line;
+  const std::string when = after_due && after_published ? "after the due date or when grades are published"
+                           : after_due                  ? "after the due date"
+                                                        : "when grades are published";
+  return line + " in the checks shown now. The other checks (" + score_text(later) +
+         " points) count in your total, which is shown " + when + ".";
+}
+
+}  // namespace
 
 nlohmann::json to_gradescope_json(const Report& report) {
   nlohmann::json tests = nlohmann::json::array();
@@ -97,7 +129,7 @@ nlohmann::json to_gradescope_json(const Report& report) {
   }
   return {{"score", tidy(report.score)},
           {"execution_time", report.seconds},
-          {"output", "linattn-kit grader: " + score_text(report.score) + " / " + score_text(report.max_score)},
+          {"output", gradescope_summary(report)},
           {"visibility", "visible"},
           {"stdout_visibility", "hidden"},
           {"tests", std::move(tests)}};

@@ -89,6 +89,7 @@ grader::Report full_report() {
   grader::Report r;
   r.submission = "bob";
   r.seconds = 9.5;
+  r.assignment = "week-3";
   grader::ExerciseResult causal;
   causal.name = "causal";
   causal.build_ok = true;
@@ -162,6 +163,7 @@ TEST_CASE("reports: the native JSON carries every field of every check, unchange
   CHECK(j.at("score").get<double>() == 4.55);  // rounded: not 4.550000000000001
   CHECK(j.at("max_score").get<double>() == 17.05);
   CHECK(j.at("seconds").get<double>() == 9.5);
+  CHECK(j.at("assignment") == "week-3");
   REQUIRE(j.at("exercises").size() == 3);
   for (std::size_t e = 0; e < in.exercises.size(); ++e) {
     const grader::ExerciseResult& want = in.exercises[e];
@@ -219,8 +221,10 @@ TEST_CASE("reports: Gradescope's results.json, top level and every test") {
   CHECK(j.at("execution_time").get<double>() == 9.5);
   CHECK(j.at("visibility") == "visible");
   CHECK(j.at("stdout_visibility") == "hidden");
-  // Scores read as a person writes them, without six decimals.
-  CHECK(j.at("output") == "linattn-kit grader: 4.55 / 17.05");
+  // Scores read as a person writes them, without six decimals; the line adds up the visible
+  // checks only (11.55 of the 17.05 points), and says when the total appears.
+  CHECK(j.at("output") == "linattn-kit grader: 4.55 / 11.55 in the checks shown now. The other checks "
+                          "(5.5 points) count in your total, which is shown after the due date.");
   const auto& tests = j.at("tests");
   REQUIRE(tests.size() == 12);
   double max_total = 0;

@@ -15,23 +15,34 @@ case "$name" in
   help)
     "$KIT_DIR/kit" --help >"$out" 2>&1; code=$?
     [ $code -eq 0 ] || fail "--help exited $code"
-    for word in grade test lab grade-all release --only --seed --json --gradescope --junit --github-classroom; do
+    for word in grade test lab grade-all release try hint setup --assignment; do
       grep -q -- "$word" "$out" || fail "--help does not mention $word"
     done
-    # Every option of grade-all, as the grader's own usage line for it lists them (read from
-    # its source where the kit has it), each on a line of its own in the grade-all section.
-    section=$(sed -n '/^  grade-all /,/^  [a-z]/p' "$out")
-    options="--out --jobs --seed --visible-only"
-    batch=$KIT_DIR/grader/src/batch.cpp
-    if [ -f "$batch" ]; then
-      usage=$(sed -n '/kBatchUsage =/,/;$/p' "$batch")
-      [ -n "$usage" ] || fail "no kBatchUsage in $batch"
-      options="$options $(printf '%s\n' "$usage" | grep -o -- '--[a-z][a-z-]*' | sort -u | xargs)"
-    fi
-    for option in $options; do
-      printf '%s\n' "$section" | grep -qE -- "^ +$option( |$)" ||
-        fail "--help does not list grade-all's option $option"
-    done ;;
+    # The options of grade and grade-all: the grader's own usage text (CLI11's), which the
+    # kit shows once the grader is built. Each option the contract and the READMEs name must
+    # be on a line of its own in its command's section.
+    [ -x "${LINATTN_BUILD_DIR:-$KIT_DIR/build}/grader/linattn-grade" ] || skip "the grader is not built"
+    section() { awk -v name="$1" '$0 == name { on = 1; next } on && /^[^ ]/ { on = 0 } on' "$out"; }
+    lists() {  # lists WHAT TEXT OPTION...: each OPTION on a line of its own in TEXT
+      local what=$1 text=$2 option
+      shift 2
+      [ -n "$text" ] || fail "no $what in the usage text"
+      for option in "$@"; do
+        printf '%s\n' "$text" | grep -qE -- "^ +$option( |$)" || fail "$what does not list $option"
+      done
+    }
+    grade_options="--only --seed --json --gradescope --junit --github-classroom --assignment --strict --jobs --visible-only --quiet"
+    # shellcheck disable=SC2086
+    lists "the grade section" "$(section grade)" $grade_options
+    lists "the grade-all section" "$(section grade-all)" \
+      --out --jobs --seed --visible-only --roster --bom --lms-column --assignment --strict
+    # ./kit grade --help shows grade's part of the same text, and grades nothing.
+    "$KIT_DIR/kit" grade --help >"$out" 2>&1; code=$?
+    [ $code -eq 0 ] || fail "grade --help exited $code"
+    grep -q "^Usage: .* grade " "$out" || fail "grade --help shows no usage line"
+    # shellcheck disable=SC2086
+    lists "grade --help" "$(cat "$out")" $grade_options
+    grep -q "^Total:" "$out" && fail "grade --help graded something" ;;
   cmake-version)
     # The dependency check reads CMake's version: older than 3.22 stops with what to do;
     # 3.22 itself and newer pass (compared as numbers: 3.3 is older than 3.22).
@@ -65,7 +76,11 @@ case "$name" in
   grade-bad-option)
     "$KIT_DIR/kit" grade --frobnicate >"$out" 2>&1; code=$?
     [ $code -eq 2 ] || fail "a bad option exited $code, expected 2"
-    grep -q "unknown option --frobnicate" "$out" || fail "no message naming the option" ;;
+    grep -q "unknown option --frobnicate" "$out" || fail "no message naming the option"
+    # The same for grade-all's, and for a value that is not a number.
+    "$KIT_DIR/kit" grade --seed -3 >"$out" 2>&1; code=$?
+    [ $code -eq 2 ] || fail "--seed -3 exited $code, expected 2"
+    grep -q -- "--seed: needs a non-negative whole number" "$out" || fail "no message about --seed" ;;
   grade-unknown-exercise)
     "$KIT_DIR/kit" grade "$KIT_DIR/exercises" --only nosuch >"$out" 2>&1; code=$?
     [ $code -eq 2 ] || fail "an unknown exercise exited $code, expected 2"

@@ -93,6 +93,9 @@ case "$name" in
       fail "the student kit's runner computes Taylor or random features"
     fi
     [ -s "$rel/grader/data/oracle.cbor" ] || fail "no recorded expected values"
+    # The assignment it was made for (default), alone: the kit's default when grading.
+    [ "$(cd "$rel/assignments" && ls)" = default.json ] || fail "the student kit's assignments/ is not default.json alone"
+    cmp -s "$KIT_DIR/assignments/default.json" "$rel/assignments/default.json" || fail "the student kit's assignment differs"
     grep -q "hidden" "$rel/README.md" || fail "the README does not mention the hidden checks"
     # The README's two commands, from the temp folder: the kit's own tests build it first.
     t0=$(now)
@@ -124,6 +127,8 @@ case "$name" in
       [ -e "$root/source/$f" ] || fail "the bundle has no $f"
     done
     [ ! -e "$root/source/kit/solutions" ] || fail "solutions/ in the bundle"
+    [ "$(cat "$root/source/assignment")" = default ] || fail "the bundle does not name its assignment"
+    [ -f "$root/source/kit/assignments/default.json" ] || fail "the bundle has no assignments/default.json"
     [ -x "$root/source/run_autograder" ] || fail "run_autograder lost its executable bit"
     t0=$(now)
     (cd "$root/source" && bash ./setup.sh) >"$out" 2>&1 || fail "setup.sh failed"
@@ -146,6 +151,11 @@ case "$name" in
       *) fail "expected score 100 over all $n checks ($h hidden): $summary" ;;
     esac
     [ "$h" -gt 0 ] || fail "no hidden checks in the kit"
+    # The line students see at the top adds up the visible checks only (the hidden ones wait
+    # for the due date): never the 100 that the hidden points complete.
+    grep -q '"output": "linattn-kit grader: [0-9.]* / [0-9.]* in the checks shown now' "$results" ||
+      fail "the top line of results.json is not the visible checks' alone"
+    grep -q '"output": "linattn-kit grader: 100 / 100' "$results" && fail "the top line gives the total away"
     # A broken submission in folders: still a results.json, with what could be graded.
     rm -rf "$root/submission" "$root/results"
     mkdir -p "$root/submission/my work/flops" "$root/submission/my work/causal"

@@ -3,6 +3,7 @@
 //   kit_report_tool csv-row NAME REPORT.json  the gradebook row the report implies
 //   kit_report_tool summary REPORT.json       score=S max=M checks=N hidden=H passed=P
 //   kit_report_tool gradescope RESULTS.json   score=S tests=N hidden=H passed=P output_has_fault=0|1
+//                                             (hidden: the tests students do not see yet)
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -64,7 +65,7 @@ int main(int argc, char** argv) {
       int tests = 0, hidden = 0, passed = 0;
       for (const auto& t : r.at("tests")) {
         ++tests;
-        hidden += t.value("visibility", "") == "hidden";
+        hidden += t.value("visibility", "visible") != "visible";  // hidden, after_due_date, after_published
         passed += t.value("status", "") == "passed";
       }
       const bool fault = r.value("output", "").find("could not grade") != std::string::npos;

@@ -1,0 +1,216 @@
+#include "assignment.hpp"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace grader {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string listed(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+std::string number(double x) {
+  std::ostringstream o;
+  o << x;
+  return o.str();
+}
+
+bool matches(const std::string& glob, const std::string& name) {
+  return fnmatch(glob.c_str(), name.c_str(), 0) == 0;
+}
+
+// Throws unless `j` is an object whose keys are all among `allowed`.
+void only_keys(const json& j, const std::vector<std::string>& allowed, const std::string& where) {
+  if (!j.is_object()) throw AssignmentError(where + " must be a JSON object");
+  for (const auto& [key, value] : j.items())
+    if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
+      throw AssignmentError(where + " has an unknown field \"" + key + "\" (known: " + listed(allowed) + ")");
+}
+
+Visibility table_default(Visibility v) {
+  return v == Visibility::Hidden ? Visibility::AfterDueDate : v;
+}
+
+AssignedExercise parse_exercise(const json& j, const std::vector<ExerciseChecks>& kit, std::size_t index) {
+  const std::string where = "exercise " + std::to_string(index + 1);
+  only_keys(j, {"name", "points", "visibility"}, where);
+  if (!j.contains("name") || !j["name"].is_string()) throw AssignmentError(where + " needs a \"name\"");
+  AssignedExercise ex;
+  ex.name = j["name"].get<std::string>();
+  auto known = std::find_if(kit.begin(), kit.end(), [&](const ExerciseChecks& e) { return e.exercise == ex.name; });
+  if (known == kit.end()) {
+    std::vector<std::string> names;
+    for (const auto& e : kit) names.push_back(e.exercise);
+    throw AssignmentError("no exercise named '" + ex.name + "' in this kit; its exercises are: " + listed(names));
+  }
+  if (!j.contains("points") || !j["points"].is_number())
+    throw AssignmentError("exercise '" + ex.name + "' needs its \"points\" (a number)");
+  ex.points = j["points"].get<double>();
+  double sum = 0;
+  for (const auto& c : known->checks) sum += c.points;
+  if (std::abs(sum - ex.points) > 1e-9)
+    throw AssignmentError("exercise '" + ex.name + "' is worth " + number(sum) + " points (the sum of its " +
+                          std::to_string(known->checks.size()) + " checks), not " + number(ex.points));
+  if (!j.contains("visibility")) return ex;
+  if (!j["visibility"].is_array())
+    throw AssignmentError("the \"visibility\" of exercise '" + ex.name + "' must be a list of rules");
+  for (const json& r : j["visibility"]) {
+    const std::string rule_where = "a visibility rule of exercise '" + ex.name + "'";
+    only_keys(r, {"checks", "visibility"}, rule_where);
+    if (!r.contains("checks") || !r["checks"].is_string() || !r.contains("visibility") || !r["visibility"].is_string())
+      throw AssignmentError(rule_where + " needs \"checks\" (a name or a glob) and \"visibility\"");
+    VisibilityRule rule{r["checks"].get<std::string>(), parse_visibility(r["visibility"].get<std::string>())};
+    const bool any = std::any_of(known->checks.begin(), known->checks.end(),
+                                 [&](const Check& c) { return matches(rule.checks, c.name); });
+    if (!any) throw AssignmentError(rule_where + ": \"" + rule.checks + "\" names none of its checks");
+    ex.rules.push_back(std::move(rule));
+  }
+  return ex;
+}
+
+// Gradescope shows students the total unless a test waits for the due date or for
+// publishing, and counts `hidden` tests in it (its autograder specification, "Controlling
+// Test Case Visibility"). A hidden check with points is only kept out of sight when another
+// check holds the total back.
+void check_total_stays_hidden(const Assignment& a, const std::vector<ExerciseChecks>& kit) {
+  std::vector<std::string> hidden_with_points;
+  bool total_held_back = false;
+  for (const auto& ex : kit) {
+    if (!a.find(ex.exercise)) continue;
+    for (const auto& c : ex.checks) {
+      const Visibility v = a.visibility_of(ex.exercise, c);
+      total_held_back |= v == Visibility::AfterDueDate || v == Visibility::AfterPublished;
+      if (v == Visibility::Hidden && c.points > 0) hidden_with_points.push_back(ex.exercise + "/" + c.name);
+    }
+  }
+  if (!hidden_with_points.empty() && !total_held_back)
+    throw AssignmentError("checks with points are hidden (" + listed(hidden_with_points) +
+                          "), and no check is after_due_date or after_published: Gradescope would show "
+                          "students a total that includes them. Make one of them after_due_date, or "
+                          "after_published.");
+}
+
+}  // namespace
+
+Visibility parse_visibility(const std::string& word) {
+  for (Visibility v : {Visibility::Visible, Visibility::Hidden, Visibility::AfterDueDate, Visibility::AfterPublished})
+    if (word == visibility_name(v)) return v;
+  throw AssignmentError("unknown visibility '" + word +
+                        "' (Gradescope's are visible, hidden, after_due_date, after_published)");
+}
+
+const AssignedExercise* Assignment::find(const std::string& exercise) const {
+  for (const auto& e : exercises)
+    if (e.name == exercise) return &e;
+  return nullptr;
+}
+
+std::vector<std::string> Assignment::exercise_names() const {
+  std::vector<std::string> names;
+  for (const auto& e : exercises) names.push_back(e.name);
+  return names;
+}
+
+Visibility Assignment::visibility_of(const std::string& exercise, const Check& check) const {
+  Visibility v = table_default(check.visibility);
+  if (const AssignedExercise* ex = find(exercise))
+    for (const auto& rule : ex->rules)
+      if (matches(rule.checks, check.name)) v = rule.visibility;
+  return v;
+}
+
+Assignment parse_assignment(const std::string& name, const std::string& text, const std::vector<ExerciseChecks>& kit) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception& e) {
+    throw AssignmentError(std::string("not valid JSON: ") + e.what());
+  }
+  only_keys(j, {"title", "exercises"}, "the assignment");
+  if (!j.contains("exercises") || !j["exercises"].is_array() || j["exercises"].empty())
+    throw AssignmentError("the assignment needs \"exercises\", a list of {\"name\", \"points\"}");
+  Assignment a;
+  a.name = name;
+  a.text = text;
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < j["exercises"].size(); ++i) {
+    a.exercises.push_back(parse_exercise(j["exercises"][i], kit, i));
+    if (!seen.insert(a.exercises.back().name).second)
+      throw AssignmentError("exercise '" + a.exercises.back().name + "' is listed twice");
+  }
+  check_total_stays_hidden(a, kit);
+  return a;
+}
+
+fs::path assignment_path(const fs::path& kit, const std::string& name_or_path) {
+  const fs::path folder = kit / "assignments";
+  if (name_or_path.find('/') != std::string::npos || fs::path(name_or_path).extension() == ".json")
+    return name_or_path;
+  if (!name_or_path.empty()) return folder / (name_or_path + ".json");
+  if (fs::exists(folder / "default.json")) return folder / "default.json";
+  std::vector<fs::path> found;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(folder, ec))
+    if (entry.path().extension() == ".json") found.push_back(entry.path());
+  if (found.size() == 1) return found.front();
+  throw AssignmentError("no default assignment in " + folder.string() + " (default.json, or a single file): " +
+                        "name one with --assignment NAME");
+}
+
+Assignment load_assignment(const fs::path& kit, const std::string& name_or_path,
+                           const std::vector<ExerciseChecks>& exercises) {
+  const fs::path path = assignment_path(kit, name_or_path);
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(kit / "assignments", ec))
+      if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
+    std::sort(names.begin(), names.end());
+    throw AssignmentError("no assignment file " + path.string() +
+                          (names.empty() ? std::string() : "; the kit's assignments are: " + listed(names)));
+  }
+  std::stringstream text;
+  text << f.rdbuf();
+  try {
+    Assignment a = parse_assignment(path.stem().string(), text.str(), exercises);
+    a.path = path.string();
+    return a;
+  } catch (const AssignmentError& e) {
+    throw AssignmentError("the assignment " + path.string() + ": " + e.what());
+  }
+}
+
+std::string describe(const Assignment& a, const std::vector<ExerciseChecks>& kit) {
+  std::ostringstream out;
+  double total = 0;
+  for (const auto& ex : a.exercises) total += ex.points;
+  out << "assignment " << a.name << " (" << a.path << "): " << a.exercises.size() << " exercises, " << total
+      << " points\n";
+  for (const auto& assigned : a.exercises)
+    for (const auto& ex : kit) {
+      if (ex.exercise != assigned.name) continue;
+      out << "\n" << ex.exercise << "  " << assigned.points << " points\n";
+      for (const auto& c : ex.checks) {
+        std::string name = "  " + c.name;
+        name.resize(std::max<std::size_t>(name.size() + 2, 40), ' ');
+        std::string points = number(c.points);
+        points.resize(std::max<std::size_t>(points.size() + 2, 6), ' ');
+        out << name << points << visibility_name(a.visibility_of(ex.exercise, c)) << "\n";
+      }
+    }
+  return out.str();
+}
+
+}  // namespace grader

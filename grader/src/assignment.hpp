@@ -1,0 +1,77 @@
+// An assignment: the exercises of one hand-out, their points, and when students see each
+// check on Gradescope. Read from assignments/<name>.json in the kit:
+//
+//   { "title": "optional words for people",
+//     "exercises": [
+//       { "name": "flops", "points": 10 },
+//       { "name": "causal", "points": 35,
+//         "visibility": [ { "checks": "recurrent/*", "visibility": "after_published" },
+//                         { "checks": "step/random-hidden", "visibility": "hidden" } ] } ] }
+//
+// An exercise's points must be the sum of its checks' points (the checks tables own the
+// points; the file states them so that a hand-out's total is written down and checked).
+// Visibility rules are globs over the exercise's check names (fnmatch), applied in order, the
+// last match winning; a check no rule names keeps its table's visibility, except that
+// `hidden` in a table becomes `after_due_date` (students see it once the deadline passes).
+#pragma once
+
+#include "check.hpp"
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace grader {
+
+// A problem with an assignment file (unknown exercise, wrong points, bad JSON): bad usage.
+struct AssignmentError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct VisibilityRule {
+  std::string checks;  // a glob over the exercise's check names
+  Visibility visibility = Visibility::Visible;
+};
+
+struct AssignedExercise {
+  std::string name;
+  double points = 0;
+  std::vector<VisibilityRule> rules;
+};
+
+struct Assignment {
+  std::string name;  // the file's name without .json: "default"
+  std::string path;  // the file read
+  std::string text;  // its bytes, for the batch tool's reuse stamp
+  std::vector<AssignedExercise> exercises;
+
+  const AssignedExercise* find(const std::string& exercise) const;
+  std::vector<std::string> exercise_names() const;
+  // The visibility of one check of one of this assignment's exercises.
+  Visibility visibility_of(const std::string& exercise, const Check& check) const;
+};
+
+// Parses and checks an assignment against the kit's exercises (their checks and points).
+// Throws AssignmentError saying what is wrong.
+Assignment parse_assignment(const std::string& name, const std::string& text,
+                            const std::vector<ExerciseChecks>& kit);
+
+// The file of `name_or_path`: a path when it has a '/' or ends in .json, otherwise
+// KIT/assignments/NAME.json. Empty means the kit's default: `default`, or the only assignment
+// there is (a student kit ships the one it was made for).
+std::filesystem::path assignment_path(const std::filesystem::path& kit, const std::string& name_or_path);
+
+// Reads, parses and checks it. Throws AssignmentError.
+Assignment load_assignment(const std::filesystem::path& kit, const std::string& name_or_path,
+                           const std::vector<ExerciseChecks>& exercises);
+
+// The assignment as the grader reads it, for a person: each exercise with its points, each
+// check with its points and visibility.
+std::string describe(const Assignment& assignment, const std::vector<ExerciseChecks>& kit);
+
+// "visible", "hidden", "after_due_date", "after_published" (Gradescope's words). Throws
+// AssignmentError for anything else.
+Visibility parse_visibility(const std::string& word);
+
+}  // namespace grader
