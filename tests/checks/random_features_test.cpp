@@ -115,3 +115,31 @@ TEST_CASE("checks/random_features: the average over draws is near exp(q^T k), wi
     CHECK(std::fabs(mean / std::exp(q.dot(k)) - 1.0) < 0.05);
   }
 }
+
+TEST_CASE("checks/random_features: the unbiased-average bound is 5 standard deviations, both sides") {
+  // The judge's promise: the mean of N estimates (d_phi features each) may be off exp(q^T k) by
+  // 5 relative standard deviations, sqrt((e^{|q+k|^2} - 1) / (d_phi N)), and no more. Every call
+  // is answered with the same value, truth * (1 + x), and the expected values are set to it
+  // too, so each call matches and only the mean is judged: x = 4 and -4 deviations must pass,
+  // x = 6 and -6 must fail.
+  const auto& c = fake::check("random_features", "estimate/unbiased-average");
+  const json request = c.request(c.seed);
+  const json& calls = request.at("calls");
+  const Vector q = wire::to_vector(calls.at(0).at("q")), k = wire::to_vector(calls.at(0).at("k"));
+  const double d_phi = static_cast<double>(wire::to_matrix(calls.at(0).at("Omega")).rows());
+  const double n = static_cast<double>(calls.size());
+  const double truth = std::exp(q.dot(k));
+  const double sigma = std::sqrt((std::exp((q + k).squaredNorm()) - 1.0) / (d_phi * n));
+  REQUIRE(sigma > 0.0);
+  REQUIRE(6.0 * sigma < 0.5);
+  for (const double deviations : {4.0, -4.0, 6.0, -6.0}) {
+    CAPTURE(deviations);
+    const double value = truth * (1.0 + deviations * sigma);
+    json expected = c.expect(request);
+    for (auto& e : expected.at("calls")) e["value"] = value;
+    const json reply = fake::reply_from(request, [value](const json&) { return json{{"value", value}}; });
+    const grader::Verdict v = c.judge(request, expected, reply);
+    INFO(v.message);
+    CHECK(v.passed == (std::fabs(deviations) < 5.0));
+  }
+}
