@@ -6,8 +6,9 @@
 //   obj-<K>.fail               a deterministic compile failure or rejected include, its log
 //   run-<R> / run-<R>.log      the linked runner and the linker's messages
 //   run-<R>.fail               a deterministic link failure (e.g. a function left undefined)
-// K hashes the staged source, every kit header, the flags and the compiler; R hashes K and the
-// harness library's bytes. Everything is written under a unique temporary name and renamed
+// K hashes the staged source, every kit header, the flags, the compiler, the builder's version,
+// the sandbox layer and the compile's limits (object_key_inputs); R hashes K and the harness
+// library's bytes. Everything is written under a unique temporary name and renamed
 // into place, so concurrent builds from several threads or processes never see half a file.
 #include "builder.hpp"
 
@@ -210,6 +211,21 @@ const std::vector<std::string>& linker_choice(const Stage& stage) {
   return choice;
 }
 
+// The compiler's flags for a submission: the kit's standard and flags, Eigen as a system library.
+std::vector<std::string> compile_flags() {
+  std::vector<std::string> flags = {LINATTN_CXX_STANDARD};
+  for (const auto& f : submission_flags()) flags.push_back(f);
+  flags.push_back("-fdiagnostics-color=never");
+  for (const auto& d : eigen_dirs()) {
+    flags.push_back("-isystem");
+    flags.push_back(d);
+  }
+  return flags;
+}
+
+// The time limit of a compile and of a link (a compile that runs out of it is remembered).
+constexpr double kToolSeconds = 120;
+
 // bubblewrap's own complaints (a folder it cannot mount, a program it cannot start) begin with
 // its name: a fault of the grader's set-up, never remembered as the submission's failure.
 bool sandbox_failed(const std::string& log) { return log.rfind("bwrap: ", 0) == 0; }
@@ -326,6 +342,36 @@ Limits tool_limits(double seconds) {
   return limits;
 }
 
+}  // namespace
+
+std::vector<std::string> object_key_inputs(const std::string& source) {
+  std::vector<std::string> inputs = {"source\n" + source};
+  for (const auto& header : kit_headers()) {
+    std::string text;
+    read_file(header, text);
+    inputs.push_back("header " + header.lexically_relative(normal(header_dir())).string() + "\n" + text);
+  }
+  for (const auto& arg : compile_flags()) inputs.push_back("flag " + arg);
+  inputs.push_back("compiler " + compiler_identity());
+  // How the builder stages, confines and polices a build (the include and object policies):
+  // kBuilderVersion changes whenever any of that does.
+  inputs.push_back(std::string("builder ") + kBuilderVersion);
+  inputs.push_back(std::string("sandbox ") + layer_name(isolation().layer));
+  const Limits limits = tool_limits(kToolSeconds);
+  inputs.push_back("limits " + std::to_string(limits.wall_seconds) + " s, " +
+                   std::to_string(limits.address_space_bytes) + " B address space, " +
+                   std::to_string(limits.file_size_bytes) + " B files");
+  return inputs;
+}
+
+std::string object_cache_key(const std::string& source) {
+  Sha256 h;
+  for (const auto& input : object_key_inputs(source)) h.add(input);
+  return h.hex().substr(0, 32);
+}
+
+namespace {
+
 std::string capped_log(const RunOutcome& r) {
   std::string log = r.output;
   if (r.output_truncated())
@@ -438,28 +484,8 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
   const std::string& staged = source;
   const std::vector<fs::path> kit = kit_headers();
 
-  std::vector<std::string> flags = {LINATTN_CXX_STANDARD};
-  for (const auto& f : submission_flags()) flags.push_back(f);
-  flags.push_back("-fdiagnostics-color=never");
-  for (const auto& d : eigen_dirs()) {
-    flags.push_back("-isystem");
-    flags.push_back(d);
-  }
-
-  Sha256 object_hash;
-  object_hash.add(staged);
-  for (const auto& header : kit) {
-    std::string text;
-    read_file(header, text);
-    object_hash.add(header.lexically_relative(normal(header_dir())).string());
-    object_hash.add(text);
-  }
-  for (const auto& arg : flags) object_hash.add(arg);
-  object_hash.add(compiler_identity());
-  // Everything else that decides a build's outcome: how the builder stages, confines and
-  // polices includes. Change the string when any of that changes.
-  object_hash.add(std::string(kBuilderVersion) + " " + layer_name(isolation().layer));
-  const std::string object_key = object_hash.hex().substr(0, 32);
+  const std::vector<std::string> flags = compile_flags();
+  const std::string object_key = object_cache_key(staged);
 
   Sha256 runner_hash;
   runner_hash.add(object_key);
@@ -527,7 +553,7 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
     argv.insert(argv.end(), flags.begin(), flags.end());
     argv.insert(argv.end(), {"-I" + stage.in("include/" + exercise), "-I" + stage.in("include/common"), "-MD", "-MF", stage.in("out.d"), "-c",
                              source_name, "-o", stage.in("out.o")});
-    const double limit = 120;
+    const double limit = kToolSeconds;
     const RunOutcome r = stage.run(argv, limit);
     if (r.ending == RunOutcome::Ending::LaunchFailed) {
       result.log = "grader fault: cannot start the compiler in the sandbox: " + r.launch_error + "\n";
@@ -620,7 +646,7 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
   link.insert(link.end(), linker.begin(), linker.end());
   link.insert(link.end(), {"-Wl,--whole-archive", stage.in("harness.a"), "-Wl,--no-whole-archive",
                            "-pthread", "-o", stage.in("runner")});
-  const double limit = 120;
+  const double limit = kToolSeconds;
   const RunOutcome r = stage.run(link, limit);
   if (r.ending == RunOutcome::Ending::LaunchFailed) {
     result.log = compile_log + "grader fault: cannot start the linker in the sandbox: " + r.launch_error + "\n";

@@ -27,6 +27,15 @@ struct BuildResult {
 BuildResult build_runner(const std::string& exercise, const std::filesystem::path& submission_dir,
                          unsigned worker = 0, const std::filesystem::path& source = {});
 
+// What decides whether a submission's source compiles, and to what, each as a labelled text:
+// "source\n<text>", "header <name>\n<text>" for each kit header, "flag <arg>" for each compiler
+// flag, "compiler <path and identity>", "builder <version>" (how the builder stages, confines
+// and polices includes and objects), "sandbox <layer>" and "limits <...>" of the compile. The
+// cached object is obj-<object_cache_key>.o, the hash of all of them in this order, so a change
+// to any one compiles again: a cached refusal or runner never outlives the rules that made it.
+std::vector<std::string> object_key_inputs(const std::string& source);
+std::string object_cache_key(const std::string& source);
+
 // A scratch program (./kit try): `sources` as {name shown in messages, text}, compiled and
 // linked together in the sandbox with the kit's flags and headers, without the harness and
 // without caching. The program lands in a temporary folder of its own, which the caller
