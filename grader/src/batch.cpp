@@ -2,6 +2,7 @@
 
 #include "assignment.hpp"
 #include "check.hpp"
+#include "course_seeds.hpp"
 #include "engine.hpp"
 #include "find_files.hpp"
 #include "gradebook.hpp"
@@ -52,7 +53,9 @@ std::string stamp_of(const fs::path& submission, const std::string& kit_hash, co
 std::string kit_hash() {
   Sha256 h;
   add_file(h, "/proc/self/exe");  // the judge and every check are in this program
-  add_file(h, fs::path(LINATTN_SOURCE_DIR) / "course-key");  // the course's seeds
+  // The course's seeds: the key is made here on its first use, before any grading, so that the
+  // stamps written after this run name the key it graded with (else the next run regrades all).
+  h.add(course_key(LINATTN_SOURCE_DIR));
   for (const std::string ex : {LINATTN_EXERCISE_LIST})
     add_file(h, fs::path(LINATTN_HARNESS_DIR) / ("liblinattn_harness_" + ex + ".a"));
   for (const auto& entry : fs::recursive_directory_iterator(fs::path(LINATTN_SOURCE_DIR) / "exercises"))
