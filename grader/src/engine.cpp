@@ -117,6 +117,15 @@ Plan make_plan(const Options& o, const OracleSource& oracle) {
   } catch (const AssignmentError& e) {
     throw UsageError(e.what());
   }
+  // --only may name any exercise of the kit: one outside the assignment (a new one, not yet in
+  // a hand-out) is graded on its own, for the points of its checks.
+  if (!o.only_exercise.empty() && !plan.assignment.find(o.only_exercise))
+    for (const auto& ex : registry())
+      if (ex.exercise == o.only_exercise) {
+        AssignedExercise own{ex.exercise, 0, {}};
+        for (const Check& c : ex.checks) own.points += c.points;
+        plan.assignment.exercises.push_back(own);
+      }
   for (const std::string& name : plan.assignment.exercise_names()) {
     if (!o.only_exercise.empty() && name != o.only_exercise) continue;
     for (const auto& ex : registry())
@@ -125,8 +134,8 @@ Plan make_plan(const Options& o, const OracleSource& oracle) {
   if (plan.exercises.empty()) {
     std::string names;
     for (const auto& name : plan.assignment.exercise_names()) names += " " + name;
-    throw UsageError("no exercise named '" + o.only_exercise + "' in the assignment '" + plan.assignment.name +
-                     "'; its exercises are:" + names);
+    throw UsageError("no exercise named '" + o.only_exercise + "' in the kit; the assignment '" +
+                     plan.assignment.name + "' has:" + names);
   }
   for (const auto* ex : plan.exercises) {
     plan.course_only.emplace_back();

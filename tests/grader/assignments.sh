@@ -37,10 +37,15 @@ case "$name" in
     "$GRADER" "$KIT/exercises" --quiet --assignment "$work/two.json" --json "$work/s.json" >"$out" 2>&1
     [ $? -eq 1 ] || fail "the stubs did not exit 1"
     [ "$(field "$work/s.json" '"%g" % j["max_score"]')" = 30 ] || fail "the stubs' max_score is not 30"
-    # An exercise outside the assignment cannot be picked with --only.
-    "$GRADER" "$KIT/solutions" --quiet --assignment "$work/two.json" --only causal >"$out" 2>&1
-    [ $? -eq 2 ] || fail "--only causal outside the assignment did not exit 2"
-    grep -q "no exercise named 'causal' in the assignment 'two'" "$out" || fail "no message naming the exercise"
+    # --only may pick an exercise of the kit outside the assignment (a new one, not yet in a
+    # hand-out): it is graded alone, out of its own points. One the kit lacks is bad usage.
+    "$GRADER" "$KIT/solutions" --quiet --assignment "$work/two.json" --only causal --json "$work/c.json" >"$out" 2>&1 ||
+      fail "--only causal outside the assignment exited $?"
+    [ "$(field "$work/c.json" '" ".join(e["name"] for e in j["exercises"])')" = causal ] || fail "--only causal graded others"
+    [ "$(field "$work/c.json" '"%g" % j["max_score"]')" = 35 ] || fail "--only causal is not out of its 35 points"
+    "$GRADER" "$KIT/solutions" --quiet --assignment "$work/two.json" --only nosuch >"$out" 2>&1
+    [ $? -eq 2 ] || fail "--only nosuch did not exit 2"
+    grep -q "no exercise named 'nosuch' in the kit" "$out" || fail "no message naming the exercise"
     # Without --assignment: the kit's default, all five exercises and 100 points.
     "$GRADER" "$KIT/solutions" --quiet --only flops --json "$work/d.json" >"$out" 2>&1 || fail "default exited $?"
     [ "$(field "$work/d.json" 'j["assignment"]')" = default ] || fail "the default assignment is not 'default'" ;;
