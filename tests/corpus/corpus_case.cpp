@@ -10,6 +10,7 @@
 //                {"file": "causal/causal.hpp", "create": "..."} ],   // a new file; must not exist
 // In every text of an edit, @KIT_DIR@ stands for the kit's absolute path (for a case that
 // reaches into the kit by absolute path, like an #include of the reference).
+//     "assignment": "advanced",        // optional: graded with --assignment NAME (see below)
 //     "loses": ["causal_linear_attention_recurrent"],   // functions that must lose points
 //     "statuses": ["failed"],          // allowed statuses of their failing checks (default: any)
 //     "message": "before writing",     // a failing check's message must contain this (any case)
@@ -20,8 +21,10 @@
 //     "never_in_report": ["..."],      // optional: texts that must not appear anywhere in the report
 //     "absent_after": ["/tmp/x"],      // optional: paths that must not exist after grading
 //     "known_gap": "..." }             // optional: why the case fails today (a grader bug); printed
-// What is asserted, for every case: the grader exits as expected with a complete report (all five
-// exercises, 100 points in all); every function named in "loses" has a check that did not pass,
+// What is asserted, for every case: the grader exits as expected with a complete report (the
+// exercises of the assignment graded, with its points: without "assignment", the first five
+// exercises and 100 points; with it, those that KIT/assignments/NAME.json lists and the sum of
+// their points); every function named in "loses" has a check that did not pass,
 // with an allowed status, and the expected words in some message; every other function keeps
 // all its points; and nothing the grader started outlives it (corpus_case is a child
 // subreaper, so orphaned descendants come back to it and are counted after the grader exits).
@@ -167,8 +170,23 @@ int main(int argc, char** argv) {
   const fs::path report_path = work / "report.json";
   // Orphans of the grader (a runner's escaped child, say) are reparented to this process.
   if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) std::cout << "note: not a subreaper; orphans go uncounted\n";
-  const std::string cmd = "timeout -k 10 " + std::to_string(kHangGuardSeconds) + " " + quote(grader) +
-                          " " + quote(submission.string()) + " --quiet --json " + quote(report_path.string());
+  // The exercises and points a complete report must show: the assignment's, when the case
+  // names one, else the default hand-out's five and 100.
+  const std::string assignment = spec.value("assignment", std::string());
+  std::set<std::string> want_exercises{"flops", "causal", "random_features", "taylor", "memory"};
+  double want_max = 100.0;
+  if (!assignment.empty()) {
+    const json a = json::parse(read_text(kit / "assignments" / (assignment + ".json")));
+    want_exercises.clear();
+    want_max = 0.0;
+    for (const auto& ex : a.at("exercises")) {
+      want_exercises.insert(ex.at("name").get<std::string>());
+      want_max += ex.at("points").get<double>();
+    }
+  }
+  std::string cmd = "timeout -k 10 " + std::to_string(kHangGuardSeconds) + " " + quote(grader) +
+                    " " + quote(submission.string()) + " --quiet --json " + quote(report_path.string());
+  if (!assignment.empty()) cmd += " --assignment " + quote(assignment);
   const int raw = std::system(cmd.c_str());
   const int code = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   expect(code != 124 && code != 137,
@@ -192,9 +210,11 @@ int main(int argc, char** argv) {
   // Complete: every exercise, every point accounted for.
   std::set<std::string> exercises;
   for (const auto& ex : report["exercises"]) exercises.insert(ex["name"].get<std::string>());
-  expect(exercises == std::set<std::string>{"flops", "causal", "random_features", "taylor", "memory"},
-         "the report does not list all five exercises");
-  expect(std::abs(report["max_score"].get<double>() - 100.0) < 1e-9, "max_score is not 100");
+  std::string listed;
+  for (const auto& name : want_exercises) listed += " " + name;
+  expect(exercises == want_exercises, "the report does not list exactly the exercises" + listed);
+  expect(std::abs(report["max_score"].get<double>() - want_max) < 1e-9,
+         "max_score is " + report["max_score"].dump() + ", not " + json(want_max).dump());
 
   const auto loses = spec.value("loses", std::vector<std::string>{});
   const auto statuses = spec.value("statuses", std::vector<std::string>{});

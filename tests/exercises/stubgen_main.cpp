@@ -1,5 +1,5 @@
 // exercises_stubgen [KIT_ROOT]: rewrites exercises/<name>/<name>.cpp from solutions/<name>/<name>.cpp
-// for all five exercises (the rules are in tests/exercises/README.md). Run it after editing a
+// for every exercise of exercises/list.txt (the rules are in tests/exercises/README.md). Run it after editing a
 // solution; the test exercises/single-source then passes again. KIT_ROOT defaults to the
 // source tree this program was configured from.
 #include "stub_source.hpp"
@@ -9,7 +9,7 @@
 int main(int argc, char** argv) {
   const std::string root = argc > 1 ? argv[1] : LINATTN_SOURCE_DIR;
   try {
-    for (const auto& name : stubgen::exercises()) {
+    for (const auto& name : stubgen::exercises(root)) {
       const std::string stub =
           stubgen::derive_stub(stubgen::read_file(stubgen::solution_path(root, name)),
                                "solutions/" + name + "/" + name + ".cpp");
