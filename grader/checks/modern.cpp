@@ -177,8 +177,9 @@ Vector mlstm_dots(const MlstmCase& c) {
 constexpr Eigen::Index kDetailUpTo = 1000;
 
 json expect_mlstm(const json& a) {
-  const MlstmCase c{wire::to_matrix(a.at("Q")), wire::to_matrix(a.at("K")), wire::to_matrix(a.at("V")),
-                    wire::to_vector(a.at("f")), wire::to_vector(a.at("i"))};
+  const MlstmCase c{wire::to_matrix(a.at("Q")), wire::to_matrix(a.at("K")),
+                    wire::to_matrix(a.at("V")), wire::to_vector(a.at("f")),
+                    wire::to_vector(a.at("i"))};
   const Matrix H = linref::mlstm(c.Q, c.K, c.V, c.f, c.i);
   json e{{"H", wire::from_matrix(H)}};
   if (c.Q.rows() <= kDetailUpTo) {
@@ -192,11 +193,13 @@ json expect_mlstm(const json& a) {
 // features, apart from the floor; on inputs where the floor is idle, the two must agree, so
 // the expected output here is the causal reference's.
 json expect_linear_attention_limit(const json& a) {
-  const MlstmCase c{wire::to_matrix(a.at("Q")), wire::to_matrix(a.at("K")), wire::to_matrix(a.at("V")),
-                    wire::to_vector(a.at("f")), wire::to_vector(a.at("i"))};
+  const MlstmCase c{wire::to_matrix(a.at("Q")), wire::to_matrix(a.at("K")),
+                    wire::to_matrix(a.at("V")), wire::to_vector(a.at("f")),
+                    wire::to_vector(a.at("i"))};
   const Vector dots = mlstm_dots(c);
   if ((c.f.array() != 1.0).any() || (c.i.array() != 1.0).any() || dots.cwiseAbs().minCoeff() < 1.0)
-    throw std::logic_error("modern: the linear-attention-limit probe needs f = i = 1 and |n_t^T q_t| >= 1");
+    throw std::logic_error(
+        "modern: the linear-attention-limit probe needs f = i = 1 and |n_t^T q_t| >= 1");
   const Matrix H = linref::causal_linear_attention_recurrent(c.Q, c.K, c.V, linref::identity, 0.0);
   return json{{"H", wire::from_matrix(H)},
               {"dots", wire::from_vector(dots)},
@@ -301,7 +304,9 @@ enum class DecayedSlip {
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
 Matrix decayed_slipped(const DecayedCase& c, DecayedSlip slip) {
-  auto feature = [slip](double x) { return slip == DecayedSlip::Sigmoid ? sigmoid(x) : x * sigmoid(x); };
+  auto feature = [slip](double x) {
+    return slip == DecayedSlip::Sigmoid ? sigmoid(x) : x * sigmoid(x);
+  };
   const Matrix FQ = c.Q.unaryExpr(feature), FK = c.K.unaryExpr(feature);
   const Matrix FV = slip == DecayedSlip::NoSiluOnV ? c.V : Matrix(c.V.unaryExpr(feature));
   const Eigen::Index T = c.Q.rows();
@@ -322,7 +327,8 @@ Matrix decayed_slipped(const DecayedCase& c, DecayedSlip slip) {
     const double mean = Y.row(t).squaredNorm() / d_v;
     for (Eigen::Index j = 0; j < Y.cols(); ++j) {
       double rms = std::sqrt(mean + c.eps);
-      if (slip == DecayedSlip::RmsOverTokens) rms = std::sqrt(Y.col(j).squaredNorm() / static_cast<double>(T) + c.eps);
+      if (slip == DecayedSlip::RmsOverTokens)
+        rms = std::sqrt(Y.col(j).squaredNorm() / static_cast<double>(T) + c.eps);
       if (slip == DecayedSlip::RmsOverAll) rms = std::sqrt(all_mean + c.eps);
       if (slip == DecayedSlip::NoEps) rms = std::sqrt(mean);
       if (slip == DecayedSlip::EpsOutsideRoot) rms = std::sqrt(mean) + c.eps;
@@ -389,8 +395,9 @@ Vector decayed_mean_squares(const DecayedCase& c) {
 }
 
 json expect_decayed(const json& a) {
-  const DecayedCase c{wire::to_matrix(a.at("Q")), wire::to_matrix(a.at("K")), wire::to_matrix(a.at("V")),
-                      a.at("gamma").get<double>(), wire::to_vector(a.at("gain")), a.at("eps").get<double>()};
+  const DecayedCase c{wire::to_matrix(a.at("Q")),    wire::to_matrix(a.at("K")),
+                      wire::to_matrix(a.at("V")),    a.at("gamma").get<double>(),
+                      wire::to_vector(a.at("gain")), a.at("eps").get<double>()};
   const Matrix O = linref::decayed_normalized_attention(c.Q, c.K, c.V, c.gamma, c.gain, c.eps);
   json e{{"O", wire::from_matrix(O)}};
   if (c.Q.rows() <= kDetailUpTo) {
@@ -516,18 +523,21 @@ std::string worst_row_account(const std::string& function, const json& e, Eigen:
     const Vector dots = wire::to_vector(e.at("dots"));
     if (row >= dots.size()) return "";
     const double d = dots(row);
-    return "\n  At token t = " + std::to_string(row + 1) + " (row " + std::to_string(row) + "): n_t^T q_t = " + fmt(d) +
+    return "\n  At token t = " + std::to_string(row + 1) + " (row " + std::to_string(row) +
+           "): n_t^T q_t = " + fmt(d) +
            ", so the denominator is max(|n_t^T q_t|, 1) = " + fmt(std::max(std::abs(d), 1.0)) +
-           (std::abs(d) < 1.0 ? " (the floor acts here)" : d < 0 ? " (the absolute value matters here)" : "") +
+           (std::abs(d) < 1.0 ? " (the floor acts here)"
+            : d < 0           ? " (the absolute value matters here)"
+                              : "") +
            ".";
   }
   if (function == kDecayed && e.contains("mean_squares")) {
     const Vector m = wire::to_vector(e.at("mean_squares"));
     if (row >= m.size()) return "";
     const double eps = call.at("eps").get<double>();
-    return "\n  At token t = " + std::to_string(row + 1) + " (row " + std::to_string(row) + "): mean(y_t^2) = " + fmt(m(row)) +
-           " over its d_v entries, so y_t is divided by sqrt(" + fmt(m(row)) + " + " + fmt(eps) +
-           ") = " + fmt(std::sqrt(m(row) + eps)) + ".";
+    return "\n  At token t = " + std::to_string(row + 1) + " (row " + std::to_string(row) +
+           "): mean(y_t^2) = " + fmt(m(row)) + " over its d_v entries, so y_t is divided by sqrt(" +
+           fmt(m(row)) + " + " + fmt(eps) + ") = " + fmt(std::sqrt(m(row) + eps)) + ".";
   }
   return "";
 }
@@ -536,9 +546,11 @@ std::string describe_call(const std::string& function, const json& a) {
   const Matrix Q = wire::to_matrix(a.at("Q")), V = wire::to_matrix(a.at("V"));
   std::string s = function + "(Q, K: " + shape_of(Q) + ", V: " + shape_of(V);
   if (function == kMlstm)
-    return s + ", f " + range_of(wire::to_vector(a.at("f"))) + ", i " + range_of(wire::to_vector(a.at("i"))) + ")";
+    return s + ", f " + range_of(wire::to_vector(a.at("f"))) + ", i " +
+           range_of(wire::to_vector(a.at("i"))) + ")";
   return s + ", gamma = " + fmt(a.at("gamma").get<double>()) + ", gain " +
-         range_of(wire::to_vector(a.at("gain"))) + ", eps = " + fmt(a.at("eps").get<double>()) + ")";
+         range_of(wire::to_vector(a.at("gain"))) + ", eps = " + fmt(a.at("eps").get<double>()) +
+         ")";
 }
 
 // expected per call: {"H" or "O": (T, d_v), and on small probes "dots" (mlstm) or
@@ -546,24 +558,28 @@ std::string describe_call(const std::string& function, const json& a) {
 Verdict judge_sequence(const std::string& function, const std::string& note, const json& request,
                        const json& expected, const json& reply) {
   const std::string out = function == kMlstm ? "H" : "O";
-  return each_call(request, expected, reply, [&](std::size_t, const json& a, const json& e, const json& r)
-                                                 -> std::optional<Verdict> {
-    const Matrix want = wire::to_matrix(e.at(out));
-    const Matrix got = wire::to_matrix(r.at(out));
-    const Comparison cmp = compare_matrices(want, got, kTight, out, "T x d_v");
-    if (cmp.ok) return std::nullopt;
-    std::string tried = describe_call(function, a);
-    if (!note.empty()) tried += "\n" + note;
-    std::optional<std::string> mistake;
-    if (e.contains("suspects")) mistake = diagnose(got, e.at("suspects"), kTight);
-    if (!mistake && shifted_by_one(want, got))
-      mistake = "the outputs are one token late: row t holds what row t-1 should. Write token t "
-                "into the state, then read it, in the same step.";
-    if (!mistake && !cmp.shape_ok && got.rows() == want.cols() && got.cols() == want.rows())
-      mistake = "the output is transposed; it has one row per token, (T, d_v).";
-    return failure(tried, cmp.report + (cmp.shape_ok ? worst_row_account(function, e, cmp.worst_row, a) : ""),
-                   mistake);
-  });
+  return each_call(
+      request, expected, reply,
+      [&](std::size_t, const json& a, const json& e, const json& r) -> std::optional<Verdict> {
+        const Matrix want = wire::to_matrix(e.at(out));
+        const Matrix got = wire::to_matrix(r.at(out));
+        const Comparison cmp = compare_matrices(want, got, kTight, out, "T x d_v");
+        if (cmp.ok) return std::nullopt;
+        std::string tried = describe_call(function, a);
+        if (!note.empty()) tried += "\n" + note;
+        std::optional<std::string> mistake;
+        if (e.contains("suspects")) mistake = diagnose(got, e.at("suspects"), kTight);
+        if (!mistake && shifted_by_one(want, got))
+          mistake =
+              "the outputs are one token late: row t holds what row t-1 should. Write token t "
+              "into the state, then read it, in the same step.";
+        if (!mistake && !cmp.shape_ok && got.rows() == want.cols() && got.cols() == want.rows())
+          mistake = "the output is transposed; it has one row per token, (T, d_v).";
+        return failure(
+            tried,
+            cmp.report + (cmp.shape_ok ? worst_row_account(function, e, cmp.worst_row, a) : ""),
+            mistake);
+      });
 }
 
 // With d_k != d_v, a state of the wrong shape stops on Eigen's shape check instead of giving
@@ -577,10 +593,11 @@ const char* const kDecayedShapeHint =
 
 Check sequence_check(const char* function, const std::string& name, double points, Visibility vis,
                      std::uint64_t seed, std::string note, Oracle oracle) {
-  Check c = make_check(function, name, points, vis, seed,
-                       [function = std::string(function), note](const json& rq, const json& ex, const json& rp) {
-                         return judge_sequence(function, note, rq, ex, rp);
-                       });
+  Check c = make_check(
+      function, name, points, vis, seed,
+      [function = std::string(function), note](const json& rq, const json& ex, const json& rp) {
+        return judge_sequence(function, note, rq, ex, rp);
+      });
   c.crash_hint = std::string(function) == kMlstm ? kMlstmShapeHint : kDecayedShapeHint;
   return with_oracle(std::move(c), std::move(oracle));
 }
@@ -594,7 +611,8 @@ std::uint64_t memory_budget() {
 }
 
 Check memory_check(const char* function, const std::string& name, std::string note, Oracle oracle) {
-  Check c = sequence_check(function, name, 2.5, Visibility::Visible, 1, std::move(note), std::move(oracle));
+  Check c = sequence_check(function, name, 2.5, Visibility::Visible, 1, std::move(note),
+                           std::move(oracle));
   c.heap_budget_bytes = memory_budget();
   c.heap_budget_rule =
       "8 bytes x 2 copies x (2 T d_k + 2 T d_v), room for the features of Q, K and V and the "
@@ -640,8 +658,9 @@ std::vector<Check> make_modern_checks() {
       "T = 8192 tokens, d_k = d_v = 64: mlstm must keep one cell and one normalizer.",
       LINATTN_ORACLE_OF(calls_mlstm_memory, expect_mlstm)));
   // The time rule: the same problem at T and 8 T must cost about 8 times as much, not 64.
-  checks.push_back(linear_time_check(kMlstm, "mlstm/linear-time", 2.0,
-                                     LINATTN_ORACLE_OF(calls_mlstm_time, time_rule_expect(kMlstm, "Q"))));
+  checks.push_back(
+      linear_time_check(kMlstm, "mlstm/linear-time", 2.0,
+                        LINATTN_ORACLE_OF(calls_mlstm_time, time_rule_expect(kMlstm, "Q"))));
   checks.push_back(sequence_check(kMlstm, "mlstm/random-hidden", 1.0, Visibility::Hidden, 23, "",
                                   LINATTN_ORACLE_OF(calls_mlstm_hidden, expect_mlstm)));
   // decayed_normalized_attention: 17.5.
@@ -677,10 +696,11 @@ std::vector<Check> make_modern_checks() {
       kDecayed, "decayed/memory-budget",
       "T = 8192 tokens, d_k = d_v = 64: the decayed form must keep one state.",
       LINATTN_ORACLE_OF(calls_decayed_memory, expect_decayed)));
-  checks.push_back(linear_time_check(kDecayed, "decayed/linear-time", 2.0,
-                                     LINATTN_ORACLE_OF(calls_decayed_time, time_rule_expect(kDecayed, "Q"))));
-  checks.push_back(sequence_check(kDecayed, "decayed/random-hidden", 0.5, Visibility::Hidden, 29, "",
-                                  LINATTN_ORACLE_OF(calls_decayed_hidden, expect_decayed)));
+  checks.push_back(
+      linear_time_check(kDecayed, "decayed/linear-time", 2.0,
+                        LINATTN_ORACLE_OF(calls_decayed_time, time_rule_expect(kDecayed, "Q"))));
+  checks.push_back(sequence_check(kDecayed, "decayed/random-hidden", 0.5, Visibility::Hidden, 29,
+                                  "", LINATTN_ORACLE_OF(calls_decayed_hidden, expect_decayed)));
   return checks;
 }
 

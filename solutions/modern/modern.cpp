@@ -47,7 +47,9 @@ Matrix mlstm(const Matrix& Q, const Matrix& K, const Matrix& V, const Vector& f,
 Matrix decayed_normalized_attention(const Matrix& Q, const Matrix& K, const Matrix& V,
                                     double gamma, const Vector& gain, double eps) {
   // silu(x) = x sigma(x): the features of queries, keys and values alike.
-  auto silu = [](const Matrix& X) { return X.unaryExpr([](double x) { return x / (1.0 + std::exp(-x)); }); };
+  auto silu = [](const Matrix& X) {
+    return X.unaryExpr([](double x) { return x / (1.0 + std::exp(-x)); });
+  };
   const Matrix FQ = silu(Q);  // (T, d_k)
   const Matrix FK = silu(K);  // (T, d_k)
   const Matrix FV = silu(V);  // (T, d_v)

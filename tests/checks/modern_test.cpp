@@ -46,9 +46,10 @@ Matrix mlstm_masked(const MlstmForm& form, const Matrix& Q, const Matrix& K, con
 
 fake::Impl mlstm_impl(MlstmForm form) {
   return [form](const json& a) {
-    return json{{"H", wire::from_matrix(mlstm_masked(form, wire::to_matrix(a.at("Q")), wire::to_matrix(a.at("K")),
-                                                     wire::to_matrix(a.at("V")), wire::to_vector(a.at("f")),
-                                                     wire::to_vector(a.at("i"))))}};
+    return json{{"H", wire::from_matrix(
+                          mlstm_masked(form, wire::to_matrix(a.at("Q")), wire::to_matrix(a.at("K")),
+                                       wire::to_matrix(a.at("V")), wire::to_vector(a.at("f")),
+                                       wire::to_vector(a.at("i"))))}};
   };
 }
 
@@ -82,8 +83,9 @@ Matrix decayed_masked(const DecayedForm& form, const Matrix& Q, const Matrix& K,
   Matrix O(T, V.cols());
   for (Eigen::Index t = 0; t < T; ++t)
     for (Eigen::Index j = 0; j < V.cols(); ++j) {
-      const double ms = form.axis == DecayedForm::Axis::Row ? Y.row(t).squaredNorm() / static_cast<double>(V.cols())
-                                                            : Y.col(j).squaredNorm() / static_cast<double>(T);
+      const double ms = form.axis == DecayedForm::Axis::Row
+                            ? Y.row(t).squaredNorm() / static_cast<double>(V.cols())
+                            : Y.col(j).squaredNorm() / static_cast<double>(T);
       O(t, j) = gain(j) * Y(t, j) / std::sqrt(ms + e);
     }
   return O;
@@ -91,15 +93,17 @@ Matrix decayed_masked(const DecayedForm& form, const Matrix& Q, const Matrix& K,
 
 fake::Impl decayed_impl(DecayedForm form) {
   return [form](const json& a) {
-    return json{{"O", wire::from_matrix(decayed_masked(form, wire::to_matrix(a.at("Q")), wire::to_matrix(a.at("K")),
-                                                       wire::to_matrix(a.at("V")), a.at("gamma").get<double>(),
-                                                       wire::to_vector(a.at("gain")), a.at("eps").get<double>()))}};
+    return json{{"O", wire::from_matrix(decayed_masked(
+                          form, wire::to_matrix(a.at("Q")), wire::to_matrix(a.at("K")),
+                          wire::to_matrix(a.at("V")), a.at("gamma").get<double>(),
+                          wire::to_vector(a.at("gain")), a.at("eps").get<double>()))}};
   };
 }
 
 // The checks of `function` on small probes, judged with impl. The T x T forms here are slow
 // at thousands of tokens, and the memory and time checks are not where these slips are told.
-std::map<std::string, grader::Verdict> judge_small(const std::string& function, const fake::Impl& impl) {
+std::map<std::string, grader::Verdict> judge_small(const std::string& function,
+                                                   const fake::Impl& impl) {
   std::map<std::string, grader::Verdict> out;
   for (const auto& c : fake::exercise("modern").checks)
     if (c.function == function && !c.heap_budget_bytes && c.repeat == 1)
@@ -117,7 +121,8 @@ std::map<std::string, grader::Verdict> small_mlstm(MlstmForm form) {
 
 TEST_CASE("checks/modern: independent masked forms pass every check") {
   for (const auto& [name, v] : small_mlstm({})) CHECK_MESSAGE(v.passed, name << ": " << v.message);
-  for (const auto& [name, v] : judge_decayed({})) CHECK_MESSAGE(v.passed, name << ": " << v.message);
+  for (const auto& [name, v] : judge_decayed({}))
+    CHECK_MESSAGE(v.passed, name << ": " << v.message);
 }
 
 TEST_CASE("checks/modern: the reference passes both memory checks, which carry the rule") {
@@ -163,11 +168,13 @@ TEST_CASE("checks/modern: the seed's remark, f = i = 1 gives causal linear atten
   expect_named(v, "mlstm/by-hand", "the floor is missing");
   expect_named(v, "mlstm/floor-and-sign", "the floor is missing");
   // The request is what the seed describes: unit gates and |n_t^T q_t| >= 1 at every token.
-  const json call = fake::check("modern", "mlstm/linear-attention-limit").request(1).at("calls").at(0);
+  const json call =
+      fake::check("modern", "mlstm/linear-attention-limit").request(1).at("calls").at(0);
   const Matrix Q = wire::to_matrix(call.at("Q")), K = wire::to_matrix(call.at("K"));
   CHECK(wire::to_vector(call.at("f")) == Vector::Ones(Q.rows()));
   CHECK(wire::to_vector(call.at("i")) == Vector::Ones(Q.rows()));
-  for (Eigen::Index t = 0; t < Q.rows(); ++t) CHECK(std::abs(K.topRows(t + 1).colwise().sum().dot(Q.row(t))) >= 1.0);
+  for (Eigen::Index t = 0; t < Q.rows(); ++t)
+    CHECK(std::abs(K.topRows(t + 1).colwise().sum().dot(Q.row(t))) >= 1.0);
 }
 
 TEST_CASE("checks/modern: mlstm's forget gate applied after the write is named") {
@@ -209,7 +216,8 @@ TEST_CASE("checks/modern: max(., 1) on the wrong quantity is named") {
 
   // The floor on the entries of n_t, before the dot product: written here from the gates.
   auto floor_on_entries = [](const json& a) {
-    const Matrix Q = wire::to_matrix(a.at("Q")), K = wire::to_matrix(a.at("K")), V = wire::to_matrix(a.at("V"));
+    const Matrix Q = wire::to_matrix(a.at("Q")), K = wire::to_matrix(a.at("K")),
+                 V = wire::to_matrix(a.at("V"));
     const Vector f = wire::to_vector(a.at("f")), i = wire::to_vector(a.at("i"));
     Matrix H = mlstm_masked(MlstmForm{false, false, [](double) { return 1.0; }}, Q, K, V, f, i);
     for (Eigen::Index t = 0; t < Q.rows(); ++t) {
@@ -235,7 +243,8 @@ TEST_CASE("checks/modern: max(., 1) on the wrong quantity is named") {
   CHECK(contains(w.at("mlstm/by-hand").message, "the floor acts here"));
 }
 
-TEST_CASE("checks/modern: decayed's decay after the write is named, and RMSNorm hides it at eps = 0") {
+TEST_CASE(
+    "checks/modern: decayed's decay after the write is named, and RMSNorm hides it at eps = 0") {
   DecayedForm form;
   form.decay_own_token = true;
   const auto v = judge_decayed(form);
@@ -273,7 +282,8 @@ TEST_CASE("checks/modern: the RMS without eps is named") {
   CHECK(contains(v.at("decayed/rms-and-eps").message, "mean(y_t^2) = "));
 }
 
-TEST_CASE("checks/modern: a stored state of the wrong shape stops with a hint, not a wrong number") {
+TEST_CASE(
+    "checks/modern: a stored state of the wrong shape stops with a hint, not a wrong number") {
   CHECK(contains(fake::check("modern", "mlstm/random-gates").crash_hint, "C is (d_v, d_k)"));
   CHECK(contains(fake::check("modern", "decayed/rms-and-eps").crash_hint, "S is (d_k, d_v)"));
 }

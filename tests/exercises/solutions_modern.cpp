@@ -41,20 +41,25 @@ TEST_CASE("solutions/modern: decayed_normalized_attention on the hand-out's thre
   Vector gain(2);
   gain << 1, 2;
   // Token 1 has one nonzero entry, so o_1 = gain .* (sqrt 2, 0); the rest from a Python script.
-  O << std::sqrt(2.0), 0, 1.3525673112821315, -0.8259822478746767, -0.1482013469885731, -2.8128536120820598;
+  O << std::sqrt(2.0), 0, 1.3525673112821315, -0.8259822478746767, -0.1482013469885731,
+      -2.8128536120820598;
   EX_CHECK_CLOSE(linattn::decayed_normalized_attention(Q, K, V, 0.5, gain, 0.0), O, 1e-14);
 }
 
-TEST_CASE("solutions/modern: both functions agree with the reference, d_k != d_v, gates and gamma small and large") {
+TEST_CASE(
+    "solutions/modern: both functions agree with the reference, d_k != d_v, gates and gamma small "
+    "and large") {
   linref::Rng rng(808);
   for (const auto& [T, d_k, d_v] : {std::tuple<Eigen::Index, Eigen::Index, Eigen::Index>{1, 3, 2},
                                     {9, 2, 5}, {16, 6, 3}, {40, 4, 4}}) {
     CAPTURE(T);
     CAPTURE(d_k);
     CAPTURE(d_v);
-    const Matrix Q = rng.normal_matrix(T, d_k), K = rng.normal_matrix(T, d_k), V = rng.normal_matrix(T, d_v);
+    const Matrix Q = rng.normal_matrix(T, d_k), K = rng.normal_matrix(T, d_k),
+                 V = rng.normal_matrix(T, d_v);
     const Matrix Q0 = Q, K0 = K, V0 = V;
-    for (const auto& [lo, hi] : {std::pair<double, double>{0.02, 0.3}, {0.05, 0.95}, {0.9, 0.999}}) {
+    for (const auto& [lo, hi] :
+         {std::pair<double, double>{0.02, 0.3}, {0.05, 0.95}, {0.9, 0.999}}) {
       const Vector f = gates(rng, T, lo, hi), i = gates(rng, T, lo, hi);
       EX_CHECK_CLOSE(linattn::mlstm(Q, K, V, f, i), linref::mlstm(Q, K, V, f, i), 1e-12);
     }

@@ -105,7 +105,9 @@ TEST_CASE("mlstm: recurrence == masked parallel form with gate products, d_k != 
   }
 }
 
-TEST_CASE("mlstm: with f = i = 1 and |n_t^T q_t| >= 1 it is causal linear attention (identity, eps = 0)") {
+TEST_CASE(
+    "mlstm: with f = i = 1 and |n_t^T q_t| >= 1 it is causal linear attention (identity, eps = "
+    "0)") {
   // Positive queries and keys with entries >= 0.6 in d_k = 4: n_t^T q_t >= k_1^T q_t >= 1.44.
   linref::Rng rng(73);
   const Eigen::Index T = 19, d_k = 4, d_v = 3;
@@ -125,11 +127,13 @@ TEST_CASE("mlstm: where |n_t^T q_t| < 1 the floor makes it differ from causal li
   const Matrix q = rows({{0.5, 0}}), v = rows({{2, -4}});
   const Vector one = vec({1});
   CHECK(max_abs_diff(linref::mlstm(q, q, v, one, one), rows({{0.5, -1}})) < 1e-15);
-  CHECK(max_abs_diff(linref::causal_linear_attention_recurrent(q, q, v, linref::identity, 0.0), v) < 1e-15);
+  CHECK(max_abs_diff(linref::causal_linear_attention_recurrent(q, q, v, linref::identity, 0.0), v) <
+        1e-15);
 }
 
 TEST_CASE("silu: x sigma(x) at a few points") {
-  // sigma(0) = 1/2, so silu(0) = 0; silu(x) - silu(-x) = x; silu(2) = 2/(1 + e^-2) = 1.7615941559557646.
+  // sigma(0) = 1/2, so silu(0) = 0; silu(x) - silu(-x) = x; silu(2) = 2/(1 + e^-2)
+  // = 1.7615941559557646.
   const Matrix X = rows({{0, 1, -1, 2}});
   const Matrix Y = linref::silu(X);
   CHECK(Y(0, 0) == 0.0);
@@ -140,9 +144,11 @@ TEST_CASE("silu: x sigma(x) at a few points") {
 
 TEST_CASE("decayed_normalized_attention: a three-token example with d_k = 1") {
   // gamma = 1/2, gain = (1, 2), eps = 0; k = (2, -1, 1), q = (1, 1, -2), v = (1,0), (0,1), (-1,2).
-  // With d_k = 1, y_t = silu(q_t) S_t and RMSNorm keeps only its sign: o_t = +-gain .* S_t / rms(S_t).
-  //  t=1: S = silu(2) (silu(1), 0): one nonzero entry, so o = gain .* (sqrt 2, 0) = (1.41421356, 0).
-  //  t=2: S = (0.5 silu(2) silu(1), silu(-1) silu(1)) = (0.64391426, -0.19661193), rms 0.47606818:
+  // With d_k = 1, y_t = silu(q_t) S_t and RMSNorm keeps only its sign: o_t = +-gain .* S_t /
+  // rms(S_t).
+  //  t=1: S = silu(2) (silu(1), 0): one nonzero entry, so o = gain .* (sqrt 2, 0) = (1.41421356,
+  //  0). t=2: S = (0.5 silu(2) silu(1), silu(-1) silu(1)) = (0.64391426, -0.19661193), rms
+  //  0.47606818:
   //       o = (1.35256731, -0.82598225).
   //  t=3: S = 0.5 S_2 + silu(1) (silu(-1), silu(2)) = (0.12534520, 1.18952255), and silu(-2) < 0
   //       flips the sign: o = (-0.14820135, -2.81285361).
@@ -152,10 +158,13 @@ TEST_CASE("decayed_normalized_attention: a three-token example with d_k = 1") {
   const Matrix O = rows({{1.4142135623730951, 0.0},
                          {1.3525673112821315, -0.8259822478746767},
                          {-0.1482013469885731, -2.8128536120820598}});
-  CHECK(max_abs_diff(linref::decayed_normalized_attention(Q, K, V, 0.5, vec({1, 2}), 0.0), O) < 1e-14);
+  CHECK(max_abs_diff(linref::decayed_normalized_attention(Q, K, V, 0.5, vec({1, 2}), 0.0), O) <
+        1e-14);
 }
 
-TEST_CASE("decayed_normalized_attention: recurrence == masked form with gamma^(t-s), small and large gamma") {
+TEST_CASE(
+    "decayed_normalized_attention: recurrence == masked form with gamma^(t-s), small and large "
+    "gamma") {
   linref::Rng rng(79);
   for (double gamma : {0.05, 0.5, 0.9, 0.999, 1.0}) {
     for (double eps : {1e-6, 0.5}) {
@@ -173,19 +182,23 @@ TEST_CASE("decayed_normalized_attention: recurrence == masked form with gamma^(t
   }
 }
 
-TEST_CASE("decayed_normalized_attention: gamma = 1, unit gains is TransNormer's causal form on silu(V)") {
+TEST_CASE(
+    "decayed_normalized_attention: gamma = 1, unit gains is TransNormer's causal form on silu(V)") {
   // normalized_linear_attention applies phi to Q and K only, so the values go in as silu(V).
   linref::Rng rng(83);
-  const Matrix Q = rng.normal_matrix(13, 4), K = rng.normal_matrix(13, 4), V = rng.normal_matrix(13, 2);
+  const Matrix Q = rng.normal_matrix(13, 4), K = rng.normal_matrix(13, 4),
+               V = rng.normal_matrix(13, 2);
   const Matrix O = linref::decayed_normalized_attention(Q, K, V, 1.0, Vector::Ones(2), 1e-6);
   CHECK(max_abs_diff(O, linref::normalized_linear_attention(Q, K, linref::silu(V), linref::silu,
                                                             /*causal=*/true, 1e-6)) < kAgree);
 }
 
-TEST_CASE("decayed_normalized_attention: without eps every row has RMS |gain| (unit gains: RMS 1)") {
+TEST_CASE(
+    "decayed_normalized_attention: without eps every row has RMS |gain| (unit gains: RMS 1)") {
   linref::Rng rng(89);
-  const Matrix O = linref::decayed_normalized_attention(rng.normal_matrix(9, 3), rng.normal_matrix(9, 3),
-                                                        rng.normal_matrix(9, 4), 0.7, Vector::Ones(4), 0.0);
+  const Matrix O =
+      linref::decayed_normalized_attention(rng.normal_matrix(9, 3), rng.normal_matrix(9, 3),
+                                           rng.normal_matrix(9, 4), 0.7, Vector::Ones(4), 0.0);
   for (Eigen::Index t = 0; t < O.rows(); ++t)
     CHECK(std::abs(std::sqrt(O.row(t).squaredNorm() / 4.0) - 1.0) < 1e-14);
 }
