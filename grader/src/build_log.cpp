@@ -59,4 +59,10 @@ std::string own_files_only_log(const std::string& log, const std::function<bool(
   return out.str();
 }
 
+void replace_all(std::string& s, const std::string& from, const std::string& to) {
+  if (from.empty()) return;
+  for (std::size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
+}
+
 }  // namespace grader

@@ -19,4 +19,8 @@ std::string submission_only_log(const std::string& log, const std::string& shown
 std::string own_files_only_log(const std::string& log, const std::function<bool(const std::string& path)>& own,
                                const std::function<bool(const std::string& path)>& public_header);
 
+// Every occurrence of `from` in `s` replaced by `to`: how the stage's paths in a tool's messages
+// become the names a student knows, and Eigen's spelled-out types the API's.
+void replace_all(std::string& s, const std::string& from, const std::string& to);
+
 }  // namespace grader

@@ -1,0 +1,86 @@
+#include "build_stage.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <system_error>
+
+namespace fs = std::filesystem;
+
+namespace grader::build {
+
+Limits tool_limits(double seconds) {
+  Limits limits;
+  limits.wall_seconds = seconds;
+  limits.address_space_bytes = 4ull << 30;   // cc1plus on Eigen needs well under this
+  limits.file_size_bytes = 64ull << 20;       // an object or a runner is a few MB; .fill bombs are not
+  limits.output_bytes_kept = 256ull << 10;
+  return limits;
+}
+
+Stage::Stage(unsigned worker) {
+  jail.purpose = FilterPurpose::Build;
+  jail.toolchain = true;
+  jail.worker = worker;
+  jail.work = make_jail_folder(jail);
+}
+
+Stage::~Stage() { remove_jail_folder(jail.work); }
+
+bool Stage::put(const fs::path& from, const std::string& name) const {
+  std::error_code ec;
+  fs::create_directories(host(name).parent_path(), ec);
+  fs::copy_file(from, host(name), fs::copy_options::overwrite_existing, ec);
+  ::chmod(host(name).c_str(), 0644);
+  chown_to_sandbox(host(name).parent_path());
+  return !ec;
+}
+
+bool Stage::write(const std::string& name, const std::string& text) const {
+  std::error_code ec;
+  fs::create_directories(host(name).parent_path(), ec);
+  std::ofstream(host(name), std::ios::binary) << text;
+  chown_to_sandbox(host(name).parent_path());
+  return fs::is_regular_file(host(name), ec);
+}
+
+void Stage::chown_to_sandbox(const fs::path& dir) const {
+  const unsigned uid = worker_uid(jail.worker);
+  if (uid != 0 && dir != jail.work) (void)::chown(dir.c_str(), uid, uid);
+}
+
+RunOutcome Stage::run(const std::vector<std::string>& argv, double seconds,
+                      std::uint64_t output_kept) const {
+  Limits limits = tool_limits(seconds);
+  limits.output_bytes_kept = output_kept;
+  Confinement c = confine(jail, argv, limits);
+  return run_sandboxed(c.argv, c.cwd, limits);
+}
+
+fs::path stage_path(const Stage& stage, const std::string& path) {
+  const fs::path p(path);
+  return (p.is_relative() ? fs::path(stage.in(path)) : p).lexically_normal();
+}
+
+std::string ending_text(const RunOutcome& r, double limit) {
+  switch (r.ending) {
+    case RunOutcome::Ending::TimedOut:
+      return "stopped after the build's time limit of " + std::to_string(static_cast<int>(limit)) + " s";
+    case RunOutcome::Ending::Signaled: return "killed by " + signal_name(r.signal);
+    case RunOutcome::Ending::LaunchFailed: return "could not start: " + r.launch_error;
+    case RunOutcome::Ending::Exited: return "exit status " + std::to_string(r.exit_code);
+  }
+  return "";
+}
+
+std::string capped_log(const RunOutcome& r) {
+  std::string log = r.output;
+  if (r.output_truncated())
+    log += "\n[... " + std::to_string(r.output_bytes - r.output.size()) + " more bytes of messages not shown]\n";
+  return log;
+}
+
+bool sandbox_failed(const std::string& log) { return log.rfind("bwrap: ", 0) == 0; }
+
+}  // namespace grader::build
