@@ -6,7 +6,7 @@
 //    a call's arguments, calls the student's function once under the heap meter, watches the
 //    inputs it must not change and encodes what came back;
 //  - in the judge, where it is only a schema (no address of a student function is taken), used
-//    to check requests, to print the wire format (`linattn-grade --describe-api`), and, on the
+//    to check requests, to print the wire format (`linattn-grade describe-api`), and, on the
 //    oracle side, to call the reference function of the same signature the same way.
 //
 //   static const api::Exercise flops_api{"flops", {

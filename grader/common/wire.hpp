@@ -35,7 +35,7 @@
 //
 // The calls' arguments and results, per function, are those of the exercise's API description
 // (grader/common/api.hpp, at the top of grader/checks/<exercise>.cpp); `linattn-grade
-// --describe-api` prints them all. Scalars travel as JSON numbers; an argument with a default
+// describe-api` prints them all. Scalars travel as JSON numbers; an argument with a default
 // in the API takes it when a call leaves it out.
 // Matrix and vector arguments are watched: "inputs_changed" names those the call altered.
 #pragma once

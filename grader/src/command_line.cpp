@@ -48,6 +48,7 @@ struct Targets {
   CLI::App* show = nullptr;
   CLI::App* record = nullptr;
   CLI::App* course_key = nullptr;
+  CLI::App* describe = nullptr;
   CLI::Option* seed_option = nullptr;
   CLI::Option* batch_seed_option = nullptr;
 };
@@ -122,6 +123,10 @@ std::unique_ptr<CLI::App> make_app(Targets& t) {
                                "read an assignment and print its exercises, points, and when students see each check");
   t.show->add_option("NAME", o.assignment, "assignments/NAME.json, or FILE.json (default: default)")->type_name("");
 
+  t.describe = app->add_subcommand("describe-api",
+                                   "print every API function's arguments and results as a request and a "
+                                   "reply carry them (from the exercises' API descriptions)");
+
   // The release tools' own commands, left out of the usage text.
   t.record = app->add_subcommand("record-oracle", "record the expected values of the checks (the student release)");
   t.record->group("");
@@ -171,6 +176,7 @@ void finish(Targets& t, const CLI::App& app) {
   if (t.batch->parsed()) c.mode = Command::Mode::Batch;
   else if (t.try_->parsed()) c.mode = Command::Mode::Try;
   else if (t.show->parsed()) c.mode = Command::Mode::ShowAssignment;
+  else if (t.describe->parsed()) c.mode = Command::Mode::DescribeApi;
   else if (t.record->parsed()) c.mode = Command::Mode::RecordOracle;
   else if (t.course_key->parsed()) c.mode = Command::Mode::MakeCourseKey;
   if (t.seed_option->count() > 0 || t.batch_seed_option->count() > 0) o.seed = t.seed;

@@ -1,5 +1,6 @@
 // linattn-grade: the judge's command line (`./kit grade` calls it).
 // Exit status: 0 full marks, 1 graded but not full marks, 2 could not grade.
+#include "api_registry.hpp"
 #include "assignment.hpp"
 #include "batch.hpp"
 #include "command_line.hpp"
@@ -114,6 +115,7 @@ int main(int argc, char** argv) {
                                                               grader::registry()),
                                       grader::registry());
         return 0;
+      case grader::Command::Mode::DescribeApi: api::describe(std::cout); return 0;
       case grader::Command::Mode::RecordOracle: return record(c);
       case grader::Command::Mode::MakeCourseKey: grader::course_key(LINATTN_SOURCE_DIR); return 0;
     }
