@@ -34,7 +34,6 @@ linref::FeatureMap phi_of(const json& spec) {
 namespace {
 Matrix M(const json& call, const char* key) { return wire::to_matrix(call.at(key)); }
 Vector V(const json& call, const char* key) { return wire::to_vector(call.at(key)); }
-std::int64_t I(const json& call, const char* key) { return call.at(key).get<std::int64_t>(); }
 }  // namespace
 
 json reference_result(const std::string& f, const json& a) {
@@ -54,18 +53,6 @@ json reference_result(const std::string& f, const json& a) {
         M(a, "S"), V(a, "z"), V(a, "q"), V(a, "k"), V(a, "v"), phi_of(a.at("phi")), a.at("eps"));
     return {{"o", wire::from_vector(s.o)}, {"S", wire::from_matrix(s.S)}, {"z", wire::from_vector(s.z)}};
   }
-  if (f == "positive_random_features")
-    return {{"features", wire::from_matrix(linref::positive_random_features(M(a, "X"), M(a, "Omega")))}};
-  if (f == "softmax_kernel_estimate")
-    return {{"value", linref::softmax_kernel_estimate(V(a, "q"), V(a, "k"), M(a, "Omega"))}};
-  if (f == "taylor_features")
-    return {{"features", wire::from_matrix(linref::taylor_features(M(a, "X")))}};
-  if (f == "taylor_state_bytes")
-    return {{"value", linref::taylor_state_bytes(I(a, "d_head"), I(a, "d_v"), I(a, "n_heads"),
-                                                 I(a, "bytes_per"))}};
-  if (f == "kv_cache_tokens")
-    return {{"value", linref::kv_cache_tokens(I(a, "state_bytes"), I(a, "n_kv"), I(a, "d_k"),
-                                              I(a, "bytes_per"))}};
   if (f == "write") return {{"S", wire::from_matrix(linref::memory_write(M(a, "K"), M(a, "V")))}};
   if (f == "read") return {{"value", wire::from_vector(linref::memory_read(M(a, "S"), V(a, "q")))}};
   if (f == "crosstalk_energy") return {{"value", linref::crosstalk_energy(M(a, "K"))}};
