@@ -42,7 +42,7 @@ case "$name" in
     # Another version of the grader: the same program with other bytes (a trailing byte does
     # not change what an ELF program does, only what it is).
     next=$work/linattn-grade-next
-    cp "$GRADER" "$next" && printf '\0' >>"$next" || fail "cannot copy the grader"
+    { cp "$GRADER" "$next" && printf '\0' >>"$next"; } || fail "cannot copy the grader"
     graded 1 "a rerun by another version of the grader" "$next"
     graded 0 "a second rerun by that version" "$next"
     graded 1 "a rerun by the first version again" "$GRADER" ;;
