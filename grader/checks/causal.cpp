@@ -40,6 +40,7 @@ static const api::Exercise causal_api{"causal", {
 #include "../common/wire.hpp"
 #include "../src/check.hpp"
 #include "../src/compare.hpp"
+#include "shared/feature_map_specs.hpp"
 #include "shared/memory_hints.hpp"
 
 #include <cstdint>

@@ -262,22 +262,6 @@ Verdict failure(const std::string& tried, const std::string& report,
   return Verdict::fail(std::move(message));
 }
 
-// ---- feature-map specs -------------------------------------------------------------------
-
-std::string describe_phi(const json& spec) {
-  const std::string name = spec.value("name", std::string("?"));
-  if (name == "elu_plus_one") return "elu+1";
-  if (name == "relu") return "relu";
-  if (name == "identity") return "identity";
-  if (name == "taylor") return "Taylor features";
-  if (name == "positive_random") {
-    const json& om = spec.at("Omega");
-    return "positive random features with Omega " +
-           shape_of(om.at("rows").get<Eigen::Index>(), om.at("cols").get<Eigen::Index>());
-  }
-  return name;
-}
-
 // ---- reading a reply ---------------------------------------------------------------------
 
 const json& result_of(const json& request, const json& reply, std::size_t i) {

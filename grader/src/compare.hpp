@@ -109,12 +109,6 @@ std::string fmt(double x);                 // shortest form that reads well, "na
 std::string shape_of(const Matrix& m);     // "3 x 2"
 std::string shape_of(Eigen::Index rows, Eigen::Index cols);
 
-// ---- feature-map specs -------------------------------------------------------------------
-// In a request, phi is {"name": "elu_plus_one" | "relu" | "identity" | "taylor"} or
-// {"name": "positive_random", "Omega": <matrix>} (see grader/common/wire.hpp).
-
-std::string describe_phi(const json& spec);  // "elu+1", "positive random features ..."
-
 // ---- reading a reply ---------------------------------------------------------------------
 
 // The judge's signature (see Check::judge).

@@ -1,5 +1,6 @@
 // The oracle halves' shared helpers: phi specs build the reference's maps, and the seeded
 // input makers are deterministic and keep their promises.
+#include "checks/shared/feature_map_specs.hpp"
 #include "fake_runner.hpp"
 #include "oracle/makers.hpp"
 #include "common/wire.hpp"
