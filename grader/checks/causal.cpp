@@ -1,7 +1,7 @@
 // Checks of exercise 2, `causal` (35 points): the recurrent form (16), the parallel form (10)
-// and the decode step (9). Judge half: the table and the judges. The inputs, the expected
-// outputs and the outputs of the usual mistakes come from the oracle half,
-// grader/oracle/causal.cpp (the mistakes themselves: grader/oracle/causal_mistakes.cpp).
+// and the decode step (9). The inputs, the expected outputs and the outputs of the usual
+// mistakes come from the reference, in the oracle regions (the mistakes themselves are written
+// in grader/oracle/causal_mistakes.cpp, which the chunkwise exercise will share).
 //
 // The two whole-sequence forms get the same correctness probes; the recurrent form also has
 // the memory rule. Every probe except the large-eps ones runs with eps = 0; the maps used are
@@ -38,14 +38,39 @@ static const api::Exercise causal_api{"causal", {
 // ==== the judge ===============================================================================
 
 #include "../common/wire.hpp"
+#include "../src/byte_units.hpp"
 #include "../src/check.hpp"
 #include "../src/compare.hpp"
 #include "shared/feature_map_specs.hpp"
 #include "shared/memory_hints.hpp"
 
+#include <cmath>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
+
+#ifdef LINATTN_ORACLE
+#include "../oracle/causal_mistakes.hpp"
+#include "../oracle/makers.hpp"
+#include "../src/api_registry.hpp"
+#endif
+
+#ifdef LINATTN_ORACLE
+// The reference's functions, called through the same description (for tests that fake a
+// runner, and for any check that wants the reference's plain outputs).
+namespace api {
+template <>
+struct Fields<linref::DecodeStep> {
+  static auto of(const linref::DecodeStep& s) { return std::tie(s.o, s.S, s.z); }
+};
+}  // namespace api
+static const api::References causal_reference{
+    api::reference("causal_linear_attention_recurrent", &linref::causal_linear_attention_recurrent),
+    api::reference("causal_linear_attention_parallel", &linref::causal_linear_attention_parallel),
+    api::reference("linear_attention_step", &linref::linear_attention_step),
+};
+#endif
 
 namespace grader {
 namespace {
@@ -53,6 +78,209 @@ namespace {
 const char* kRecurrent = "causal_linear_attention_recurrent";
 const char* kParallel = "causal_linear_attention_parallel";
 const char* kStep = "linear_attention_step";
+
+// The memory rule's sizes: T tokens, d_k = d_v = kMemD with elu+1 (so d_phi = kMemD too).
+// The oracle makes inputs of these sizes and the judge's budget is computed from them.
+constexpr std::uint64_t kMemT = 8192, kMemD = 64;
+// The large-eps probes' eps: about as large as the denominators, so its place shows.
+constexpr double kLargeEps = 10.0;
+
+#ifdef LINATTN_ORACLE
+// ==== oracle: calls, and what the reference says of each ====================================
+
+// ---- the two whole-sequence forms --------------------------------------------------------
+
+struct AttnCase {
+  Matrix Q, K, V;  // Q, K: (T, d_k); V: (T, d_v)
+  json phi;
+  double eps;
+};
+
+// The runner gets Taylor and random features as tables (see with_feature_tables).
+json attn_calls(const std::vector<AttnCase>& cases) {
+  json calls = json::array();
+  for (const AttnCase& c : cases)
+    calls.push_back(json{{"Q", wire::from_matrix(c.Q)}, {"K", wire::from_matrix(c.K)},
+                         {"V", wire::from_matrix(c.V)}, {"phi", c.phi}, {"eps", c.eps}});
+  return with_feature_tables(std::move(calls));
+}
+
+json expect_sequence(const json& a, causal::Form form) {
+  const Matrix Q = wire::to_matrix(a.at("Q")), K = wire::to_matrix(a.at("K")),
+               V = wire::to_matrix(a.at("V"));
+  const double eps = a.at("eps").get<double>();
+  const linref::FeatureMap phi = feature_map(a.at("phi"));
+  const Matrix O = form == causal::Form::Parallel
+                       ? linref::causal_linear_attention_parallel(Q, K, V, phi, eps)
+                       : linref::causal_linear_attention_recurrent(Q, K, V, phi, eps);
+  const Matrix FQ = phi(Q), FK = phi(K);
+  return json{{"O", wire::from_matrix(O)},
+              {"d_phi", FQ.cols()},
+              {"suspects", suspects_json(causal::sequence_suspects(FQ, FK, V, eps, form))}};
+}
+json expect_recurrent(const json& a) { return expect_sequence(a, causal::Form::Recurrent); }
+json expect_parallel(const json& a) { return expect_sequence(a, causal::Form::Parallel); }
+// The same probes grade both forms; each form's suspects are worded for it.
+std::function<json(const json&)> sequence_expect(const std::string& function) {
+  return function == kParallel ? expect_parallel : expect_recurrent;
+}
+
+AttnCase hand_example() {
+  Matrix Q(3, 2), K(3, 2), V(3, 2);
+  Q << 0, 0, 1, 0, 0, 1;
+  K << 1, 0, 0, 1, 0, 0;
+  V << 1, 0, 0, 1, 1, 1;
+  return {Q, K, V, phi_spec("elu_plus_one"), 0.0};
+}
+
+AttnCase random_case(linref::Rng& rng, Eigen::Index T, Eigen::Index d_k, Eigen::Index d_v,
+                     json phi, double eps, double scale) {
+  Matrix Q = random_matrix(rng, T, d_k, scale), K = random_matrix(rng, T, d_k, scale);
+  return {Q, K, random_matrix(rng, T, d_v), std::move(phi), eps};
+}
+
+// The calls of each probe, the same for both forms.
+json calls_hand_example(std::uint64_t) { return attn_calls({hand_example()}); }
+json calls_single_token(std::uint64_t s) {
+  linref::Rng rng(s);
+  return attn_calls({random_case(rng, 1, 3, 4, phi_spec("elu_plus_one"), 0.0, 1.0)});
+}
+json calls_random_taylor(std::uint64_t s) {
+  linref::Rng rng(s);
+  return attn_calls({random_case(rng, 9, 2, 3, phi_spec("taylor"), 0.0, 0.7)});
+}
+json calls_random_features(std::uint64_t s) {
+  linref::Rng rng(s);
+  const Matrix Omega = linref::gaussian_omega(6, 3, rng);
+  return attn_calls({random_case(rng, 8, 3, 4, phi_spec_random(Omega), 0.0, 0.5)});
+}
+json calls_elu_and_relu(std::uint64_t s) {
+  linref::Rng rng(s);
+  std::vector<AttnCase> cases{random_case(rng, 7, 4, 3, phi_spec("elu_plus_one"), 0.0, 1.0)};
+  // relu on strictly positive queries and keys, so that no denominator is zero.
+  Matrix Q = random_positive_matrix(rng, 6, 3), K = random_positive_matrix(rng, 6, 3);
+  cases.push_back({Q, K, random_matrix(rng, 6, 5), phi_spec("relu"), 0.0});
+  return attn_calls(cases);
+}
+json calls_constant_values(std::uint64_t s) {
+  linref::Rng rng(s);
+  AttnCase c = random_case(rng, 10, 3, 4, phi_spec("elu_plus_one"), 0.0, 1.0);
+  const Vector value = random_vector(rng, 4);
+  for (Eigen::Index t = 0; t < c.V.rows(); ++t) c.V.row(t) = value.transpose();
+  return attn_calls({c});
+}
+json calls_large_eps(std::uint64_t s) {
+  linref::Rng rng(s);
+  return attn_calls({random_case(rng, 6, 3, 2, phi_spec("elu_plus_one"), kLargeEps, 1.0)});
+}
+json calls_random_hidden(std::uint64_t s) {
+  linref::Rng rng(s);
+  const Matrix Omega = linref::orthogonal_omega(20, 5, rng);
+  return attn_calls({random_case(rng, 25, 3, 7, phi_spec("taylor"), 0.0, 0.6),
+                     random_case(rng, 30, 5, 4, phi_spec_random(Omega), 0.0, 0.4)});
+}
+json calls_memory_budget(std::uint64_t s) {
+  linref::Rng rng(s);
+  return attn_calls({random_case(rng, kMemT, kMemD, kMemD, phi_spec("elu_plus_one"), 0.0, 0.5)});
+}
+
+// ---- the decode step ---------------------------------------------------------------------
+
+struct StepCase {
+  Matrix S;  // (d_phi, d_v)
+  Vector z;  // (d_phi)
+  Vector q, k, v;
+  json phi;
+  double eps;
+};
+
+json step_calls(const std::vector<StepCase>& cases) {
+  json calls = json::array();
+  for (const StepCase& c : cases)
+    calls.push_back(json{{"S", wire::from_matrix(c.S)}, {"z", wire::from_vector(c.z)},
+                         {"q", wire::from_vector(c.q)}, {"k", wire::from_vector(c.k)},
+                         {"v", wire::from_vector(c.v)}, {"phi", c.phi}, {"eps", c.eps}});
+  return with_feature_tables(std::move(calls));
+}
+
+Vector features_of(const linref::FeatureMap& phi, const Vector& x) {
+  return phi(x.transpose()).row(0).transpose();
+}
+
+json expect_step(const json& a) {
+  const Matrix S = wire::to_matrix(a.at("S"));
+  const Vector z = wire::to_vector(a.at("z")), q = wire::to_vector(a.at("q")),
+               k = wire::to_vector(a.at("k")), v = wire::to_vector(a.at("v"));
+  const double eps = a.at("eps").get<double>();
+  const linref::FeatureMap phi = feature_map(a.at("phi"));
+  const linref::DecodeStep ref = linref::linear_attention_step(S, z, q, k, v, phi, eps);
+  const causal::StepSuspects sus =
+      causal::step_suspects(S, z, features_of(phi, q), features_of(phi, k), k, v, eps);
+  return json{{"o", wire::from_vector(ref.o)},
+              {"S", wire::from_matrix(ref.S)},
+              {"z", wire::from_vector(ref.z)},
+              {"suspects", {{"o", suspects_json(sus.o)}, {"S", suspects_json(sus.S)},
+                            {"z", suspects_json(sus.z)}}}};
+}
+
+// The reference state after `n` random tokens, then one more token to decode.
+StepCase step_after(linref::Rng& rng, Eigen::Index n, Eigen::Index d_k, Eigen::Index d_v,
+                    json phi_json, double eps, double scale) {
+  const linref::FeatureMap phi = feature_map(phi_json);
+  const Eigen::Index d_phi = phi(Matrix::Zero(1, d_k)).cols();
+  Matrix S = Matrix::Zero(d_phi, d_v);
+  Vector z = Vector::Zero(d_phi);
+  for (Eigen::Index t = 0; t < n; ++t) {
+    const Vector kt = random_vector(rng, d_k, scale), vt = random_vector(rng, d_v);
+    const Vector fk = features_of(phi, kt);
+    S += fk * vt.transpose();
+    z += fk;
+  }
+  return {S, z, random_vector(rng, d_k, scale), random_vector(rng, d_k, scale),
+          random_vector(rng, d_v), std::move(phi_json), eps};
+}
+
+json calls_step_from_zero(std::uint64_t s) {
+  linref::Rng rng(s);
+  std::vector<StepCase> cases{step_after(rng, 0, 4, 3, phi_spec("elu_plus_one"), 0.0, 1.0),
+                              step_after(rng, 0, 2, 3, phi_spec("taylor"), 0.0, 0.8)};
+  return step_calls(cases);
+}
+json calls_step_reproduces_recurrent(std::uint64_t s) {
+  linref::Rng rng(s);
+  const json phi_json = phi_spec("taylor");
+  const linref::FeatureMap phi = feature_map(phi_json);
+  const Eigen::Index T = 8, d_k = 2, d_v = 3, d_phi = 7;
+  const Matrix Q = random_matrix(rng, T, d_k, 0.7), K = random_matrix(rng, T, d_k, 0.7),
+               V = random_matrix(rng, T, d_v);
+  Matrix S = Matrix::Zero(d_phi, d_v);
+  Vector z = Vector::Zero(d_phi);
+  std::vector<StepCase> cases;
+  for (Eigen::Index t = 0; t < T; ++t) {
+    const Vector q = Q.row(t).transpose(), k = K.row(t).transpose(), v = V.row(t).transpose();
+    cases.push_back({S, z, q, k, v, phi_json, 0.0});
+    const linref::DecodeStep next = linref::linear_attention_step(S, z, q, k, v, phi, 0.0);
+    S = next.S;
+    z = next.z;
+  }
+  return step_calls(cases);
+}
+json calls_step_unequal_sizes(std::uint64_t s) {
+  linref::Rng rng(s);
+  const Matrix Omega = linref::gaussian_omega(9, 3, rng);
+  return step_calls({step_after(rng, 5, 3, 4, phi_spec_random(Omega), 0.0, 0.5)});
+}
+json calls_step_large_eps(std::uint64_t s) {
+  linref::Rng rng(s);
+  return step_calls({step_after(rng, 3, 3, 2, phi_spec("elu_plus_one"), kLargeEps, 1.0)});
+}
+json calls_step_random_hidden(std::uint64_t s) {
+  linref::Rng rng(s);
+  std::vector<StepCase> cases;
+  for (int i = 0; i < 3; ++i) cases.push_back(step_after(rng, 6 + i, 3, 5, phi_spec("taylor"), 0.0, 0.6));
+  return step_calls(cases);
+}
+#endif  // LINATTN_ORACLE
 
 // ---- the two whole-sequence forms --------------------------------------------------------
 
@@ -115,57 +343,71 @@ Check attention_check(const char* function, const std::string& name, double poin
 // large-eps and random-hidden, in that order.
 void add_sequence_checks(std::vector<Check>& out, const char* fn, const std::string& prefix,
                          const std::vector<double>& pts) {
-  out.push_back(attention_check(
+  out.push_back(with_oracle(attention_check(
       fn, prefix + "/hand-example", pts[0], Visibility::Visible, 1,
       "The textbook's three tokens with elu+1 and eps = 0; the exact outputs are (1, 0), "
-      "(5/9, 4/9) = (0.5555555556, 0.4444444444) and (7/12, 2/3) = (0.5833333333, 0.6666666667)."));
-  out.push_back(attention_check(
+      "(5/9, 4/9) = (0.5555555556, 0.4444444444) and (7/12, 2/3) = (0.5833333333, 0.6666666667)."),
+      LINATTN_ORACLE_OF(calls_hand_example, sequence_expect(fn))));
+  out.push_back(with_oracle(attention_check(
       fn, prefix + "/single-token", pts[1], Visibility::Visible, 1,
-      "With one token and eps = 0 the only key gets all the weight: O must equal V."));
-  out.push_back(attention_check(
+      "With one token and eps = 0 the only key gets all the weight: O must equal V."),
+      LINATTN_ORACLE_OF(calls_single_token, sequence_expect(fn))));
+  out.push_back(with_oracle(attention_check(
       fn, prefix + "/random-taylor", pts[2], Visibility::Visible, 1,
-      "Taylor features make d_phi = 7 while d_v = 3, so a transposed state cannot fit."));
-  out.push_back(attention_check(fn, prefix + "/random-features", pts[3], Visibility::Visible, 1,
-                                "Positive random features with d_phi = 6, d_k = 3, d_v = 4."));
-  out.push_back(attention_check(
+      "Taylor features make d_phi = 7 while d_v = 3, so a transposed state cannot fit."),
+      LINATTN_ORACLE_OF(calls_random_taylor, sequence_expect(fn))));
+  out.push_back(with_oracle(attention_check(
+      fn, prefix + "/random-features", pts[3], Visibility::Visible, 1,
+      "Positive random features with d_phi = 6, d_k = 3, d_v = 4."),
+      LINATTN_ORACLE_OF(calls_random_features, sequence_expect(fn))));
+  out.push_back(with_oracle(attention_check(
       fn, prefix + "/elu-and-relu", pts[4], Visibility::Visible, 1,
       "Call 1 uses elu+1 (d_k = 4, d_v = 3); call 2 uses relu on positive inputs (d_k = 3, "
-      "d_v = 5)."));
-  out.push_back(attention_check(
+      "d_v = 5)."),
+      LINATTN_ORACLE_OF(calls_elu_and_relu, sequence_expect(fn))));
+  out.push_back(with_oracle(attention_check(
       fn, prefix + "/constant-values", pts[5], Visibility::Visible, 1,
       "Every row of V is the same vector and eps = 0. The weights of each output add up to "
-      "one, so every output row must be that vector."));
-  out.push_back(attention_check(
+      "one, so every output row must be that vector."),
+      LINATTN_ORACLE_OF(calls_constant_values, sequence_expect(fn))));
+  out.push_back(with_oracle(attention_check(
       fn, prefix + "/large-eps", pts[6], Visibility::Visible, 1,
-      "eps = 10 is about as large as the denominators, so the output shows exactly how eps is used: "
-      "o_t = S_t^T phi(q_t) / (z_t^T phi(q_t) + eps)."));
-  out.push_back(attention_check(fn, prefix + "/random-hidden", pts[7], Visibility::Hidden, 17));
+      "eps = " + fmt(kLargeEps) + " is about as large as the denominators, so the output shows "
+      "exactly how eps is used: o_t = S_t^T phi(q_t) / (z_t^T phi(q_t) + eps)."),
+      LINATTN_ORACLE_OF(calls_large_eps, sequence_expect(fn))));
+  out.push_back(with_oracle(attention_check(fn, prefix + "/random-hidden", pts[7], Visibility::Hidden, 17),
+                            LINATTN_ORACLE_OF(calls_random_hidden, sequence_expect(fn))));
 }
 
-// The memory rule: T = 8192, d_k = d_v = 64 with elu+1 (d_phi = 64); the oracle half makes
-// inputs of these sizes.
-constexpr std::uint64_t kMemT = 8192, kMemD = 64;
-
+// The memory rule at kMemT tokens: room for the O(T) arrays twice over, far less than T x T.
 std::uint64_t memory_budget() {
   const std::uint64_t T = kMemT, d_k = kMemD, d_phi = kMemD, d_v = kMemD;
   return 2 * 8 * (2 * T * d_phi + T * d_v + T * d_k) + 4 * 8 * d_phi * d_v + (4ull << 20);
 }
 
+// "512 MiB, about 14 times that": what a wrong layout would take, against the budget.
+std::string times_the_budget(std::uint64_t bytes) {
+  const double ratio = static_cast<double>(bytes) / static_cast<double>(memory_budget());
+  return mib(static_cast<double>(bytes)) + ", about " + std::to_string(std::lround(ratio)) + " times";
+}
+
 Check memory_check() {
+  const std::string T = std::to_string(kMemT), d = std::to_string(kMemD);
   Check c = attention_check(
       kRecurrent, "recurrent/memory-budget", 2.5, Visibility::Visible, 1,
-      "T = 8192 tokens, d_k = d_v = 64, elu+1: the recurrent form must keep one state.");
+      "T = " + T + " tokens, d_k = d_v = " + d + ", elu+1: the recurrent form must keep one state.");
   c.heap_budget_bytes = memory_budget();
   c.heap_budget_rule =
       "8 bytes x 2 copies x (2 T d_phi + T d_v + T d_k), room for phi(Q), phi(K), the output "
       "and one T x d_k array twice over, + 4 states of d_phi x d_v doubles + 4 MiB of slack = " +
-      std::to_string(memory_budget()) + " bytes at T = 8192, d_k = d_phi = d_v = 64; a T x T "
-      "matrix of doubles (512 MiB, about 14 times that) or the T states of the cumulative-sum "
-      "form (256 MiB, about 7 times) cannot pass";
+      std::to_string(memory_budget()) + " bytes at T = " + T + ", d_k = d_phi = d_v = " + d +
+      "; a T x T matrix of doubles (" + times_the_budget(8 * kMemT * kMemT) +
+      " that) or the T states of the cumulative-sum form (" +
+      times_the_budget(8 * kMemT * kMemD * kMemD) + ") cannot pass";
   // The heap meter runs inside the student's process, so it gives the message but could be
   // lied to. The kernel's address-space limit cannot: the runner holds about 100 MiB before
   // the call (code and decoded inputs), so 240 MiB leaves room for the budget and then some,
-  // yet neither 512 MiB of T x T nor 256 MiB of stored states fits.
+  // yet neither T x T (512 MiB at these sizes) nor the stored states (256 MiB) fit.
   c.limits.address_space_bytes = 240ull << 20;
   c.limits.wall_seconds = 10.0;
   return c;
@@ -218,30 +460,35 @@ Check step_check(const std::string& name, double points, Visibility vis, std::ui
 }
 
 void add_step_checks(std::vector<Check>& out) {
-  out.push_back(step_check(
+  out.push_back(with_oracle(step_check(
       "step/from-zero", 2.0, Visibility::Visible, 1,
       "From the zero state with eps = 0, the step must return o = v, S = phi(k) v^T and "
-      "z = phi(k)."));
-  out.push_back(step_check(
+      "z = phi(k)."),
+      LINATTN_ORACLE_OF(calls_step_from_zero, expect_step)));
+  out.push_back(with_oracle(step_check(
       "step/reproduces-recurrent", 3.0, Visibility::Visible, 1,
       "Eight tokens decoded one at a time with Taylor features (d_phi = 7, d_v = 3). Call t "
       "is given the reference's state after t-1 tokens; its o is row t of the recurrent form's "
-      "output."));
-  out.push_back(step_check(
+      "output."),
+      LINATTN_ORACLE_OF(calls_step_reproduces_recurrent, expect_step)));
+  out.push_back(with_oracle(step_check(
       "step/unequal-sizes", 2.0, Visibility::Visible, 1,
-      "A state after 5 tokens with d_phi = 9 and d_v = 4: S must stay (d_phi, d_v)."));
-  out.push_back(step_check(
+      "A state after 5 tokens with d_phi = 9 and d_v = 4: S must stay (d_phi, d_v)."),
+      LINATTN_ORACLE_OF(calls_step_unequal_sizes, expect_step)));
+  out.push_back(with_oracle(step_check(
       "step/large-eps", 1.5, Visibility::Visible, 1,
-      "eps = 10, so o = S_t^T phi(q_t) / (z_t^T phi(q_t) + 10) visibly differs from any other "
-      "placement of eps."));
-  out.push_back(step_check("step/random-hidden", 0.5, Visibility::Hidden, 19, ""));
+      "eps = " + fmt(kLargeEps) + ", so o = S_t^T phi(q_t) / (z_t^T phi(q_t) + " + fmt(kLargeEps) +
+      ") visibly differs from any other placement of eps."),
+      LINATTN_ORACLE_OF(calls_step_large_eps, expect_step)));
+  out.push_back(with_oracle(step_check("step/random-hidden", 0.5, Visibility::Hidden, 19, ""),
+                            LINATTN_ORACLE_OF(calls_step_random_hidden, expect_step)));
 }
 
 std::vector<Check> make_causal_checks() {
   std::vector<Check> checks;
   // recurrent: 13.5 here + 2.5 for the memory rule = 16.
   add_sequence_checks(checks, kRecurrent, "recurrent", {3, 1, 2.5, 2, 1.5, 1.5, 1.5, 0.5});
-  checks.push_back(memory_check());
+  checks.push_back(with_oracle(memory_check(), LINATTN_ORACLE_OF(calls_memory_budget, expect_recurrent)));
   // parallel: 10.
   add_sequence_checks(checks, kParallel, "parallel", {2, 1, 2, 1.5, 1, 1, 1, 0.5});
   // step: 9.
