@@ -172,6 +172,11 @@ bool not_about_values(const std::string& id) {
          id == "taylor/features/shape";
 }
 
+// Checks whose expected values are not the reference's but an independent estimate with an error
+// of its own, so their tolerance is wider than kTight: backward's central differences (error
+// about 1e-9, tolerance 1e-6). tests/checks/backward_test.cpp nudges it past its own tolerance.
+bool loose_by_design(const std::string& id) { return id == "backward/backward/central-differences"; }
+
 }  // namespace
 
 TEST_CASE("checks/near-miss: a float32 answer (off in the 7th digit) fails, half the tolerance passes") {
@@ -205,7 +210,8 @@ TEST_CASE("checks/near-miss: every judge fails an answer nudged past the toleran
   int judged = 0;
   for (const auto& ex : grader::registry())
     for (const auto& c : ex.checks) {
-      if (statistical(c) || not_about_values(ex.exercise + "/" + c.name)) continue;
+      const std::string id = ex.exercise + "/" + c.name;
+      if (statistical(c) || not_about_values(id) || loose_by_design(id)) continue;
       CAPTURE(ex.exercise + "/" + c.name);
       const grader::Verdict bad = fake::judge_with(c, reference_but(c.function, 0, [](double x) { return outside(x) - x; }), c.seed);
       CHECK_FALSE(bad.passed);
@@ -236,7 +242,7 @@ TEST_CASE("checks/near-miss: a judge of several calls fails when only call 2, or
           CHECK(contains(v.message, "Call " + std::to_string(wrong + 1) + " of " + std::to_string(n)));
         // ...and so does a near miss (twice the tolerance), except where the verdict is
         // statistical over all calls.
-        if (!statistical(c))
+        if (!statistical(c) && !loose_by_design(id))
           CHECK_FALSE(fake::judge_with(c, reference_but(c.function, wrong, [](double x) { return outside(x) - x; }), c.seed).passed);
       }
     }

@@ -13,7 +13,7 @@ using fake::json;
 namespace {
 const std::map<std::string, double> kPoints{
     {"flops", 10}, {"causal", 35}, {"random_features", 20}, {"taylor", 15}, {"memory", 20},
-    {"modern", 35}};
+    {"chunkwise", 35}, {"backward", 30}, {"modern", 35}};
 // The default hand-out: the first five, 100 points.
 const std::set<std::string> kDefault{"flops", "causal", "random_features", "taylor", "memory"};
 }
@@ -69,6 +69,10 @@ TEST_CASE("checks/registry: function lists follow the headers") {
         std::vector<std::string>{"taylor_features", "taylor_state_bytes", "kv_cache_tokens"});
   CHECK(fake::exercise("memory").functions ==
         std::vector<std::string>{"write", "read", "crosstalk_energy"});
+  CHECK(fake::exercise("chunkwise").functions ==
+        std::vector<std::string>{"causal_linear_attention_chunkwise"});
+  CHECK(fake::exercise("backward").functions ==
+        std::vector<std::string>{"causal_linear_attention_backward"});
   CHECK(fake::exercise("modern").functions ==
         std::vector<std::string>{"mlstm", "decayed_normalized_attention"});
 }
@@ -121,7 +125,8 @@ TEST_CASE("checks/registry: the recurrent form's memory rule") {
   CHECK(c.limits.wall_seconds >= 10.0);
   CHECK(fake::contains(c.heap_budget_rule, std::to_string(*c.heap_budget_bytes)));
   CHECK(fake::contains(c.heap_budget_rule, "T x T"));
-  // No other check of the first five has a memory rule (modern's are tested with its checks).
+  // No other check of the first five has a memory rule (those of chunkwise, backward and modern
+  // are tested with their checks).
   for (const auto& ex : grader::registry())
     for (const auto& other : ex.checks)
       if (&other != &c && kDefault.count(ex.exercise)) CHECK(!other.heap_budget_bytes.has_value());
