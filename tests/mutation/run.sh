@@ -7,9 +7,11 @@
 # `./kit test`. It never touches the kit it is run from: everything happens under a temporary
 # folder, removed at the end (unless --keep).
 #
-# usage: tests/mutation/run.sh [--worktree | --ref REV] [--warm-cache] [--keep] [--jobs N]
-#                              [--list] [ID...]
+# usage: tests/mutation/run.sh [--worktree | --ref REV] [--mutations FILE] [--warm-cache]
+#                              [--keep] [--jobs N] [--list] [ID...]
 #   ID...         only these mutations (default: all of mutations.txt)
+#   --mutations FILE  read the mutations from FILE instead of mutations.txt beside this script
+#                 (for an older REV, whose code the current list no longer matches)
 #   --ref REV     the kit as committed at REV (default HEAD)
 #   --worktree    the kit's working tree as it is now, uncommitted edits included
 #   --warm-cache  keep the grader's build cache between mutations (default: a fresh cache for
@@ -40,6 +42,7 @@ usage() { sed -n '2,/^set -u/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --ref) [ $# -ge 2 ] || { usage; exit 2; }; ref=$2; shift 2 ;;
+    --mutations) [ $# -ge 2 ] || { usage; exit 2; }; LIST=$2; shift 2 ;;
     --worktree) from_worktree=1; shift ;;
     --warm-cache) warm=1; shift ;;
     --keep) keep=1; shift ;;
