@@ -43,6 +43,7 @@ static const api::Exercise causal_api{"causal", {
 #include "../src/compare.hpp"
 #include "shared/feature_map_specs.hpp"
 #include "shared/memory_hints.hpp"
+#include "shared/time_rule.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -82,6 +83,8 @@ const char* kStep = "linear_attention_step";
 // The memory rule's sizes: T tokens, d_k = d_v = kMemD with elu+1 (so d_phi = kMemD too).
 // The oracle makes inputs of these sizes and the judge's budget is computed from them.
 constexpr std::uint64_t kMemT = 8192, kMemD = 64;
+// The time rule's smaller token count (the larger is 8 times it).
+constexpr Eigen::Index kTimeT = 512;
 // The large-eps probes' eps: about as large as the denominators, so its place shows.
 constexpr double kLargeEps = 10.0;
 
@@ -182,6 +185,13 @@ json calls_random_hidden(std::uint64_t s) {
 json calls_memory_budget(std::uint64_t s) {
   linref::Rng rng(s);
   return attn_calls({random_case(rng, kMemT, kMemD, kMemD, phi_spec("elu_plus_one"), 0.0, 0.5)});
+}
+// The time rule: one problem at T and 8 T (small widths, so that work per token pair, if any,
+// dominates).
+json calls_linear_time(std::uint64_t s) {
+  linref::Rng rng(s);
+  return attn_calls({random_case(rng, kTimeT, 8, 8, phi_spec("elu_plus_one"), 0.0, 0.5),
+                     random_case(rng, 8 * kTimeT, 8, 8, phi_spec("elu_plus_one"), 0.0, 0.5)});
 }
 
 // ---- the decode step ---------------------------------------------------------------------
@@ -394,7 +404,7 @@ std::string times_the_budget(std::uint64_t bytes) {
 Check memory_check() {
   const std::string T = std::to_string(kMemT), d = std::to_string(kMemD);
   Check c = attention_check(
-      kRecurrent, "recurrent/memory-budget", 2.5, Visibility::Visible, 1,
+      kRecurrent, "recurrent/memory-budget", 1.5, Visibility::Visible, 1,
       "T = " + T + " tokens, d_k = d_v = " + d + ", elu+1: the recurrent form must keep one state.");
   c.heap_budget_bytes = memory_budget();
   c.heap_budget_rule =
@@ -486,9 +496,11 @@ void add_step_checks(std::vector<Check>& out) {
 
 std::vector<Check> make_causal_checks() {
   std::vector<Check> checks;
-  // recurrent: 13.5 here + 2.5 for the memory rule = 16.
+  // recurrent: 13.5 here + 1.5 for the memory rule + 1 for the time rule = 16.
   add_sequence_checks(checks, kRecurrent, "recurrent", {3, 1, 2.5, 2, 1.5, 1.5, 1.5, 0.5});
   checks.push_back(with_oracle(memory_check(), LINATTN_ORACLE_OF(calls_memory_budget, expect_recurrent)));
+  checks.push_back(linear_time_check(kRecurrent, "recurrent/linear-time", 1.0,
+                                     LINATTN_ORACLE_OF(calls_linear_time, time_rule_expect(kRecurrent, "Q"))));
   // parallel: 10.
   add_sequence_checks(checks, kParallel, "parallel", {2, 1, 2, 1.5, 1, 1, 1, 0.5});
   // step: 9.

@@ -130,8 +130,8 @@ using OneCall = std::function<std::optional<Verdict>(std::size_t i, const json& 
                                                      const json& expected, const json& result)>;
 Verdict each_call(const json& request, const json& expected, const json& reply, const OneCall& one);
 
-// A check of `function` whose judge is guarded. Its request and expect come from the oracle
-// half, joined by name (see oracle_half.hpp).
+// A check of `function` whose judge is guarded. Its request and expect come from its oracle
+// (with_oracle in check.hpp).
 Check make_check(const std::string& function, const std::string& name, double points,
                  Visibility visibility, std::uint64_t seed, Judge judge);
 

@@ -46,7 +46,7 @@ Verdict judge_linear_time(const json& request, const json& expected, const json&
   for (std::size_t i = 0; i < n; ++i) {
     const json& e = expected_of(request, expected, i);
     if (auto wrong = wrong_output(e.at("outputs"), result_of(request, reply, i)))
-      return failure("At T = " + std::to_string(e.at("tokens").get<long>()) +
+      return failure(call_label(i, n) + "at T = " + std::to_string(e.at("tokens").get<long>()) +
                          ", the outputs are wrong, and the time rule is judged on right outputs "
                          "only (the other checks of this function say what is wrong):",
                      *wrong, std::nullopt);
