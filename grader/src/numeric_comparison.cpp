@@ -1,13 +1,10 @@
-#include "compare.hpp"
-
-#include "../common/wire.hpp"
+#include "numeric_comparison.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
-#include <stdexcept>
-#include <utility>
+#include <vector>
 
 namespace grader {
 
@@ -165,161 +162,6 @@ bool same_values(const Matrix& a, const Matrix& b, const Tolerance& tol) {
     for (Eigen::Index c = 0; c < a.cols(); ++c)
       if (!within(a(r, c), b(r, c), tol)) return false;
   return true;
-}
-
-// ---- mistakes ----------------------------------------------------------------------------
-
-std::optional<std::string> diagnose(const Matrix& got, const std::vector<Suspect>& suspects,
-                                    const Tolerance& tol) {
-  for (const Suspect& s : suspects)
-    if (same_values(s.value, got, tol)) return s.mistake;
-  return std::nullopt;
-}
-
-std::optional<std::string> diagnose_scalar(double got, const std::vector<ScalarSuspect>& suspects,
-                                           const Tolerance& tol) {
-  for (const ScalarSuspect& s : suspects)
-    if (within(s.value, got, tol)) return s.mistake;
-  return std::nullopt;
-}
-
-json suspects_json(const std::vector<Suspect>& suspects) {
-  json out = json::array();
-  for (const Suspect& s : suspects) {
-    json value;
-    if (s.value.size() <= kProbeEntries) {
-      value = wire::from_matrix(s.value);
-    } else {
-      // Evenly spaced entries, the first and the last included.
-      json probe = json::array();
-      const Eigen::Index n = s.value.size(), cols = s.value.cols();
-      for (Eigen::Index k = 0; k < kProbeEntries; ++k) {
-        const Eigen::Index i = k * (n - 1) / (kProbeEntries - 1);
-        probe.push_back(json::array({i, s.value(i / cols, i % cols)}));
-      }
-      value = json{{"rows", s.value.rows()}, {"cols", cols}, {"probe", std::move(probe)}};
-    }
-    out.push_back(json{{"mistake", s.mistake}, {"value", std::move(value)}});
-  }
-  return out;
-}
-
-json scalar_suspects_json(const std::vector<ScalarSuspect>& suspects) {
-  json out = json::array();
-  for (const ScalarSuspect& s : suspects) out.push_back(json{{"mistake", s.mistake}, {"value", s.value}});
-  return out;
-}
-
-namespace {
-
-bool matches_probe(const Matrix& got, const json& value, const Tolerance& tol) {
-  if (got.rows() != value.at("rows").get<Eigen::Index>() ||
-      got.cols() != value.at("cols").get<Eigen::Index>())
-    return false;
-  for (const json& entry : value.at("probe")) {
-    const Eigen::Index i = entry.at(0).get<Eigen::Index>();
-    if (!within(entry.at(1).get<double>(), got(i / got.cols(), i % got.cols()), tol)) return false;
-  }
-  return true;
-}
-
-}  // namespace
-
-std::optional<std::string> diagnose(const Matrix& got, const json& suspects, const Tolerance& tol) {
-  for (const json& s : suspects) {
-    const json& value = s.at("value");
-    const bool match = value.contains("probe") ? matches_probe(got, value, tol)
-                                               : same_values(wire::to_matrix(value), got, tol);
-    if (match) return s.at("mistake").get<std::string>();
-  }
-  return std::nullopt;
-}
-
-std::optional<std::string> diagnose_scalar(double got, const json& suspects, const Tolerance& tol) {
-  for (const json& s : suspects)
-    if (within(s.at("value").get<double>(), got, tol)) return s.at("mistake").get<std::string>();
-  return std::nullopt;
-}
-
-json int_rules_json(const std::vector<IntRule>& rules) {
-  json out = json::array();
-  for (const IntRule& r : rules) out.push_back(json{{"mistake", r.mistake}, {"lo", r.lo}, {"hi", r.hi}});
-  return out;
-}
-
-std::optional<std::string> diagnose_int(std::int64_t got, const json& rules) {
-  for (const json& r : rules)
-    if (r.at("lo").get<std::int64_t>() <= got && got <= r.at("hi").get<std::int64_t>())
-      return r.at("mistake").get<std::string>();
-  return std::nullopt;
-}
-
-Verdict failure(const std::string& tried, const std::string& report,
-                const std::optional<std::string>& mistake) {
-  std::string message = tried;
-  if (!report.empty()) message += "\n" + report;
-  if (mistake) message += "\nLikely mistake: " + *mistake;
-  return Verdict::fail(std::move(message));
-}
-
-// ---- reading a reply ---------------------------------------------------------------------
-
-const json& result_of(const json& request, const json& reply, std::size_t i) {
-  const json& results = reply.at("results");
-  const std::size_t calls = request.at("calls").size();
-  if (!results.is_array() || results.size() != calls)
-    throw std::runtime_error("expected " + std::to_string(calls) + " results, the reply has " +
-                             std::to_string(results.is_array() ? results.size() : 0));
-  return results.at(i);
-}
-
-const json& expected_of(const json& request, const json& expected, std::size_t i) {
-  const json& entries = expected.at("calls");
-  const std::size_t calls = request.at("calls").size();
-  if (!entries.is_array() || entries.size() != calls)
-    throw std::runtime_error("expected values for " + std::to_string(calls) + " calls, found " +
-                             std::to_string(entries.is_array() ? entries.size() : 0));
-  return entries.at(i);
-}
-
-Judge guarded(Judge judge) {
-  return [judge = std::move(judge)](const json& request, const json& expected, const json& reply) {
-    try {
-      return judge(request, expected, reply);
-    } catch (const std::exception& e) {
-      return Verdict::fail(std::string("The runner's reply could not be read (") + e.what() +
-                           "). This is a fault of the grader or its runner, not of your code; "
-                           "please report it with the rerun command.");
-    }
-  };
-}
-
-std::string call_label(std::size_t i, std::size_t n) {
-  return n > 1 ? "Call " + std::to_string(i + 1) + " of " + std::to_string(n) + ": " : "";
-}
-
-Verdict each_call(const json& request, const json& expected, const json& reply, const OneCall& one) {
-  const json& calls = request.at("calls");
-  for (std::size_t i = 0; i < calls.size(); ++i) {
-    std::optional<Verdict> v =
-        one(i, calls[i], expected_of(request, expected, i), result_of(request, reply, i));
-    if (!v || v->passed) continue;
-    if (calls.size() > 1) v->message = call_label(i, calls.size()) + v->message;
-    return *v;
-  }
-  return Verdict::pass();
-}
-
-Check make_check(const std::string& function, const std::string& name, double points,
-                 Visibility visibility, std::uint64_t seed, Judge judge) {
-  Check c;
-  c.name = name;
-  c.function = function;
-  c.points = points;
-  c.visibility = visibility;
-  c.seed = seed;
-  c.judge = guarded(std::move(judge));
-  return c;
 }
 
 }  // namespace grader
