@@ -97,7 +97,7 @@ TEST_CASE("checks/chunkwise: a strict mask inside the chunk is named") {
   expect_named(v, "chunkwise/chunk-one", "the mask inside a chunk drops the diagonal");
 }
 
-TEST_CASE("checks/chunkwise: z, or S, not carried across chunks is named; one chunk hides it") {
+TEST_CASE("checks/chunkwise: z, or S, not carried across chunks is named, and one chunk hides it") {
   Twist tw;
   tw.carry_z = false;
   const auto v = all(tokenwise(tw));
@@ -157,7 +157,7 @@ TEST_CASE("checks/chunkwise: a last chunk of T mod chunk tokens fails chunk = 1 
   CHECK(contains(v.at("chunkwise/chunk-at-least-T").message, "a single chunk of 8 tokens"));
 }
 
-TEST_CASE("checks/chunkwise: an unmasked block is named; the memory rule has its budget and hint") {
+TEST_CASE("checks/chunkwise: an unmasked block is named, and the memory rule has its budget and hint") {
   const Form no_mask = [](const Matrix& FQ, const Matrix& FK, const Matrix& V, Eigen::Index chunk, double eps) {
     const Eigen::Index T = FQ.rows();
     Matrix S = Matrix::Zero(FK.cols(), V.cols()), O(T, V.cols());

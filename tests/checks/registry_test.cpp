@@ -18,7 +18,7 @@ const std::map<std::string, double> kPoints{
 const std::set<std::string> kDefault{"flops", "causal", "random_features", "taylor", "memory"};
 }
 
-TEST_CASE("checks/registry: each exercise worth its points; the first five 10, 35, 20, 15 and 20, 100 in all") {
+TEST_CASE("checks/registry: each exercise worth its points, the first five 10, 35, 20, 15 and 20, 100 in all") {
   REQUIRE(grader::registry().size() == kPoints.size());
   double total = 0;
   for (const auto& ex : grader::registry()) {
