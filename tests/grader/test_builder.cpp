@@ -206,6 +206,20 @@ TEST_CASE("builder: only the kit's API headers are allowed from exercises/") {
   std::filesystem::remove_all(dir);
 }
 
+// The sandbox hides the reference and the kit, so the cases above fail whatever the include
+// policy says. /dev/null is in every layer's sandbox and compiles (it is empty): only the policy
+// stands between it and a runner, so here the policy alone decides.
+TEST_CASE("builder: the include policy alone refuses a file the sandbox shows and that compiles") {
+  const auto dir = fresh_submission("good");
+  BuildResult r = build_flops_with(dir, "#include \"/dev/null\"");
+  INFO(r.log);
+  CHECK_FALSE(r.ok);
+  CHECK(r.runner.empty());
+  CHECK(grader::first_errors(r.log).find("flops/flops.cpp:") == 0);
+  CHECK(r.log.find("error: includes /dev/null, which is not one of the kit's headers") != std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("builder: a function left undefined is a link error that names it") {
   const auto dir = fresh_submission("undefined");
   BuildResult r = build_runner("flops", dir);
