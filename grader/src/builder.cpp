@@ -9,6 +9,7 @@
 //   build_linker_probe  gold when the sandbox has it
 //   build_error_text    what a report shows first of a failed build (first_errors)
 #include "builder.hpp"
+#include "program_copy.hpp"
 
 #include "build_cache.hpp"
 #include "build_depfile.hpp"
@@ -158,8 +159,9 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
     const fs::path tmp_object = entry.object.string() + unique_suffix();
     fs::copy_file(stage.host("out.o"), tmp_object, ec);
     if (!ec) fs::rename(tmp_object, entry.object, ec);
-    if (ec) fs::remove(tmp_object, ec);
     if (ec) {
+      std::error_code ignored;  // keep ec: it says why the store failed
+      fs::remove(tmp_object, ignored);
       result.log = compile_log + "grader fault: cannot store " + entry.object.string() + ": " + ec.message() + "\n";
       result.fault = true;
       return finish(result);
@@ -209,13 +211,13 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
   }
   write_file_atomically(entry.runner_log, link_log);
   const fs::path tmp_runner = entry.runner.string() + unique_suffix();
-  fs::copy_file(stage.host("runner"), tmp_runner, ec);
-  if (!ec) ::chmod(tmp_runner.c_str(), 0700);
+  copy_program(stage.host("runner"), tmp_runner, 0700, ec);
   if (!ec) write_file_atomically(entry.runner_sum, whole_file_digest(tmp_runner));
   if (!ec) fs::rename(tmp_runner, entry.runner, ec);
   if (ec) {
-    fs::remove(tmp_runner, ec);
-    result.log = compile_log + "grader fault: cannot store " + entry.runner.string() + "\n";
+    std::error_code ignored;  // keep ec: it says why the store failed
+    fs::remove(tmp_runner, ignored);
+    result.log = compile_log + "grader fault: cannot store " + entry.runner.string() + ": " + ec.message() + "\n";
     result.fault = true;
     return finish(result);
   }
@@ -270,8 +272,7 @@ ScratchBuild build_scratch(const std::string& exercise,
   }
   result.program = fs::path(pattern) / "program";
   std::error_code ec;
-  fs::copy_file(stage.host("program"), result.program, ec);
-  ::chmod(result.program.c_str(), 0755);
+  copy_program(stage.host("program"), result.program, 0755, ec);
   result.ok = !ec;
   return result;
 }

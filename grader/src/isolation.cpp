@@ -2,6 +2,7 @@
 
 #include "grader_config.hpp"
 #include "landlock.hpp"
+#include "program_copy.hpp"
 
 #include <fcntl.h>
 #include <grp.h>
@@ -88,6 +89,7 @@ bool probe_chroot(std::string& why) {
     why += "; not root, so no chroot and no user id of its own for student code";
     return false;
   }
+  auto forks_apart = hold_forks_apart();
   const pid_t pid = ::fork();
   if (pid == 0) {
     if (::chroot("/") != 0) ::_exit(1);
@@ -140,8 +142,8 @@ void place_copy(const fs::path& root, const fs::path& host, const std::string& i
     fs::create_hard_link(host, target, ec);
     if (!ec) return;
   }
-  fs::copy_file(host, target, fs::copy_options::overwrite_existing);
-  ::chmod(target.c_str(), 0555);
+  copy_program(host, target, 0555, ec);
+  if (ec) throw std::runtime_error("cannot copy " + host.string() + " into the sandbox: " + ec.message());
 }
 
 }  // namespace
@@ -299,6 +301,7 @@ bool readable_by_sandbox(const fs::path& path) {
   if (isolation().layer != Layer::Chroot) return false;
   const unsigned uid = worker_uid(0);
   const std::string p = path.string();
+  auto forks_apart = hold_forks_apart();
   const pid_t pid = ::fork();
   if (pid == 0) {
     if (::setgroups(0, nullptr) != 0 || ::setgid(uid) != 0 || ::setuid(uid) != 0) ::_exit(2);
@@ -317,8 +320,9 @@ fs::path readable_copy(const Jail& jail, const fs::path& file) {
       (isolation().layer == Layer::Namespaces && worker_uid(jail.worker) == 0))
     return file;
   const fs::path copy = jail.work / ("bin-" + file.filename().string());
-  fs::copy_file(file, copy, fs::copy_options::overwrite_existing);
-  ::chmod(copy.c_str(), 0555);
+  std::error_code ec;
+  copy_program(file, copy, 0555, ec);
+  if (ec) throw std::runtime_error("cannot copy " + file.string() + " for the sandbox: " + ec.message());
   return copy;
 }
 

@@ -24,6 +24,7 @@
 // sandbox_program.cpp, what they share in sandbox_processes.hpp.
 #include "sandbox.hpp"
 
+#include "program_copy.hpp"
 #include "sandbox_processes.hpp"
 
 #include <fcntl.h>
@@ -151,8 +152,10 @@ RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesy
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
+  auto forks_apart = hold_forks_apart();
   const pid_t supervisor = ::fork();
   if (supervisor == 0) sandbox::supervise(plan, out_w.fd, status_w.fd);
+  forks_apart.unlock();
   if (supervisor < 0) {
     outcome.launch_error = std::string("fork: ") + std::strerror(errno);
     return outcome;
