@@ -24,8 +24,8 @@ void describe(std::ostream& out);
 
 // Oracle side: a reference function of the same signature, called the way a runner calls the
 // student's (same argument names and defaults, same result names). In a checks file's oracle
-// region, after its API description:
-//   static const api::References refs{api::reference("crossover_T", &linref::crossover_T)};
+// region, after its API description, with the reference library's crossover_T:
+//   static const api::References refs{api::reference("crossover_T", &crossover_T)};
 template <class R, class... A>
 std::pair<std::string, Binding> reference(const std::string& function, R (*fn)(A...)) {
   const Schema& s = schema_of(function);

@@ -37,7 +37,7 @@ struct Verdict {
   static Verdict fail(std::string why) { return {false, std::move(why)}; }
 };
 
-// The oracle part of a check. Write it as LINATTN_ORACLE(calls, expect): in a build without the
+// The oracle part of a check. Write it as LINATTN_ORACLE_OF(calls, expect): in a build without the
 // reference the macro drops both names, so they need exist only in oracle regions.
 struct Oracle {
   std::function<json(std::uint64_t seed)> calls;  // the request's "calls" array
