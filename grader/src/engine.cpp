@@ -304,7 +304,7 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
         r.rerun = "./kit grade " + shell_quote(submissions[s]) + " --only " + exercise + "/" + c->name +
                   " --seed " + std::to_string(r.seed);
         if (!build.ok) {
-          r.status = status::build_error;
+          r.status = Status::BuildError;
           r.grader_fault = build.fault;  // the grader's set-up failed, not the submission
           r.message = build.missing ? (found.problem(exercise).empty() ? build.log : found.problem(exercise))
                                     : "The exercise does not build:\n" + first_errors(build.log);
@@ -328,15 +328,12 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
     CheckResult& slot = reports[job.submission].exercises[job.exercise].checks[job.slot];
     const CaseSlot& oc = cases[case_of.at(job.check)];
     const std::size_t b = job.submission * n_ex + job.exercise;
-    CheckRun run{job.check, plan.exercises[job.exercise]->exercise, builds[b].runner, slot.seed,
-                 slot.rerun, oc.error.empty() ? &oc.value : nullptr, oc.error};
+    CheckRun run{job.check, plan.exercises[job.exercise]->exercise, builds[b].runner,
+                 oc.error.empty() ? &oc.value : nullptr, oc.error};
     // Each worker's programs run under a user id of their own (isolation.hpp: worker_uid).
     run.worker = static_cast<unsigned>(worker);
-    bool fault = false;
-    const std::string visibility = slot.visibility;  // the assignment's, not the table's
-    slot = run_check(run, fault);
-    slot.visibility = visibility;
-    if (fault) {
+    slot = run_check(run, std::move(slot));
+    if (slot.grader_fault) {
       std::lock_guard<std::mutex> lock(fault_mutex);
       reports[job.submission].grader_fault = true;
     }

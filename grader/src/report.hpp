@@ -11,22 +11,16 @@
 
 namespace grader {
 
-// The contract's statuses.
-namespace status {
-inline constexpr const char* passed = "passed";
-inline constexpr const char* failed = "failed";
-inline constexpr const char* not_implemented = "not_implemented";
-inline constexpr const char* error = "error";
-inline constexpr const char* crashed = "crashed";
-inline constexpr const char* timeout = "timeout";
-inline constexpr const char* over_memory = "over_memory";
-inline constexpr const char* build_error = "build_error";
-}  // namespace status
+// The contract's statuses of a check. status_name gives the word every report writes.
+enum class Status { Passed, Failed, NotImplemented, Error, Crashed, Timeout, OverMemory, BuildError };
+const char* status_name(Status status);
+// A failure of the submitted code's answers (JUnit's <failure>); the others are errors.
+bool is_wrong_answer(Status status);
 
 struct CheckResult {
   std::string name;        // "recurrent/hand-example"
   std::string function;    // the API function it graded
-  std::string status;      // one of status::*
+  Status status = Status::Error;  // until a run says otherwise
   double score = 0;
   double max_score = 0;
   std::uint64_t seed = 0;

@@ -35,7 +35,7 @@ std::string capped(const std::string& text) {
 
 const char* test_status(const CheckResult& c) {
   if (c.grader_fault) return "error";
-  return c.status == status::passed ? "pass" : "fail";
+  return c.status == Status::Passed ? "pass" : "fail";
 }
 
 }  // namespace
@@ -54,7 +54,7 @@ nlohmann::json to_github_classroom_json(const Report& report) {
       // check gets the command that reruns it (a hidden check's seed is the course's).
       std::string message;
       if (st != "pass") {
-        message = c.status;
+        message = status_name(c.status);
         if (!c.message.empty()) message += ": " + capped(c.message);
       }
       const bool visible = c.visibility.empty() || c.visibility == "visible";

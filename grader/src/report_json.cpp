@@ -6,8 +6,6 @@
 
 namespace grader {
 
-bool Report::full_marks() const { return !grader_fault && std::abs(score - max_score) < 1e-9; }
-
 namespace {
 
 // Scores are sums of check points; round away binary noise such as 37.50000000001.
@@ -35,7 +33,7 @@ nlohmann::json to_native_json(const Report& report) {
     for (const auto& c : ex.checks) {
       checks.push_back({{"name", c.name},
                         {"function", c.function},
-                        {"status", c.status},
+                        {"status", status_name(c.status)},
                         {"score", tidy(c.score)},
                         {"max_score", tidy(c.max_score)},
                         {"seed", c.seed},
@@ -109,20 +107,20 @@ nlohmann::json to_gradescope_json(const Report& report) {
     int check_number = 0;
     for (const auto& c : ex.checks) {
       ++check_number;
-      std::string output = "status: " + c.status;
+      std::string output = std::string("status: ") + status_name(c.status);
       if (!c.function.empty()) output += "\nfunction: " + c.function;
       if (!c.message.empty()) output += "\n" + c.message;
       if (!c.output.empty()) output += "\n--- what the code printed ---\n" + c.output;
       // The command a student runs in the student kit, which has the visible checks only and
       // fixes each one's seed (so no --seed, and nothing for a check it does not have).
       const bool visible = c.visibility.empty() || c.visibility == "visible";
-      if (!c.rerun.empty() && c.status != "passed" && visible)
+      if (!c.rerun.empty() && c.status != Status::Passed && visible)
         output += "\nrerun in your kit: ./kit grade --only " + ex.name + "/" + c.name;
       tests.push_back({{"name", ex.name + ": " + c.name},
                        {"number", std::to_string(exercise_number) + "." + std::to_string(check_number)},
                        {"score", tidy(c.score)},
                        {"max_score", tidy(c.max_score)},
-                       {"status", c.status == "passed" ? "passed" : "failed"},
+                       {"status", c.status == Status::Passed ? "passed" : "failed"},
                        {"output", output},
                        {"visibility", c.visibility.empty() ? "visible" : c.visibility}});
     }

@@ -35,8 +35,6 @@ std::string xml_escape(const std::string& s) {
   return out;
 }
 
-bool is_failure(const std::string& status) { return status == "failed" || status == "not_implemented"; }
-
 }  // namespace
 
 std::string to_junit_xml(const Report& report) {
@@ -46,8 +44,8 @@ std::string to_junit_xml(const Report& report) {
   for (const auto& ex : report.exercises)
     for (const auto& c : ex.checks) {
       ++tests;
-      if (c.status == "passed") continue;
-      (is_failure(c.status) ? failures : errors) += 1;
+      if (c.status == Status::Passed) continue;
+      (is_wrong_answer(c.status) ? failures : errors) += 1;
     }
   xml << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   xml << "<testsuites name=\"linattn-kit\" tests=\"" << tests << "\" failures=\"" << failures
@@ -57,8 +55,8 @@ std::string to_junit_xml(const Report& report) {
     double ex_time = 0;
     for (const auto& c : ex.checks) {
       ex_time += c.seconds;
-      if (c.status == "passed") continue;
-      (is_failure(c.status) ? ex_failures : ex_errors) += 1;
+      if (c.status == Status::Passed) continue;
+      (is_wrong_answer(c.status) ? ex_failures : ex_errors) += 1;
     }
     xml << "  <testsuite name=\"" << xml_escape(ex.name) << "\" tests=\"" << ex.checks.size()
         << "\" failures=\"" << ex_failures << "\" errors=\"" << ex_errors << "\" time=\"" << ex_time
@@ -66,15 +64,15 @@ std::string to_junit_xml(const Report& report) {
     for (const auto& c : ex.checks) {
       xml << "    <testcase classname=\"" << xml_escape(ex.name + "." + c.function) << "\" name=\""
           << xml_escape(c.name) << "\" time=\"" << c.seconds << "\"";
-      if (c.status == "passed") {
+      if (c.status == Status::Passed) {
         xml << "/>\n";
         continue;
       }
-      const char* tag = is_failure(c.status) ? "failure" : "error";
+      const char* tag = is_wrong_answer(c.status) ? "failure" : "error";
       std::string body = c.message;
       if (!c.rerun.empty()) body += "\nrerun: " + c.rerun;
-      xml << ">\n      <" << tag << " type=\"" << c.status << "\" message=\""
-          << xml_escape(c.status + ": " + c.message.substr(0, c.message.find('\n'))) << "\">"
+      xml << ">\n      <" << tag << " type=\"" << status_name(c.status) << "\" message=\""
+          << xml_escape(std::string(status_name(c.status)) + ": " + c.message.substr(0, c.message.find('\n'))) << "\">"
           << xml_escape(body) << "</" << tag << ">\n";
       if (!c.output.empty()) xml << "      <system-out>" << xml_escape(c.output) << "</system-out>\n";
       xml << "    </testcase>\n";

@@ -18,21 +18,23 @@ struct Style {
 };
 
 // A fixed-width tag per status, so the lines line up.
-const char* tag(const std::string& s) {
-  if (s == "passed") return "PASS ";
-  if (s == "failed") return "FAIL ";
-  if (s == "not_implemented") return "TODO ";
-  if (s == "error") return "ERROR";
-  if (s == "crashed") return "CRASH";
-  if (s == "timeout") return "TIME ";
-  if (s == "over_memory") return "MEM  ";
-  if (s == "build_error") return "BUILD";
+const char* tag(Status s) {
+  switch (s) {
+    case Status::Passed: return "PASS ";
+    case Status::Failed: return "FAIL ";
+    case Status::NotImplemented: return "TODO ";
+    case Status::Error: return "ERROR";
+    case Status::Crashed: return "CRASH";
+    case Status::Timeout: return "TIME ";
+    case Status::OverMemory: return "MEM  ";
+    case Status::BuildError: return "BUILD";
+  }
   return "?    ";
 }
 
-const char* colour_of(const std::string& s) {
-  if (s == "passed") return "32";
-  if (s == "not_implemented") return "33";
+const char* colour_of(Status s) {
+  if (s == Status::Passed) return "32";
+  if (s == Status::NotImplemented) return "33";
   return "31";
 }
 
@@ -109,14 +111,14 @@ void print_terminal(const Report& report, std::ostream& out, bool colour) {
            << " " << c.function;
       if (c.visibility != "visible" && !c.visibility.empty()) line << "  [" << c.visibility << "]";
       out << line.str() << "\n";
-      if (c.status == "passed") continue;
+      if (c.status == Status::Passed) continue;
       // A build error is the same for every check of the exercise: say it once.
-      if (c.status == "build_error") {
+      if (c.status == Status::BuildError) {
         if (!build_error_shown) indented(out, c.message, "        ");
         build_error_shown = true;
         continue;
       }
-      if (c.status == "not_implemented") continue;  // the tag says it all
+      if (c.status == Status::NotImplemented) continue;  // the tag says it all
       indented(out, c.message, "        ");
       if (!c.output.empty()) {
         out << "        what your code printed:\n";

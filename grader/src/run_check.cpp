@@ -121,20 +121,12 @@ std::string describe_call(const json& request) {
   return text;
 }
 
-CheckResult run_check(const CheckRun& run, bool& grader_fault) {
+CheckResult run_check(const CheckRun& run, CheckResult r) {
   const Check& check = *run.check;
-  CheckResult r;
-  r.name = check.name;
-  r.function = check.function;
-  r.max_score = check.points;
-  r.seed = run.seed;
-  r.visibility = visibility_name(check.visibility);
-  r.rerun = run.rerun;
 
   auto fault = [&](const std::string& what) {
-    grader_fault = true;
     r.grader_fault = true;
-    r.status = status::error;
+    r.status = Status::Error;
     r.message = "The grader itself failed on this check (not your fault): " + what;
     return r;
   };
@@ -145,7 +137,7 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
   const std::size_t calls = request.contains("calls") ? request["calls"].size() : 0;
   const std::string tried = "Tried: " + check.function + "(" + describe_call(request) + ")" +
                             (calls > 1 ? ", " + std::to_string(calls) + " calls" : "") +
-                            ", seed " + std::to_string(run.seed) + ".";
+                            ", seed " + std::to_string(r.seed) + ".";
 
   RunOutcome outcome;
   json reply;
@@ -193,14 +185,14 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
   using Ending = RunOutcome::Ending;
   if (outcome.ending == Ending::LaunchFailed) return fault("could not start the runner: " + outcome.launch_error);
   if (outcome.ending == Ending::TimedOut) {
-    r.status = status::timeout;
+    r.status = Status::Timeout;
     r.message = tried + "\nStopped after " + seconds_text(check.limits.wall_seconds) +
                 " (the limit for this check). Look for a loop that never ends, or work that grows "
                 "much faster than the input.";
     return r;
   }
   if (outcome.ending == Ending::Signaled) {
-    r.status = status::crashed;
+    r.status = Status::Crashed;
     r.message = tried + "\ncrashed: " + signal_name(outcome.signal) + ".";
     if (outcome.signal == SIGABRT)
       r.message += " An abort usually comes from a failed assertion; Eigen's assertions name a "
@@ -212,21 +204,21 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
     return r;
   }
   if (scratch_used > kScratchQuota) {
-    r.status = status::over_memory;
+    r.status = Status::OverMemory;
     r.message = tried + "\nThe code wrote " + mib(static_cast<double>(scratch_used)) +
                 " of files; the limit for files a check may write is " +
                 mib(static_cast<double>(kScratchQuota)) + ". They have been removed.";
     return r;
   }
   if (outcome.reply_over_cap) {
-    r.status = status::error;
+    r.status = Status::Error;
     r.message = tried + "\nMore than " + mib(static_cast<double>(check.limits.reply_bytes_kept)) +
                 " came through the runner's reply channel, far more than any answer takes: "
                 "something other than the harness wrote there. The reply was dropped.";
     return r;
   }
   if (!have_reply) {
-    r.status = status::error;
+    r.status = Status::Error;
     r.message = tried + (outcome.reply.empty()
                              ? "\nThe program exited with status " + std::to_string(outcome.exit_code) +
                                    " before the function returned. Do not call exit() or quit the "
@@ -242,12 +234,12 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
     const std::string what = reply.value("outcome", "");
     r.peak_heap_bytes = reply.value("peak_heap_bytes", std::uint64_t{0});
     if (what == "not_implemented") {
-      r.status = status::not_implemented;
+      r.status = Status::NotImplemented;
       r.message = capped_text(reply.value("what", check.function + " is not implemented yet"));
       return r;
     }
     if (what == "bad_alloc") {
-      r.status = status::over_memory;
+      r.status = Status::OverMemory;
       // What the call held when it ran out, and what it asked for then: together, about the
       // size of what it was building.
       const auto asked = reply.value("failed_allocation_bytes", std::uint64_t{0});
@@ -267,14 +259,14 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
       return r;
     }
     if (what == "exception") {
-      r.status = status::error;
+      r.status = Status::Error;
       r.message = tried + "\nThrew an exception: " + capped_text(reply.value("what", std::string("(no message)")));
       return r;
     }
     if (what == "harness_error") {
       // The harness could not turn the call or its result into a message, e.g. a result too
       // large to encode; a request of ours would have failed for the solutions too.
-      r.status = status::error;
+      r.status = Status::Error;
       r.message = tried + "\nThe runner could not complete the call: " +
                   capped_text(reply.value("what", std::string("(no detail)")));
       return r;
@@ -282,7 +274,7 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
     if (what != "returned") throw std::runtime_error("unknown outcome '" + what + "'");
 
     if (check.heap_budget_bytes && r.peak_heap_bytes > *check.heap_budget_bytes) {
-      r.status = status::over_memory;
+      r.status = Status::OverMemory;
       r.message = tried + "\nThe heap grew by " + mib(static_cast<double>(r.peak_heap_bytes)) +
                   " during the call; the budget is " + mib(static_cast<double>(*check.heap_budget_bytes)) +
                   " (" + check.heap_budget_rule + ")." +
@@ -302,7 +294,7 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
         }
         names += (names.empty() ? "" : ", ") + capped_text(n.get<std::string>()).substr(0, 64);
       }
-      r.status = status::failed;
+      r.status = Status::Failed;
       r.message = tried + "\nThe function changed its input(s): " + names +
                   ". Inputs are passed by const reference and must be left exactly as they were; "
                   "work on a copy.";
@@ -311,7 +303,7 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
     if (!reply.contains("results") || !reply["results"].is_array() || reply["results"].size() != calls)
       throw std::runtime_error("not one result per call");
   } catch (const std::exception& e) {
-    r.status = status::error;
+    r.status = Status::Error;
     r.message = tried + "\nThe runner's reply could not be read (" + std::string(e.what()) +
                 "): something other than the harness wrote to its reply channel.";
     return r;
@@ -319,13 +311,13 @@ CheckResult run_check(const CheckRun& run, bool& grader_fault) {
 
   try {
     const Verdict v = check.judge(request, run.oracle_case->expected, reply);
-    r.status = v.passed ? status::passed : status::failed;
+    r.status = v.passed ? Status::Passed : Status::Failed;
     // A judge's message already says what was called, with more detail than `tried`.
     r.message = v.passed ? "" : v.message;
   } catch (const std::exception& e) {
     return fault(std::string("judging the results: ") + e.what());
   }
-  if (r.status == status::passed) r.score = check.points;
+  if (r.status == Status::Passed) r.score = check.points;
   return r;
 }
 

@@ -1,6 +1,7 @@
 // Gradescope's results.json and the checks students may not see yet: each test keeps the
 // visibility the assignment gave its check, and the line at the top adds up the visible
 // checks only, so that it never gives away what the (hidden) total holds.
+#include "status_words.hpp"
 #include "src/report.hpp"
 
 #include <doctest/doctest.h>
@@ -13,7 +14,7 @@ grader::CheckResult check(const std::string& name, double score, double max, con
   grader::CheckResult c;
   c.name = name;
   c.function = "f";
-  c.status = score == max ? "passed" : "failed";
+  c.status = score == max ? grader::Status::Passed : grader::Status::Failed;
   c.score = score;
   c.max_score = max;
   c.visibility = visibility;

@@ -1,6 +1,7 @@
 // GitHub Classroom's payload (--github-classroom) on hand-made reports: the field names and
 // statuses classroom-resources/autograding-grading-reporter reads, points that add up, and
 // the run's status (pass only at full marks, error only for a fault of the grader).
+#include "status_words.hpp"
 #include "src/report.hpp"
 
 #include <doctest/doctest.h>
@@ -19,7 +20,7 @@ grader::CheckResult check(const std::string& name, const std::string& function, 
   grader::CheckResult c;
   c.name = name;
   c.function = function;
-  c.status = status;
+  c.status = grader_test::status_called(status);
   c.score = score;
   c.max_score = max_score;
   c.seed = seed;
@@ -72,7 +73,7 @@ grader::Report full_marks() {
     ex.build_ok = true;
     ex.score = ex.max_score;
     for (auto& c : ex.checks) {
-      c.status = "passed";
+      c.status = grader_test::status_called("passed");
       c.message.clear();
       c.score = c.max_score;
     }
@@ -112,7 +113,7 @@ TEST_CASE("github classroom: the reporter's fields, one test per check, named ex
       for (const auto& item : g.items()) keys.insert(item.key());
       CHECK(keys == fields);
       CHECK(g.at("name") == ex.name + ": " + c.name);
-      CHECK(g.at("status") == (c.status == "passed" ? "pass" : "fail"));
+      CHECK(g.at("status") == (c.status == grader::Status::Passed ? "pass" : "fail"));
       CHECK(g.at("score").is_number());
       CHECK(g.at("score").get<double>() == c.score);
       CHECK(g.at("max_score").get<double>() == c.max_score);
@@ -122,14 +123,14 @@ TEST_CASE("github classroom: the reporter's fields, one test per check, named ex
       CHECK(g.at("duration").get<std::int64_t>() == static_cast<std::int64_t>(c.seconds * 1000 + 0.5));
       const std::string message = g.at("message");
       const std::string code = g.at("test_code");
-      if (c.status == "passed") {
+      if (c.status == grader::Status::Passed) {
         CHECK(message.empty());
         CHECK(code.empty());
       } else {
-        CHECK(message == c.status + ": " + c.message);  // the native status and message
+        CHECK(message == std::string(grader::status_name(c.status)) + ": " + c.message);  // the native status and message
       }
       CHECK_FALSE(has(message, c.output));  // what the code printed stays in the job's log
-      if (c.status != "passed" && c.visibility == "visible") CHECK(code == c.rerun);
+      if (c.status != grader::Status::Passed && c.visibility == "visible") CHECK(code == c.rerun);
       if (c.visibility != "visible") CHECK(code.empty());  // no seed of a hidden check
     }
   CHECK(tests.at(0).at("name") == "causal: recurrent/hand-example");
@@ -170,7 +171,7 @@ TEST_CASE("github classroom: the run passes only at full marks, errs only for th
 
   // One check short of full marks: fail.
   grader::Report one_short = all;
-  one_short.exercises[1].checks[1].status = "failed";
+  one_short.exercises[1].checks[1].status = grader_test::status_called("failed");
   one_short.exercises[1].checks[1].score = 0;
   one_short.exercises[1].score -= 0.5;
   one_short.score -= 0.5;
@@ -178,7 +179,7 @@ TEST_CASE("github classroom: the run passes only at full marks, errs only for th
 
   // A submission's own exception is a failed test ("error" is the grader's word only).
   grader::Report thrown = all;
-  thrown.exercises[0].checks[6].status = "error";
+  thrown.exercises[0].checks[6].status = grader_test::status_called("error");
   thrown.exercises[0].checks[6].score = 0;
   thrown.score -= 3.5;
   const auto t = grader::to_github_classroom_json(thrown);
@@ -189,7 +190,7 @@ TEST_CASE("github classroom: the run passes only at full marks, errs only for th
   grader::Report fault = all;
   fault.grader_fault = true;
   auto& c = fault.exercises[0].checks[4];
-  c.status = "error";
+  c.status = grader_test::status_called("error");
   c.grader_fault = true;
   c.message = "The grader itself failed on this check (not your fault): could not start the runner";
   c.score = 0;

@@ -1,5 +1,6 @@
 // The four report writers, on a small hand-made report: the contract's field names, the
 // Gradescope and JUnit translations, escaping, and colour only when asked for.
+#include "status_words.hpp"
 #include "src/report.hpp"
 
 #include <doctest/doctest.h>
@@ -25,13 +26,13 @@ grader::Report sample_report() {
   grader::CheckResult pass;
   pass.name = "recurrent/hand-example";
   pass.function = "causal_linear_attention_recurrent";
-  pass.status = "passed";
+  pass.status = grader_test::status_called("passed");
   pass.score = pass.max_score = 3;
   pass.seed = 1;
   pass.visibility = "visible";
   grader::CheckResult fail = pass;
   fail.name = "recurrent/large-eps";
-  fail.status = "failed";
+  fail.status = grader_test::status_called("failed");
   fail.score = 0;
   fail.max_score = 1.5;
   fail.message = "expected <1> & got \"2\"\nLikely mistake: eps";
@@ -40,7 +41,7 @@ grader::Report sample_report() {
   grader::CheckResult crash = pass;
   crash.name = "parallel/hand-example";
   crash.function = "causal_linear_attention_parallel";
-  crash.status = "crashed";
+  crash.status = grader_test::status_called("crashed");
   crash.score = 0;
   crash.max_score = 2;
   crash.visibility = "hidden";
@@ -69,7 +70,7 @@ grader::CheckResult make_check(const std::string& name, const std::string& funct
   grader::CheckResult c;
   c.name = name;
   c.function = function;
-  c.status = status;
+  c.status = grader_test::status_called(status);
   c.score = score;
   c.max_score = max_score;
   c.seed = seed;
@@ -181,7 +182,7 @@ TEST_CASE("reports: the native JSON carries every field of every check, unchange
       CAPTURE(w.name);
       CHECK(c.at("name") == w.name);
       CHECK(c.at("function") == w.function);
-      CHECK(c.at("status") == w.status);
+      CHECK(c.at("status") == std::string(grader::status_name(w.status)));
       CHECK(c.at("max_score").get<double>() == w.max_score);
       CHECK(c.at("seed").get<std::uint64_t>() == w.seed);
       CHECK(c.at("message") == w.message);
@@ -237,10 +238,10 @@ TEST_CASE("reports: Gradescope's results.json, top level and every test") {
       CHECK(g.at("name") == in.exercises[e].name + ": " + w.name);
       CHECK(g.at("number") == std::to_string(e + 1) + "." + std::to_string(k + 1));
       CHECK(g.at("max_score").get<double>() == w.max_score);
-      CHECK(g.at("status") == (w.status == "passed" ? "passed" : "failed"));
+      CHECK(g.at("status") == (w.status == grader::Status::Passed ? "passed" : "failed"));
       CHECK(g.at("visibility") == w.visibility);
       const std::string out = g.at("output");
-      CHECK(fake_contains(out, "status: " + w.status));
+      CHECK(fake_contains(out, "status: " + std::string(grader::status_name(w.status))));
       CHECK(fake_contains(out, w.output));
       CHECK(fake_contains(out, "function: " + w.function));
       // The rerun hint is the student kit's command: no submission path and no seed (the
@@ -248,7 +249,7 @@ TEST_CASE("reports: Gradescope's results.json, top level and every test") {
       CHECK_FALSE(fake_contains(out, "--seed"));
       CHECK_FALSE(fake_contains(out, "./kit grade bob"));
       const std::string hint = "rerun in your kit: ./kit grade --only " + in.exercises[e].name + "/" + w.name;
-      if (w.status == "passed" || w.visibility != "visible") {
+      if (w.status == grader::Status::Passed || w.visibility != "visible") {
         CHECK_FALSE(fake_contains(out, "rerun"));
       } else {
         CHECK(fake_contains(out, w.message));
