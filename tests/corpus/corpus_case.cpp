@@ -11,6 +11,7 @@
 // In every text of an edit, @KIT_DIR@ stands for the kit's absolute path (for a case that
 // reaches into the kit by absolute path, like an #include of the reference).
 //     "assignment": "advanced",        // optional: graded with --assignment NAME (see below)
+//     "graded": "edited",              // optional: only the exercise the edits touch (see below)
 //     "loses": ["causal_linear_attention_recurrent"],   // functions that must lose points
 //     "statuses": ["failed"],          // allowed statuses of their failing checks (default: any)
 //     "message": "before writing",     // a failing check's message must contain this (any case)
@@ -22,12 +23,17 @@
 //     "absent_after": ["/tmp/x"],      // optional: paths that must not exist after grading
 //     "known_gap": "..." }             // optional: why the case fails today (a grader bug); printed
 // What is asserted, for every case: the grader exits as expected with a complete report (the
-// exercises of the assignment graded, with its points: without "assignment", the first five
-// exercises and 100 points; with it, those that KIT/assignments/NAME.json lists and the sum of
-// their points); every function named in "loses" has a check that did not pass,
+// exercises of the assignment graded, with its points: those that KIT/assignments/NAME.json
+// lists, default.json without "assignment", and the sum of their points); every function named
+// in "loses" has a check that did not pass,
 // with an allowed status, and the expected words in some message; every other function keeps
 // all its points; and nothing the grader started outlives it (corpus_case is a child
 // subreaper, so orphaned descendants come back to it and are counted after the grader exits).
+// With "graded": "edited", the grader grades the one exercise the edits touch (--only), and
+// the report must hold exactly that exercise with its points. It is for the cases of one
+// mistake in one exercise: the other exercises are the verified solutions, unchanged, and
+// separate programs, so grading them again in every case would only repeat solutions-as-is;
+// the hostile cases, which must not cost another exercise anything, are graded whole.
 // No time is asserted: the one clock is a hang guard (kHangGuardSeconds, far above any correct
 // run, below CTest's TIMEOUT of 300 s) that turns "the grader never returned" into a message.
 //
@@ -125,6 +131,19 @@ void apply(const fs::path& root, const json& edit, const fs::path& kit) {
   write_text(file, text);
 }
 
+// The one exercise a case's edits touch (the first folder of every edited file); a case
+// marked "graded": "edited" whose edits span several exercises, or none, is itself wrong.
+std::string edited_exercise(const json& spec) {
+  std::set<std::string> folders;
+  for (const auto& edit : spec.value("edits", json::array())) {
+    const std::string file = edit.at("file").get<std::string>();
+    folders.insert(file.substr(0, file.find('/')));
+  }
+  if (folders.size() != 1)
+    throw std::runtime_error("a case graded \"edited\" must edit exactly one exercise's files");
+  return *folders.begin();
+}
+
 // Children of this process still alive (the grader's orphans, reparented here), after reaping
 // those that have already exited.
 std::vector<pid_t> live_children() {
@@ -170,23 +189,27 @@ int main(int argc, char** argv) {
   const fs::path report_path = work / "report.json";
   // Orphans of the grader (a runner's escaped child, say) are reparented to this process.
   if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) std::cout << "note: not a subreaper; orphans go uncounted\n";
-  // The exercises and points a complete report must show: the assignment's, when the case
-  // names one, else the default hand-out's five and 100.
+  // The exercises and points a complete report must show: the assignment's (default.json
+  // when the case names none), or the one edited exercise's.
   const std::string assignment = spec.value("assignment", std::string());
-  std::set<std::string> want_exercises{"flops", "causal", "random_features", "taylor", "memory"};
-  double want_max = 100.0;
-  if (!assignment.empty()) {
-    const json a = json::parse(read_text(kit / "assignments" / (assignment + ".json")));
-    want_exercises.clear();
-    want_max = 0.0;
-    for (const auto& ex : a.at("exercises")) {
-      want_exercises.insert(ex.at("name").get<std::string>());
-      want_max += ex.at("points").get<double>();
-    }
+  const std::string only = spec.value("graded", std::string("all")) == "edited" ? edited_exercise(spec) : "";
+  const json a = json::parse(read_text(kit / "assignments" / ((assignment.empty() ? "default" : assignment) + ".json")));
+  std::set<std::string> want_exercises;
+  double want_max = 0.0;
+  for (const auto& ex : a.at("exercises")) {
+    const std::string name = ex.at("name").get<std::string>();
+    if (!only.empty() && name != only) continue;
+    want_exercises.insert(name);
+    want_max += ex.at("points").get<double>();
+  }
+  if (!only.empty() && want_exercises.empty()) {
+    std::cout << "FAILED: the case edits " << only << ", which its assignment does not have\n";
+    return 2;
   }
   std::string cmd = "timeout -k 10 " + std::to_string(kHangGuardSeconds) + " " + quote(grader) +
                     " " + quote(submission.string()) + " --quiet --json " + quote(report_path.string());
   if (!assignment.empty()) cmd += " --assignment " + quote(assignment);
+  if (!only.empty()) cmd += " --only " + quote(only);
   const int raw = std::system(cmd.c_str());
   const int code = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   expect(code != 124 && code != 137,
