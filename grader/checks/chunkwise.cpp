@@ -1,7 +1,9 @@
 // Checks of exercise 6, `chunkwise` (35 points): causal linear attention computed chunk by
 // chunk: 29 points for the values, 4 for the memory rule, 2 for the time rule (shared by every
 // linear-time form, grader/checks/shared/time_rule.hpp). The expected outputs and the outputs of
-// the usual slips come from the reference, in the oracle regions.
+// the usual slips come from the reference, in the oracle regions (the slipped copies of the
+// chunked loop are in grader/oracle/chunkwise_mistakes.cpp, most checks' calls in
+// grader/oracle/chunkwise_probes.cpp).
 //
 // The output must equal exercise 2's for every chunk >= 1, so each probe runs several chunk
 // sizes, T is mostly not a multiple of the chunk, and d_phi differs from d_v where a
@@ -43,6 +45,8 @@ static const api::Exercise chunkwise_api{"chunkwise", {
 
 #ifdef LINATTN_ORACLE
 #include "../oracle/causal_mistakes.hpp"
+#include "../oracle/chunkwise_mistakes.hpp"
+#include "../oracle/chunkwise_probes.hpp"
 #include "../oracle/makers.hpp"
 #include "../src/api_registry.hpp"
 
@@ -208,66 +212,10 @@ Check memory_check() {
 
 #ifdef LINATTN_ORACLE
 // ==== oracle: calls, and what the reference says of each ====================================
-
-struct ChunkCase {
-  Matrix Q, K, V;  // Q, K: (T, d_k); V: (T, d_v)
-  json phi;
-  Eigen::Index chunk;
-  double eps;
-};
-
-json chunk_calls(const std::vector<ChunkCase>& cases) {
-  json calls = json::array();
-  for (const ChunkCase& c : cases)
-    calls.push_back(json{{"Q", wire::from_matrix(c.Q)}, {"K", wire::from_matrix(c.K)},
-                         {"V", wire::from_matrix(c.V)}, {"phi", c.phi}, {"chunk", c.chunk},
-                         {"eps", c.eps}});
-  // Taylor and random features travel as tables (see with_feature_tables).
-  return with_feature_tables(calls);
-}
-
-// The chunked loop with the usual slips switched on one at a time. FQ, FK: (T, d_phi).
-struct Slip {
-  bool fold_first = false;      // the chunk joins the state before its own outputs are read
-  bool strict = false;          // the mask inside a chunk drops the diagonal
-  bool no_mask = false;         // no mask inside a chunk
-  bool upper = false;           // the mask keeps s >= t inside a chunk
-  bool carry_S = true, carry_z = true;
-  bool drop_last = false;       // the last, shorter chunk is never computed (its rows stay 0)
-  bool transposed = false;      // state read as S phi(q) (d_phi = d_v only)
-  double eps_num = 0.0;         // eps added to each numerator entry as well
-  int eps_times = 1;            // eps added this many times to a denominator
-};
-
-Matrix chunked(const Matrix& FQ, const Matrix& FK, const Matrix& V, Eigen::Index chunk, double eps,
-               const Slip& slip) {
-  const Eigen::Index T = FQ.rows(), d_phi = FQ.cols(), d_v = V.cols();
-  const Eigen::Index C = std::max<Eigen::Index>(1, std::min(chunk, T));
-  Matrix S = Matrix::Zero(d_phi, d_v);  // S: (d_phi, d_v)
-  Vector z = Vector::Zero(d_phi);       // z: (d_phi)
-  Matrix O = Matrix::Zero(T, d_v);
-  for (Eigen::Index start = 0; start < T; start += C) {
-    const Eigen::Index c = std::min(C, T - start);
-    if (slip.drop_last && c < C) break;
-    const Matrix Qc = FQ.middleRows(start, c), Kc = FK.middleRows(start, c), Vc = V.middleRows(start, c);
-    Matrix A = Qc * Kc.transpose();  // (c, c)
-    if (slip.strict) A.triangularView<Eigen::Upper>().setZero();
-    else if (slip.upper) A.triangularView<Eigen::StrictlyLower>().setZero();
-    else if (!slip.no_mask) A.triangularView<Eigen::StrictlyUpper>().setZero();
-    Matrix S_read = S;
-    Vector z_read = z;
-    if (slip.fold_first) {
-      S_read += Kc.transpose() * Vc;
-      z_read += Kc.colwise().sum().transpose();
-    }
-    const Matrix num = (slip.transposed ? Matrix(Qc * S_read.transpose()) : Matrix(Qc * S_read)) + A * Vc;
-    const Vector den = Qc * z_read + A.rowwise().sum();
-    O.middleRows(start, c) = (num.array() + slip.eps_num).colwise() / (den.array() + slip.eps_times * eps);
-    if (slip.carry_S) S += Kc.transpose() * Vc;
-    if (slip.carry_z) z += Kc.colwise().sum().transpose();
-  }
-  return O;
-}
+// The chunked loop with its slips is in grader/oracle/chunkwise_mistakes.*, and most checks'
+// calls are made in grader/oracle/chunkwise_probes.*; here, what each slip is called when the
+// judge names it, and the memory rule's probe, beside the sizes above.
+using namespace chunkwise;
 
 std::vector<Suspect> chunk_suspects(const Matrix& FQ, const Matrix& FK, const Matrix& V,
                                     Eigen::Index chunk, double eps) {
@@ -356,85 +304,9 @@ json expect_chunkwise(const json& a) {
               {"suspects", suspects_json(chunk_suspects(FQ, FK, V, chunk, eps))}};
 }
 
-ChunkCase hand_example(Eigen::Index chunk) {
-  Matrix Q(3, 2), K(3, 2), V(3, 2);
-  Q << 0, 0, 1, 0, 0, 1;
-  K << 1, 0, 0, 1, 0, 0;
-  V << 1, 0, 0, 1, 1, 1;
-  return {Q, K, V, phi_spec("elu_plus_one"), chunk, 0.0};
-}
-
-ChunkCase random_case(linref::Rng& rng, Eigen::Index T, Eigen::Index d_k, Eigen::Index d_v, json phi,
-                      Eigen::Index chunk, double eps, double scale) {
-  Matrix Q = random_matrix(rng, T, d_k, scale), K = random_matrix(rng, T, d_k, scale);
-  return {Q, K, random_matrix(rng, T, d_v), std::move(phi), chunk, eps};
-}
-
-json calls_hand_example(std::uint64_t) {
-  return chunk_calls({hand_example(1), hand_example(2), hand_example(3), hand_example(4)});
-}
-json calls_uneven_last_chunk(std::uint64_t seed) {
-  linref::Rng rng(seed);
-  const json elu = phi_spec("elu_plus_one");
-  return chunk_calls({random_case(rng, 10, 3, 5, elu, 4, 0.0, 1.0), random_case(rng, 11, 4, 2, elu, 3, 0.0, 1.0),
-                      random_case(rng, 7, 3, 3, elu, 6, 0.0, 1.0)});
-}
-json calls_chunk_one(std::uint64_t seed) {
-  linref::Rng rng(seed);
-  const json elu = phi_spec("elu_plus_one");
-  return chunk_calls({random_case(rng, 9, 3, 4, elu, 1, 0.0, 1.0), random_case(rng, 1, 2, 3, elu, 1, 0.0, 1.0)});
-}
-json calls_chunk_at_least_T(std::uint64_t seed) {
-  linref::Rng rng(seed);
-  const json elu = phi_spec("elu_plus_one");
-  return chunk_calls({random_case(rng, 8, 3, 4, elu, 8, 0.0, 1.0), random_case(rng, 8, 3, 4, elu, 9, 0.0, 1.0),
-                      random_case(rng, 5, 2, 3, elu, 1000, 0.0, 1.0)});
-}
-json calls_many_chunk_sizes(std::uint64_t seed) {
-  linref::Rng rng(seed);
-  const Matrix Omega = linref::gaussian_omega(6, 3, rng);
-  const ChunkCase base = random_case(rng, 13, 3, 4, phi_spec_random(Omega), 1, 0.0, 0.5);
-  std::vector<ChunkCase> cases;
-  for (Eigen::Index chunk : {2, 3, 5, 6, 12}) {
-    ChunkCase c = base;
-    c.chunk = chunk;
-    cases.push_back(c);
-  }
-  return chunk_calls(cases);
-}
-json calls_unequal_widths(std::uint64_t seed) {
-  linref::Rng rng(seed);
-  const Matrix Omega = linref::gaussian_omega(9, 3, rng);
-  return chunk_calls({random_case(rng, 12, 2, 3, phi_spec("taylor"), 5, 0.0, 0.7),
-                      random_case(rng, 10, 3, 2, phi_spec_random(Omega), 4, 0.0, 0.5)});
-}
-json calls_constant_values(std::uint64_t seed) {
-  linref::Rng rng(seed);
-  ChunkCase c = random_case(rng, 12, 3, 4, phi_spec("elu_plus_one"), 5, 0.0, 1.0);
-  const Vector value = random_vector(rng, 4);
-  for (Eigen::Index t = 0; t < c.V.rows(); ++t) c.V.row(t) = value.transpose();
-  return chunk_calls({c});
-}
-json calls_large_eps(std::uint64_t seed) {
-  linref::Rng rng(seed);
-  return chunk_calls({random_case(rng, 9, 3, 2, phi_spec("elu_plus_one"), 4, 10.0, 1.0)});
-}
 json calls_memory(std::uint64_t seed) {
   linref::Rng rng(seed);
   return chunk_calls({random_case(rng, kMemT, kMemD, kMemD, phi_spec("elu_plus_one"), kMemChunk, 0.0, 0.5)});
-}
-// The time rule: one problem at T = 512 and at 8 T = 4096 tokens, chunks of 64, d = 32.
-json calls_time(std::uint64_t seed) {
-  linref::Rng rng(seed);
-  const json elu = phi_spec("elu_plus_one");
-  return chunk_calls({random_case(rng, 512, 32, 32, elu, 64, 1e-6, 0.5), random_case(rng, 4096, 32, 32, elu, 64, 1e-6, 0.5)});
-}
-json calls_random_hidden(std::uint64_t seed) {
-  linref::Rng rng(seed);
-  const Matrix Omega = linref::orthogonal_omega(12, 4, rng);
-  const Eigen::Index T1 = random_size(rng, 20, 40), T2 = random_size(rng, 15, 30);
-  return chunk_calls({random_case(rng, T1, 2, 5, phi_spec("taylor"), random_size(rng, 2, 9), 0.0, 0.6),
-                      random_case(rng, T2, 4, 3, phi_spec_random(Omega), random_size(rng, 2, 9), 0.0, 0.4)});
 }
 #endif  // LINATTN_ORACLE
 
