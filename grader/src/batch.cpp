@@ -1,6 +1,7 @@
 #include "batch.hpp"
 
 #include "assignment.hpp"
+#include "canvas_download.hpp"
 #include "check.hpp"
 #include "course_seeds.hpp"
 #include "engine.hpp"
@@ -119,14 +120,30 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   const fs::path reports_dir = fs::path(out) / "reports";
   fs::create_directories(reports_dir);
 
-  // The submissions, and which of them changed since their report.
+  // The submissions: the class folder's folders, and the students of a Canvas download's
+  // files (unpacked to a folder each beside the reports), and which changed since their report.
   const std::string kit = kit_hash();
   std::vector<std::string> names, to_grade;
+  std::map<std::string, fs::path> folder_of;
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
-    if (entry.is_directory() && name[0] != '.') names.push_back(name);
+    if (entry.is_directory() && name[0] != '.') folder_of[name] = entry.path();
   }
-  std::sort(names.begin(), names.end());
+  const CanvasUnpacked canvas = unpack_canvas_download(dir, fs::path(out) / "canvas-download");
+  for (const auto& student : canvas.students) {
+    if (folder_of.count(student)) {
+      std::cerr << "grade-all: " << student << " is both a folder and a student of the Canvas download; "
+                << "the folder is graded\n";
+      continue;
+    }
+    folder_of[student] = fs::path(out) / "canvas-download" / student;
+  }
+  if (!canvas.students.empty())
+    std::cerr << "grade-all: " << canvas.students.size() << " student(s) from Canvas download files\n";
+  if (!canvas.ignored.empty())
+    std::cerr << "grade-all: files of " << dir << " that are neither a folder nor a Canvas download file, "
+              << "not graded: " << list(canvas.ignored) << "\n";
+  for (const auto& [name, folder] : folder_of) names.push_back(name);  // sorted: a map's order
   // Reports of submissions whose folder is gone go too: the reports folder mirrors the class.
   const auto stale = gradebook::remove_stale_reports(reports_dir, {names.begin(), names.end()});
   if (!stale.empty())
@@ -134,7 +151,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
               << dir << ": " << list(stale) << "\n";
   std::vector<std::string> stamps;
   for (const auto& name : names) {
-    const std::string stamp = stamp_of(fs::path(dir) / name, kit, checks, assignment);
+    const std::string stamp = stamp_of(folder_of.at(name), kit, checks, assignment);
     const fs::path report = reports_dir / (name + ".json");
     bool fresh = false;
     if (fs::exists(report)) {
@@ -145,7 +162,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
       }
     }
     if (!fresh) {
-      to_grade.push_back((fs::path(dir) / name).string());
+      to_grade.push_back(folder_of.at(name).string());
       stamps.push_back(stamp);
     }
   }
@@ -190,7 +207,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   for (const auto& ex : exercises) {
     stubs[ex] = read_text(fs::path(LINATTN_SOURCE_DIR) / "exercises" / ex / (ex + ".cpp"));
     for (const auto& name : names) {
-      const FoundSource found = find_exercise_source(fs::path(dir) / name, ex);
+      const FoundSource found = find_exercise_source(folder_of.at(name), ex);
       if (found.kind != FoundSource::Kind::Found) continue;
       sources[ex][name] = read_text(found.path);
       shown[ex][name] = found.shown;

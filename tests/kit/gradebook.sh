@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `./kit grade-all DIR --roster FILE` end to end (label `kit`): a class folder with foldered,
 # flat and nested uploads, a roster with unicode names and a comma, one build error, one
-# missing file, one ambiguous upload, one student without a submission and one submission
-# without a student -> gradebook statuses, Canvas / Moodle / id,score exports, the batch
+# missing file, one ambiguous upload, one Canvas bulk download (flat files named by Canvas), one
+# student without a submission and one submission without a student -> gradebook statuses, Canvas / Moodle / id,score exports, the batch
 # summary, the similarity report, --bom, and the report of a removed folder removed.
 # usage: gradebook.sh KIT_DIR BUILD_DIR
 set -u
@@ -45,6 +45,12 @@ for ex in $EXS; do cp "$S/$ex/$ex.cpp" "$class/erin/"; done
 mv "$class/erin/causal.cpp" "$class/erin/causal (1).cpp"
 cp "$S/causal/causal.cpp" "$class/erin/old/causal.cpp"
 
+# grace: Canvas's "Download Submissions", flat at the top of the class folder; her causal.cpp
+# came late and Canvas numbered it causal-1.cpp. A stray file beside it is named, not graded.
+for ex in flops random_features taylor memory; do cp "$S/$ex/$ex.cpp" "$class/hoppergrace_1005_7001_$ex.cpp"; done
+cp "$S/causal/causal.cpp" "$class/hoppergrace_LATE_1005_7002_causal-1.cpp"
+printf 'not a submission\n' >"$class/README.txt"
+
 roster=$work/roster.csv
 cat >"$roster" <<'EOF'
 folder,student_id,name,email
@@ -52,6 +58,7 @@ alice,1001,"Lovelace, Ada",ada@example.org
 bob,1002,Bob Martin,bob@example.org
 carol,1003,Zoë Ünal-Åström,zoe@example.org
 dave,1004,李 小龙,dave@example.org
+hoppergrace_1005,1005,Grace Hopper,grace@example.org
 frank,1006,Frank Nobody,frank@example.org
 EOF
 
@@ -70,7 +77,8 @@ row 'carol,1003,Zoë Ünal-Åström,zoe@example.org,10,35,20,15,20,100,100,ok,ok
 row 'dave,1004,李 小龙,dave@example.org,10,35,20,0,0,65,100,build_error,ok,ok,ok,build_error,missing_files,missing: memory; does not build: taylor'
 row ',1006,Frank Nobody,frank@example.org,0,0,0,0,0,0,100,missing_files,missing_files,missing_files,missing_files,missing_files,missing_files,no submission'
 row 'erin,,,,10,0,20,15,20,65,100,missing_files,ok,missing_files,ok,ok,ok,not in the roster; missing: causal'
-[ "$(wc -l <"$csv")" -eq 7 ] || fail "the gradebook does not have 6 rows"
+row 'hoppergrace_1005,1005,Grace Hopper,grace@example.org,10,35,20,15,20,100,100,ok,ok,ok,ok,ok,ok,'
+[ "$(wc -l <"$csv")" -eq 8 ] || fail "the gradebook does not have 7 rows"
 
 # The batch summary names what needs a look.
 grep -qF "missing files: dave (memory), erin (causal)" "$out" || fail "the summary does not list the missing files"
@@ -79,6 +87,10 @@ grep -qF "erin: several files could be causal.cpp (causal (1).cpp, old/causal.cp
   fail "the summary does not name the competing files"
 grep -qF "not in the roster (in the gradebook, not in the exports): erin" "$out" || fail "erin not listed as outside the roster"
 grep -qF "no submission (scored 0 in the exports): 1006 Frank Nobody" "$out" || fail "frank not listed as without a submission"
+grep -qF "1 student(s) from Canvas download files" "$out" || fail "the Canvas download was not said"
+grep -qF "not graded: README.txt" "$out" || fail "the stray file of the class folder was not named"
+grep -qF '"source": "causal-1.cpp"' "$grades/reports/hoppergrace_1005.json" ||
+  fail "grace's report does not name her late causal-1.cpp"
 # The report says which file was taken.
 grep -qF '"source": "Carol Submission/Memory (1).cpp"' "$grades/reports/carol.json" ||
   fail "carol's report does not name the file graded for memory"
@@ -89,6 +101,7 @@ grep -qF '"source": "Carol Submission/Memory (1).cpp"' "$grades/reports/carol.js
 Bob Martin,,1002,,,100
 Zoë Ünal-Åström,,1003,,,100
 李 小龙,,1004,,,65
+Grace Hopper,,1005,,,100
 Frank Nobody,,1006,,,0' ] || fail "canvas.csv:
 $(cat "$grades/canvas.csv")"
 [ "$(cat "$grades/moodle.csv")" = 'First name,Last name,ID number,Email address,Linear attention
@@ -96,6 +109,7 @@ $(cat "$grades/canvas.csv")"
 Bob Martin,,1002,bob@example.org,100
 Zoë Ünal-Åström,,1003,zoe@example.org,100
 李 小龙,,1004,dave@example.org,65
+Grace Hopper,,1005,grace@example.org,100
 Frank Nobody,,1006,frank@example.org,0' ] || fail "moodle.csv:
 $(cat "$grades/moodle.csv")"
 [ "$(cat "$grades/scores.csv")" = 'id,score
@@ -103,6 +117,7 @@ $(cat "$grades/moodle.csv")"
 1002,100
 1003,100
 1004,65
+1005,100
 1006,0' ] || fail "scores.csv:
 $(cat "$grades/scores.csv")"
 
@@ -114,7 +129,7 @@ awk -F, -v g="$group" '$1 == "causal" && $2 == g && $4 == "bob" { found = 1 } EN
 
 # --bom: every CSV starts with the byte-order mark; nothing is graded again.
 kit grade-all "$class" --roster "$roster" --out "$grades" --bom >"$out" 2>&1 || fail "grade-all --bom failed"
-grep -q "5 submissions, 0 to grade" "$out" || fail "the --bom rerun graded again"
+grep -q "6 submissions, 0 to grade" "$out" || fail "the --bom rerun graded again (Canvas files included)"
 for f in gradebook canvas moodle scores similarity; do
   [ "$(head -c 3 "$grades/$f.csv" | od -An -tx1 | tr -d ' ')" = efbbbf ] || fail "$f.csv has no byte-order mark"
 done

@@ -1,0 +1,89 @@
+#include "canvas_download.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <system_error>
+
+namespace grader {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool all_digits(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+// Canvas writes the student's name as lower-case letters and digits only.
+bool canvas_student_word(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) {
+    return (std::islower(c) || std::isdigit(c)) && c < 0x80;
+  });
+}
+
+}  // namespace
+
+std::optional<CanvasFileName> parse_canvas_name(const std::string& filename) {
+  // Split off the first four '_'-separated fields; the rest is the uploaded name, which may
+  // itself hold '_' ("my_causal.cpp").
+  std::vector<std::string> parts;
+  std::size_t from = 0;
+  for (int i = 0; i < 4; ++i) {
+    const std::size_t at = filename.find('_', from);
+    if (at == std::string::npos) break;
+    parts.push_back(filename.substr(from, at - from));
+    from = at + 1;
+  }
+  CanvasFileName name;
+  std::size_t ids = 1;  // where the user id is among the fields
+  if (parts.size() >= 2 && parts[1] == "LATE") {
+    name.late = true;
+    ids = 2;
+  }
+  // student, [LATE,] user id, submission id, then the uploaded name.
+  if (parts.size() < ids + 2 || !canvas_student_word(parts[0]) || !all_digits(parts[ids]) ||
+      !all_digits(parts[ids + 1]))
+    return std::nullopt;
+  std::size_t rest = 0;
+  for (std::size_t i = 0; i < ids + 2; ++i) rest += parts[i].size() + 1;
+  name.uploaded = filename.substr(rest);
+  if (name.uploaded.empty() || name.uploaded[0] == '.') return std::nullopt;  // nothing, or hidden
+  name.student = parts[0] + "_" + parts[ids];
+  name.submission_id = parts[ids + 1];
+  return name;
+}
+
+CanvasUnpacked unpack_canvas_download(const fs::path& class_dir, const fs::path& staging) {
+  std::map<std::string, std::vector<std::pair<fs::path, CanvasFileName>>> by_student;
+  CanvasUnpacked out;
+  for (const auto& entry : fs::directory_iterator(class_dir)) {
+    if (!entry.is_regular_file() || entry.is_symlink()) continue;  // a link could point anywhere
+    const std::string filename = entry.path().filename().string();
+    if (filename[0] == '.') continue;
+    const auto name = parse_canvas_name(filename);
+    if (!name) {
+      out.ignored.push_back(filename);
+      continue;
+    }
+    by_student[name->student].emplace_back(entry.path(), *name);
+  }
+  fs::remove_all(staging);  // made anew: a student or a file gone from the download goes here too
+  // Ids as numbers: a shorter string of digits is a smaller number.
+  auto earlier = [](const auto& a, const auto& b) {
+    const std::string &x = a.second.submission_id, &y = b.second.submission_id;
+    return x.size() != y.size() ? x.size() < y.size() : x < y;
+  };
+  for (auto& [student, files] : by_student) {
+    std::stable_sort(files.begin(), files.end(), earlier);  // so the latest is copied last
+    const fs::path folder = staging / student;
+    fs::create_directories(folder);
+    for (const auto& [from, name] : files)
+      fs::copy_file(from, folder / name.uploaded, fs::copy_options::overwrite_existing);
+    out.students.push_back(student);
+  }
+  std::sort(out.ignored.begin(), out.ignored.end());
+  return out;
+}
+
+}  // namespace grader

@@ -1,0 +1,96 @@
+// Canvas's flat "Download Submissions" folder, turned into a folder per student
+// (grader/src/canvas_download.*). Names as Canvas writes them: student_userid_submissionid_file,
+// with _LATE_ after the student for a late submission.
+#include "src/canvas_download.hpp"
+
+#include <doctest/doctest.h>
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace fs = std::filesystem;
+using grader::parse_canvas_name;
+
+namespace {
+
+void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+std::string read(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+fs::path temp_folder() {
+  std::string pattern = (fs::temp_directory_path() / "linattn-canvas-XXXXXX").string();
+  REQUIRE(::mkdtemp(pattern.data()) != nullptr);
+  return pattern;
+}
+
+}  // namespace
+
+TEST_CASE("canvas names: student, user id, submission id, then the file as uploaded") {
+  const auto on_time = parse_canvas_name("lovelaceada_1001_52345_causal.cpp");
+  REQUIRE(on_time);
+  CHECK(on_time->student == "lovelaceada_1001");
+  CHECK(on_time->uploaded == "causal.cpp");
+  CHECK(on_time->submission_id == "52345");
+  CHECK_FALSE(on_time->late);
+
+  const auto late = parse_canvas_name("lovelaceada_LATE_1001_52346_causal-1.cpp");
+  REQUIRE(late);
+  CHECK(late->student == "lovelaceada_1001");  // the same student as on time
+  CHECK(late->uploaded == "causal-1.cpp");
+  CHECK(late->late);
+
+  // The uploaded name keeps its own underscores.
+  const auto rf = parse_canvas_name("ünal_77_9_random_features.cpp");
+  CHECK_FALSE(rf);  // Canvas writes the student as ASCII letters and digits only
+  const auto rf2 = parse_canvas_name("unalzoe_77_9_random_features.cpp");
+  REQUIRE(rf2);
+  CHECK(rf2->uploaded == "random_features.cpp");
+  CHECK(rf2->student == "unalzoe_77");
+}
+
+TEST_CASE("canvas names: what Canvas never writes is not taken for its names") {
+  for (const char* name : {"causal.cpp", "causal (1).cpp", "Lovelace_1001_52345_causal.cpp", "ada_x1_2_causal.cpp",
+                           "ada_1_y2_causal.cpp", "ada_1_2_", "ada_1_2_.causal.cpp", "ada_LATE_1_causal.cpp",
+                           "_1_2_causal.cpp", "ada_1_2"}) {
+    CAPTURE(name);
+    CHECK_FALSE(parse_canvas_name(name));
+  }
+}
+
+TEST_CASE("canvas download: a folder per student, the latest of a name, other files named, folders untouched") {
+  const fs::path root = temp_folder();
+  const fs::path cls = root / "class", staging = root / "grades" / "canvas-download";
+  fs::create_directories(cls / "carol");
+  write(cls / "carol" / "causal.cpp", "carol's own folder");
+  write(cls / "lovelaceada_1001_500_causal.cpp", "ada causal, first");
+  write(cls / "lovelaceada_LATE_1001_9000_causal.cpp", "ada causal, resubmitted late");  // 9000 > 500
+  write(cls / "lovelaceada_1001_500_memory.cpp", "ada memory");
+  write(cls / "turingalan_1002_501_flops.cpp", "alan flops");
+  write(cls / "notes.txt", "not a submission");
+  write(cls / ".DS_Store", "hidden: never mentioned");
+
+  const auto unpacked = grader::unpack_canvas_download(cls, staging);
+  CHECK(unpacked.students == std::vector<std::string>{"lovelaceada_1001", "turingalan_1002"});
+  CHECK(unpacked.ignored == std::vector<std::string>{"notes.txt"});
+  CHECK(read(staging / "lovelaceada_1001" / "causal.cpp") == "ada causal, resubmitted late");
+  CHECK(read(staging / "lovelaceada_1001" / "memory.cpp") == "ada memory");
+  CHECK(read(staging / "turingalan_1002" / "flops.cpp") == "alan flops");
+  CHECK_FALSE(fs::exists(staging / "carol"));
+  CHECK(read(cls / "carol" / "causal.cpp") == "carol's own folder");
+
+  // Again after Alan's file left the download: his folder goes too.
+  fs::remove(cls / "turingalan_1002_501_flops.cpp");
+  const auto again = grader::unpack_canvas_download(cls, staging);
+  CHECK(again.students == std::vector<std::string>{"lovelaceada_1001"});
+  CHECK_FALSE(fs::exists(staging / "turingalan_1002"));
+  fs::remove_all(root);
+}
