@@ -1,9 +1,10 @@
 // Checks of exercise 7, `backward` (30 points): the gradients of causal linear attention with
 // respect to the features and the values, as running sums: 24.5 points for the values, 3.5 for
 // the memory rule, 2 for the time rule (grader/checks/shared/time_rule.hpp). The expected
-// gradients and those of the usual slips come from the reference, in the oracle regions; one
-// check instead compares with central differences of the reference's forward pass, worked out
-// by the oracle.
+// gradients and those of the usual slips come from the reference, in the oracle regions (the
+// slipped copies of the two passes are in grader/oracle/backward_mistakes.cpp, most checks'
+// calls in grader/oracle/backward_probes.cpp); one check instead compares with central
+// differences of the reference's forward pass, worked out by the oracle.
 //
 // The loss is L = sum(O .* dO) for a given dO, so dL/dO = dO. Each part (dFQ, dFK, dV) is
 // compared on its own and each wrong part is matched against the usual slips: the normalizer's
@@ -48,6 +49,8 @@ static const api::Exercise backward_api{"backward", {
 #include <vector>
 
 #ifdef LINATTN_ORACLE
+#include "../oracle/backward_mistakes.hpp"
+#include "../oracle/backward_probes.hpp"
 #include "../oracle/makers.hpp"
 #include <linref/gradients.hpp>
 #include "../src/api_registry.hpp"
@@ -178,88 +181,10 @@ Check memory_check() {
 
 #ifdef LINATTN_ORACLE
 // ==== oracle: calls, and what the reference says of each ====================================
-
-struct GradCase {
-  Matrix FQ, FK, V, dO;  // FQ, FK: (T, d_phi); V, dO: (T, d_v)
-  double eps;
-};
-
-json grad_calls(const std::vector<GradCase>& cases) {
-  json calls = json::array();
-  for (const GradCase& c : cases)
-    calls.push_back(json{{"FQ", wire::from_matrix(c.FQ)}, {"FK", wire::from_matrix(c.FK)},
-                         {"V", wire::from_matrix(c.V)}, {"dO", wire::from_matrix(c.dO)},
-                         {"eps", c.eps}});
-  return calls;
-}
-
-struct Grads {
-  Matrix dFQ, dFK, dV;
-};
-
-// The two passes with the usual slips switched on one at a time.
-struct Slip {
-  bool no_normalizer = false;      // dL/dD_t left out: w_t = 0
-  bool normalizer_sign = false;    // w_t = +(dO_t . o_t) / D_t
-  bool strict_forward = false;     // dFQ_t reads S_{t-1}, z_{t-1}
-  bool forward_reversed = false;   // dFQ_t reads sums over s >= t
-  bool strict_backward = false;    // R_s, r_s sum over t > s
-  bool backward_reversed = false;  // R_s, r_s sum over t <= s
-  bool transposed = false;         // S, R used transposed (d_phi = d_v only)
-  int eps_times = 1;               // eps in each D_t this many times
-};
-
-Grads two_pass(const Matrix& FQ, const Matrix& FK, const Matrix& V, const Matrix& dO, double eps,
-               const Slip& slip) {
-  const Eigen::Index T = FQ.rows(), d_phi = FQ.cols(), d_v = V.cols();
-  Grads g{Matrix(T, d_phi), Matrix(T, d_phi), Matrix(T, d_v)};
-  auto read = [&](const Matrix& M) { return slip.transposed ? Matrix(M.transpose()) : M; };
-  // Per token: dL/dN_t = dO_t / D_t and dL/dD_t = -(dO_t . o_t) / D_t.
-  Matrix U(T, d_v);
-  Vector w(T);
-  Matrix S = Matrix::Zero(d_phi, d_v);  // S: (d_phi, d_v)
-  Vector z = Vector::Zero(d_phi);
-  for (Eigen::Index t = 0; t < T; ++t) {
-    const Matrix S_before = S;
-    const Vector z_before = z;
-    S += FK.row(t).transpose() * V.row(t);
-    z += FK.row(t).transpose();
-    const double D = FQ.row(t).dot(z) + slip.eps_times * eps;
-    const Vector o = S.transpose() * FQ.row(t).transpose() / D;
-    U.row(t) = dO.row(t) / D;
-    w(t) = slip.no_normalizer ? 0.0 : (slip.normalizer_sign ? 1.0 : -1.0) * dO.row(t).dot(o) / D;
-    const Matrix& St = slip.strict_forward ? S_before : S;
-    const Vector& zt = slip.strict_forward ? z_before : z;
-    g.dFQ.row(t) = (read(St) * U.row(t).transpose() + w(t) * zt).transpose();
-  }
-  if (slip.forward_reversed) {  // dFQ_t from the sums over s >= t instead
-    S.setZero();
-    z.setZero();
-    for (Eigen::Index t = T - 1; t >= 0; --t) {
-      S += FK.row(t).transpose() * V.row(t);
-      z += FK.row(t).transpose();
-      g.dFQ.row(t) = (read(S) * U.row(t).transpose() + w(t) * z).transpose();
-    }
-  }
-  // dFK_s = R v_s + r, dV_s = R^T FK_s, with R, r summed over t >= s (or the slip's range).
-  Matrix R = Matrix::Zero(d_phi, d_v);
-  Vector r = Vector::Zero(d_phi);
-  const bool forward = slip.backward_reversed;
-  for (Eigen::Index k = 0; k < T; ++k) {
-    const Eigen::Index s = forward ? k : T - 1 - k;
-    if (!slip.strict_backward) {
-      R += FQ.row(s).transpose() * U.row(s);
-      r += w(s) * FQ.row(s).transpose();
-    }
-    g.dFK.row(s) = (read(R) * V.row(s).transpose() + r).transpose();
-    g.dV.row(s) = (read(R).transpose() * FK.row(s).transpose()).transpose();
-    if (slip.strict_backward) {
-      R += FQ.row(s).transpose() * U.row(s);
-      r += w(s) * FQ.row(s).transpose();
-    }
-  }
-  return g;
-}
+// The two passes with their slips are in grader/oracle/backward_mistakes.*, and most checks'
+// calls are made in grader/oracle/backward_probes.*; here, what each slip is called when the
+// judge names it, the central differences, and the memory rule's probe, beside its sizes.
+using namespace backward;
 
 json grad_suspects(const Matrix& FQ, const Matrix& FK, const Matrix& V, const Matrix& dO, double eps) {
   std::vector<Suspect> dFQ, dFK, dV;
@@ -363,62 +288,9 @@ json expect_central(const json& a) {
   return out;
 }
 
-// Positive features, as a positive feature map gives: |N(0, 1)| + 0.1.
-GradCase random_case(linref::Rng& rng, Eigen::Index T, Eigen::Index d_phi, Eigen::Index d_v, double eps) {
-  Matrix FQ = random_positive_matrix(rng, T, d_phi), FK = random_positive_matrix(rng, T, d_phi);
-  Matrix V = random_matrix(rng, T, d_v);
-  return {FQ, FK, V, random_matrix(rng, T, d_v), eps};
-}
-
-json calls_single_token(std::uint64_t seed) {
-  linref::Rng rng(seed);
-  return grad_calls({random_case(rng, 1, 3, 2, 0.0), random_case(rng, 1, 1, 4, 0.0)});
-}
-json calls_hand_example(std::uint64_t) {
-  Matrix FQ(3, 2), FK(3, 2), V(3, 2), first(3, 2), second(3, 2);
-  FQ << 1, 1, 2, 1, 1, 2;  // elu+1 of the textbook's queries (0,0), (1,0), (0,1)
-  FK << 2, 1, 1, 2, 1, 1;  // and keys (1,0), (0,1), (0,0)
-  V << 1, 0, 0, 1, 1, 1;
-  first << 1, 0, 1, 0, 1, 0;
-  second << 0, 1, 0, 1, 0, 1;
-  return grad_calls({{FQ, FK, V, first, 0.0}, {FQ, FK, V, second, 0.0}});
-}
-json calls_constant_values(std::uint64_t seed) {
-  linref::Rng rng(seed);
-  GradCase c = random_case(rng, 9, 3, 4, 0.0);
-  const Vector value = random_vector(rng, 4);
-  for (Eigen::Index t = 0; t < c.V.rows(); ++t) c.V.row(t) = value.transpose();
-  return grad_calls({c});
-}
-json calls_random(std::uint64_t seed) {
-  linref::Rng rng(seed);
-  return grad_calls({random_case(rng, 9, 4, 3, 0.0), random_case(rng, 7, 3, 5, 1e-6)});
-}
-json calls_central(std::uint64_t seed) {
-  linref::Rng rng(seed);
-  return grad_calls({random_case(rng, 5, 3, 2, 0.5), random_case(rng, 4, 2, 4, 0.0)});
-}
-json calls_square_state(std::uint64_t seed) {
-  linref::Rng rng(seed);
-  return grad_calls({random_case(rng, 10, 4, 4, 0.0)});
-}
-json calls_large_eps(std::uint64_t seed) {
-  linref::Rng rng(seed);
-  return grad_calls({random_case(rng, 6, 3, 2, 10.0)});
-}
 json calls_memory(std::uint64_t seed) {
   linref::Rng rng(seed);
   return grad_calls({random_case(rng, kMemT, kMemD, kMemD, 0.0)});
-}
-// The time rule: one problem at T = 512 and at 8 T = 4096 tokens, d_phi = d_v = 32.
-json calls_time(std::uint64_t seed) {
-  linref::Rng rng(seed);
-  return grad_calls({random_case(rng, 512, 32, 32, 1e-6), random_case(rng, 4096, 32, 32, 1e-6)});
-}
-json calls_random_hidden(std::uint64_t seed) {
-  linref::Rng rng(seed);
-  return grad_calls({random_case(rng, random_size(rng, 20, 40), 5, 3, 0.0),
-                     random_case(rng, random_size(rng, 10, 30), 2, 6, 1e-6)});
 }
 #endif  // LINATTN_ORACLE
 
