@@ -1,6 +1,7 @@
 // Checks of exercise 4, `taylor` (15 points): taylor_features (8), taylor_state_bytes (3.5)
 // and kv_cache_tokens (3.5). The inputs, expected values and the values of the usual mistakes
-// come from the reference, in the oracle regions.
+// come from the reference, in the oracle regions (the slipped copies of taylor_features are in
+// grader/oracle/taylor_mistakes.cpp).
 //
 // The feature checks test the kernel identity 1 + s + s^2/2 on its own, then the exact
 // layout; the byte counts are exact integers.
@@ -37,6 +38,7 @@ static const api::Exercise taylor_api{"taylor", {
 
 #ifdef LINATTN_ORACLE
 #include "../oracle/makers.hpp"
+#include "../oracle/taylor_mistakes.hpp"
 
 #include <cmath>
 #include <limits>
@@ -80,6 +82,8 @@ Int taylor_width(Int d) { return 1 + d + d * d; }
 
 #ifdef LINATTN_ORACLE
 // ==== oracle: calls, and what the reference says of each ====================================
+// The slipped copies of taylor_features are in grader/oracle/taylor_mistakes.*.
+using taylor::taylor_variant;
 
 // ---- taylor_features ---------------------------------------------------------------------
 
@@ -88,26 +92,6 @@ auto x_calls(XInputs in) {
     linref::Rng rng(seed);
     return json::array({json{{"X", wire::from_matrix(random_matrix(rng, in.n, in.d, in.scale))}}});
   };
-}
-
-// Features built from blocks [constant | linear | quadratic * qscale], in a chosen order.
-Matrix taylor_variant(const Matrix& X, double qscale, bool quadratic_first, bool constant_last) {
-  const Eigen::Index n = X.rows(), d = X.cols();
-  Matrix F(n, 1 + d + d * d);
-  for (Eigen::Index r = 0; r < n; ++r) {
-    Eigen::RowVectorXd quad(d * d);
-    for (Eigen::Index i = 0; i < d; ++i)
-      for (Eigen::Index j = 0; j < d; ++j) quad(i * d + j) = X(r, i) * X(r, j) * qscale;
-    Eigen::RowVectorXd row(1 + d + d * d);
-    Eigen::Index at = 0;
-    if (!constant_last) row(at++) = 1.0;
-    if (quadratic_first) { row.segment(at, d * d) = quad; at += d * d; }
-    row.segment(at, d) = X.row(r); at += d;
-    if (!quadratic_first) { row.segment(at, d * d) = quad; at += d * d; }
-    if (constant_last) row(at++) = 1.0;
-    F.row(r) = row;
-  }
-  return F;
 }
 
 std::vector<Suspect> taylor_suspects(const Matrix& X) {
