@@ -1,21 +1,29 @@
-// linref-bench: how fast do the recurrent and chunkwise forms of causal linear attention run,
-// measured against what Eigen's matrix product reaches on the same machine in the same run?
+// linref-bench: how fast do the recurrent and chunkwise forms of causal linear attention, and
+// the two-pass gradients, run, measured against what Eigen's matrix product reaches on the
+// same machine in the same run?
 //
-// Throughput counts 4 T d_phi d_v FLOPs for both forms (the cost of the linear order), so the
-// figures compare time for the same answer. The chunkwise form really does more arithmetic
-// (its masked products inside each chunk), which the last column shows.
+// Credited FLOPs (the arithmetic of the linear-order algorithm, so that the figures compare
+// time for the same answer):
+//  - a causal form, 4 T d_phi d_v: per token, the state update b v^T and the read-out S^T a;
+//  - the two-pass gradients, 12 T d_phi d_v: per token, the forward pass's state update,
+//    read-out S^T a and S u, and the backward pass's update of R, R v and R^T b.
+// The chunkwise form really does more arithmetic (its masked products inside each chunk),
+// which the "real FLOPs" column shows; the chunkwise gradients likewise.
 //
 // The machine may be shared, so every contestant is timed once per round, round after round,
 // and keeps its best time: a burst of outside load then hurts all of them alike instead of
-// whichever happened to be running.
+// whichever happened to be running. Times are the thread's CPU time, which leaves out the
+// moments the scheduler gives the core to another program (all of this runs in one thread).
 #include "linref/attention.hpp"
 #include "linref/feature_maps.hpp"
+#include "linref/gradients.hpp"
 #include "linref/random.hpp"
 
 #include <Eigen/Core>
 
+#include <time.h>
+
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <limits>
@@ -35,15 +43,34 @@ struct Contestant {
   double gflops() const { return flops / best / 1e9; }
 };
 
+double thread_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
 double seconds_of(const std::function<void()>& work) {
-  const auto start = std::chrono::steady_clock::now();
+  const double start = thread_seconds();
   work();
-  const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - start;
-  return elapsed.count();
+  return thread_seconds() - start;
 }
 
 // Keeps the optimiser from discarding a result nobody reads.
 volatile double sink = 0.0;
+
+void print_row(const Contestant& c, double gemm_best) {
+  std::printf("%-28s %9.3f %10.2f %8.0f%% %12.3g\n", c.name.c_str(), c.best * 1e3, c.gflops(),
+              100.0 * c.gflops() / gemm_best, c.real_flops);
+}
+
+void print_target(const char* what, double share, double target) {
+  std::printf("target: %s at least %.0f%% of the best GEMM figure: %s (%.0f%%)\n", what,
+              100.0 * target, share >= target ? "met" : "not met", 100.0 * share);
+}
+
+double max_relative_difference(const Matrix& got, const Matrix& want) {
+  return (got - want).cwiseAbs().maxCoeff() / want.cwiseAbs().maxCoeff();
+}
 
 }  // namespace
 
@@ -52,20 +79,23 @@ int main() {
   const Eigen::Index T = 16384;
   const Eigen::Index d_phi = 64;
   const Eigen::Index d_v = 64;
-  const int rounds = 9;
-  const double counted = 4.0 * T * d_phi * d_v;  // FLOPs credited to either causal form
+  const int rounds = 11;
+  const double linear = 1.0 * T * d_phi * d_v;
+  const double counted = 4.0 * linear;            // FLOPs credited to either causal form
+  const double counted_backward = 12.0 * linear;  // FLOPs credited to the gradients
 
   linref::Rng rng(2024);
   // Positive features, as a real feature map would give, so the denominators stay away from 0.
   const Matrix FQ = linref::elu_plus_one(rng.normal_matrix(T, d_phi));  // (T, d_phi)
   const Matrix FK = linref::elu_plus_one(rng.normal_matrix(T, d_phi));  // (T, d_phi)
   const Matrix V = rng.normal_matrix(T, d_v);                           // (T, d_v)
+  const Matrix G = rng.normal_matrix(T, d_v);                           // dL/dO, (T, d_v)
   const Matrix A = rng.normal_matrix(256, 256), B = rng.normal_matrix(256, 256);
   Matrix state(d_phi, d_v), square(256, 256);  // GEMM results
 
   std::vector<Contestant> gemms;
   // The chunkwise form's state update has this shape: (64 x T) times (T x 64).
-  gemms.push_back({"(64 x 16384) * (16384 x 64)", 2.0 * d_phi * T * d_v, 2.0 * d_phi * T * d_v,
+  gemms.push_back({"(64 x 16384) * (16384 x 64)", 2.0 * linear, 2.0 * linear,
                    [&] { state.noalias() = FK.transpose() * V; sink = state(0, 0); }});
   // The usual yardstick: a square product that fits in cache.
   gemms.push_back({"(256 x 256) * (256 x 256)", 2.0 * 256 * 256 * 256, 2.0 * 256 * 256 * 256,
@@ -73,7 +103,7 @@ int main() {
 
   Matrix O_recurrent;
   std::vector<Matrix> O_chunk;
-  const std::vector<Eigen::Index> chunks = {16, 32, 64, 128, 256};
+  const std::vector<Eigen::Index> chunks = {16, 32, 48, 64, 128, 256};
   std::vector<Contestant> forms;
   forms.push_back({"recurrent", counted, counted,
                    [&] { O_recurrent = linref::causal_recurrent_from_features(FQ, FK, V); }});
@@ -87,38 +117,60 @@ int main() {
                      }});
   }
 
+  linref::LinearAttentionGrads grads;
+  // Real work: the linear part plus six in-chunk lower triangles (chunks of 64 tokens).
+  const double real_backward = counted_backward + 6.0 * T * 64 * (d_phi + d_v) / 2;
+  Contestant backward{"two-pass gradients", counted_backward, real_backward,
+                      [&] { grads = linref::causal_grad_running_features(FQ, FK, V, G); }};
+
   for (int round = 0; round < rounds; ++round) {
     for (auto* group : {&gemms, &forms})
       for (Contestant& c : *group) c.best = std::min(c.best, seconds_of(c.work));
+    backward.best = std::min(backward.best, seconds_of(backward.work));
   }
 
   std::printf("linref-bench: causal linear attention, T = %td, d_phi = %td, d_v = %td, "
-              "1 thread, best of %d interleaved rounds\n", T, d_phi, d_v, rounds);
+              "1 thread, best CPU time of %d interleaved rounds\n", T, d_phi, d_v, rounds);
   std::printf("Eigen vector instructions: %s\n", Eigen::SimdInstructionSetsInUse());
-  std::printf("causal forms are credited 4 T d_phi d_v = %.3g FLOPs per call\n\n", counted);
+  std::printf("credited FLOPs per call: causal forms 4 T d_phi d_v = %.3g, gradients "
+              "12 T d_phi d_v = %.3g\n\n", counted, counted_backward);
 
-  std::printf("%-28s %9s %10s\n", "Eigen GEMM", "ms", "GFLOP/s");
   double gemm_best = 0.0;
-  for (const Contestant& c : gemms) {
-    std::printf("%-28s %9.3f %10.2f\n", c.name.c_str(), c.best * 1e3, c.gflops());
-    gemm_best = std::max(gemm_best, c.gflops());
-  }
-
-  std::printf("\n%-28s %9s %10s %9s %12s\n", "causal form", "ms", "GFLOP/s", "vs GEMM", "real FLOPs");
-  for (const Contestant& c : forms)
-    std::printf("%-28s %9.3f %10.2f %8.0f%% %12.3g\n", c.name.c_str(), c.best * 1e3, c.gflops(),
-                100.0 * c.gflops() / gemm_best, c.real_flops);
+  for (const Contestant& c : gemms) gemm_best = std::max(gemm_best, c.gflops());
+  const char* header = "%-28s %9s %10s %9s %12s\n";
+  std::printf(header, "Eigen GEMM", "ms", "GFLOP/s", "vs GEMM", "real FLOPs");
+  for (const Contestant& c : gemms) print_row(c, gemm_best);
+  std::printf("\n");
+  std::printf(header, "forward", "ms", "GFLOP/s", "vs GEMM", "real FLOPs");
+  for (const Contestant& c : forms) print_row(c, gemm_best);
+  std::printf("\n");
+  std::printf(header, "backward", "ms", "GFLOP/s", "vs GEMM", "real FLOPs");
+  print_row(backward, gemm_best);
 
   std::size_t best = 1;
   for (std::size_t i = 1; i < forms.size(); ++i)
     if (forms[i].best < forms[best].best) best = i;
-  std::printf("\nbest: %s, %.2fx the recurrence's speed, %.0f%% of the best Eigen GEMM figure\n",
-              forms[best].name.c_str(), forms[0].best / forms[best].best,
-              100.0 * forms[best].gflops() / gemm_best);
+  std::printf("\nbest forward: %s, %.2fx the recurrence's speed\n", forms[best].name.c_str(),
+              forms[0].best / forms[best].best);
+  print_target("the best chunkwise form", forms[best].gflops() / gemm_best, 0.6);
+  print_target("the two-pass gradients", backward.gflops() / gemm_best, 1.0 / 3.0);
+
   double worst_difference = 0.0;
   for (const Matrix& O : O_chunk)
     worst_difference = std::max(worst_difference, (O - O_recurrent).cwiseAbs().maxCoeff());
-  std::printf("sanity: max |recurrent - chunkwise| over all chunk sizes = %.3g (outputs up to %.2g)\n",
+  std::printf("\nsanity: max |recurrent - chunkwise| over all chunk sizes = %.3g (outputs up to %.2g)\n",
               worst_difference, O_recurrent.cwiseAbs().maxCoeff());
+  // The quadratic-form gradients need (T, T) matrices: compared on the first tokens only.
+  const Eigen::Index n = 512;
+  const auto head = [n](const Matrix& M) { return Matrix(M.topRows(n)); };
+  const linref::LinearAttentionGrads short_run =
+      linref::causal_grad_running_features(head(FQ), head(FK), head(V), head(G));
+  const linref::LinearAttentionGrads quadratic =
+      linref::causal_grad_quadratic_features(head(FQ), head(FK), head(V), head(G));
+  std::printf("sanity: two-pass vs quadratic-form gradients on the first %td tokens, max relative "
+              "difference dFQ %.2g, dFK %.2g, dFV %.2g\n", n,
+              max_relative_difference(short_run.dQ, quadratic.dQ),
+              max_relative_difference(short_run.dK, quadratic.dK),
+              max_relative_difference(short_run.dV, quadratic.dV));
   return 0;
 }

@@ -1,6 +1,7 @@
 // Hand-derived gradients of causal linear attention; the derivation is in gradients.hpp.
 #include "linref/gradients.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -15,6 +16,11 @@ void check_shapes(const Matrix& FQ, const Matrix& FK, const Matrix& V, const Mat
   if (G && (G->rows() != V.rows() || G->cols() != V.cols()))
     throw std::invalid_argument("linref gradients: G must have the shape of O, (T, d_v)");
 }
+
+// The two-pass gradients work on chunks of this many tokens: large enough that the products
+// per chunk run at matrix-multiplication speed, small enough that the masked in-chunk
+// products (their cost grows with the chunk) stay a small part of the work.
+constexpr Eigen::Index kGradientChunk = 64;
 
 // elu(x) + 1, kept local so this file depends on nothing else in the library.
 Matrix elu1(const Matrix& X) {
@@ -83,30 +89,67 @@ LinearAttentionGrads causal_grad_running_features(const Matrix& FQ, const Matrix
   Matrix U(T, d_v);  // u_t per token
   Vector w(T);       // w_t per token
 
-  // Forward in time: the running state gives the output, and with it the query gradient.
-  Matrix S = Matrix::Zero(d_phi, d_v);  // S_t
-  Vector z = Vector::Zero(d_phi);       // z_t
-  for (Eigen::Index t = 0; t < T; ++t) {
-    const Vector a = FQ.row(t).transpose();
-    S.noalias() += FK.row(t).transpose() * V.row(t);
-    z += FK.row(t).transpose();
-    const double den = z.dot(a) + eps;
-    const Vector o = S.transpose() * a / den;
-    const Vector u = G.row(t).transpose() / den;
-    const double wt = -G.row(t).dot(o) / den;
-    U.row(t) = u.transpose();
-    w(t) = wt;
-    g.dQ.row(t) = (S * u + wt * z).transpose();
+  // Both passes go a chunk of tokens at a time, so that the sums over one chunk's tokens are
+  // matrix products. Inside a chunk, with s <= t both in it:
+  //   A_ts = a_t . b_s,   D_ts = u_t . v_s + w_t   (dL/dA_ts)
+  // and, S, z, R, r being the running sums of the other chunks only,
+  //   dFQ = U S^T + w z^T + D Kc,   dFK = Vc R^T + 1 r^T + D^T Qc,   dFV = Kc R + A^T U.
+  const Eigen::Index C = std::max<Eigen::Index>(1, std::min(kGradientChunk, T));
+  Matrix A = Matrix::Zero(C, C), D = Matrix::Zero(C, C);  // lower triangles only
+  Matrix O(C, d_v);                                     // one chunk's outputs
+  Vector den(C);
+
+  // Forward in time: S, z over the earlier chunks give the outputs, u_t and w_t, all of dFQ,
+  // and the parts of dFK and dFV that come from the chunk's own tokens.
+  Matrix S = Matrix::Zero(d_phi, d_v);
+  Vector z = Vector::Zero(d_phi);
+  for (Eigen::Index start = 0; start < T; start += C) {
+    const Eigen::Index c = std::min(C, T - start);
+    const auto Qc = FQ.middleRows(start, c), Kc = FK.middleRows(start, c);
+    const auto Vc = V.middleRows(start, c), Gc = G.middleRows(start, c);
+    auto Uc = U.middleRows(start, c);
+    auto wc = w.segment(start, c);
+    auto Ac = A.topLeftCorner(c, c), Dc = D.topLeftCorner(c, c);
+    auto Oc = O.topRows(c);
+    auto dc = den.head(c);
+
+    Ac.triangularView<Eigen::Lower>() = Qc * Kc.transpose();
+    dc.noalias() = Qc * z;
+    dc += Ac.rowwise().sum();  // the strictly upper triangle of Ac is zero
+    dc.array() += eps;
+    Oc.noalias() = Qc * S;
+    Oc.noalias() += Ac.triangularView<Eigen::Lower>() * Vc;
+    Oc.array().colwise() /= dc.array();
+    Uc = Gc.array().colwise() / dc.array();
+    wc = -(Gc.cwiseProduct(Oc).rowwise().sum().array() / dc.array()).matrix();
+
+    Dc.triangularView<Eigen::Lower>() = Uc * Vc.transpose();
+    Dc.triangularView<Eigen::Lower>() += wc * Eigen::RowVectorXd::Ones(c);
+    auto dQc = g.dQ.middleRows(start, c);
+    dQc.noalias() = Uc * S.transpose();
+    dQc.noalias() += wc * z.transpose();
+    dQc.noalias() += Dc.triangularView<Eigen::Lower>() * Kc;
+    g.dK.middleRows(start, c).noalias() = Dc.triangularView<Eigen::Lower>().transpose() * Qc;
+    g.dV.middleRows(start, c).noalias() = Ac.triangularView<Eigen::Lower>().transpose() * Uc;
+
+    S.noalias() += Kc.transpose() * Vc;
+    z += Kc.colwise().sum().transpose();
   }
 
-  // Backward in time: the running sums over the future give the key and value gradients.
-  Matrix R = Matrix::Zero(d_phi, d_v);  // R_s = sum_{t>=s} a_t u_t^T
-  Vector r = Vector::Zero(d_phi);       // r_s = sum_{t>=s} w_t a_t
-  for (Eigen::Index s = T - 1; s >= 0; --s) {
-    R.noalias() += FQ.row(s).transpose() * U.row(s);
-    r += w(s) * FQ.row(s).transpose();
-    g.dK.row(s) = (R * V.row(s).transpose() + r).transpose();
-    g.dV.row(s) = (R.transpose() * FK.row(s).transpose()).transpose();
+  // Backward in time: R, r over the later chunks add the rest of dFK and dFV.
+  Matrix R = Matrix::Zero(d_phi, d_v);
+  Vector r = Vector::Zero(d_phi);
+  for (Eigen::Index start = (T - 1) / C * C; start >= 0; start -= C) {  // last chunk first
+    const Eigen::Index c = std::min(C, T - start);
+    const auto Qc = FQ.middleRows(start, c), Kc = FK.middleRows(start, c);
+    const auto Vc = V.middleRows(start, c);
+    const auto Uc = U.middleRows(start, c);
+    auto dKc = g.dK.middleRows(start, c);
+    dKc.noalias() += Vc * R.transpose();
+    dKc.rowwise() += r.transpose();
+    g.dV.middleRows(start, c).noalias() += Kc * R;
+    R.noalias() += Qc.transpose() * Uc;
+    r.noalias() += Qc.transpose() * w.segment(start, c);
   }
   return g;
 }
