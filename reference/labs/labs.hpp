@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <string>
 #include <vector>
 
 namespace linlab {
@@ -147,5 +148,111 @@ struct MemoryFillResult {
 };
 MemoryFillResult compute_memory_fill(std::uint64_t seed = 9, int trials = 20);
 int run_memory_fill(const Options& opt, std::ostream& os);
+
+// ---- 10. chunk-size (text on training and prefill): chunkwise time against chunk size ----
+struct ChunkSizeRow {
+  Eigen::Index chunk;
+  double chunkwise_seconds;   // linref's chunkwise form, best of the rounds
+  double gemm_seconds;        // the same products as plain dense GEMMs (no mask, no division)
+  double gemm_flops;          // their FLOPs: 2 T C (d_phi + d_v) + 4 T d_phi d_v for C | T
+  double max_diff_recurrent;  // max |chunkwise - recurrent|
+};
+struct ChunkSizeResult {
+  Eigen::Index T, d_phi, d_v;
+  int rounds;                                 // the parallel form runs in at most 2
+  double recurrent_seconds, parallel_seconds;
+  double yardstick_seconds, yardstick_flops;  // one (d x T)(T x d) GEMM
+  double max_diff_parallel;                   // max |parallel - recurrent|
+  double output_scale;                        // max |output|
+  std::vector<ChunkSizeRow> rows;             // in the order of the chunk sizes asked for
+  Eigen::Index fastest_chunk;                 // the row with the smallest chunkwise time
+};
+std::vector<Eigen::Index> default_chunk_sizes();  // 8, 16, ..., 1024
+// Times (and checks) every form on one random problem with elu+1 features.
+ChunkSizeResult compute_chunk_size(Eigen::Index T = 4096, Eigen::Index d_phi = 64,
+                                   Eigen::Index d_v = 64,
+                                   std::vector<Eigen::Index> chunks = default_chunk_sizes(),
+                                   int rounds = 5, std::uint64_t seed = 10);
+Eigen::Index fastest_chunk(const ChunkSizeResult& r);
+// One line from the measurements: the fastest chunk size, whether it lies in the seed's
+// 64..256, the sizes within 10% of it, and its speed against the recurrent and parallel forms.
+std::string chunk_size_conclusion(const ChunkSizeResult& r);
+int run_chunk_size(const Options& opt, std::ostream& os);
+
+// ---- 11. pitfalls (the box of pitfalls): negative features, bf16 state, dropped temperature ----
+// (a) One row per feature map on the same random data (T tokens, d_k = d_v = d).
+struct DenominatorRow {
+  std::string map;
+  double min_denominator;     // min over t of z_t^T phi(q_t), without eps (nan: no denominator)
+  Eigen::Index nonpositive;   // tokens with z_t^T phi(q_t) <= 0
+  double min_abs_ratio;       // min over t of |den_t| / sum_{s<=t} |phi(q_t)^T phi(k_s)|
+  Eigen::Index cancelled;     // tokens with that ratio below 0.01
+  double max_output_ratio;    // max |o| / max |v| (at most 1 when every weight is positive)
+};
+// identity, SiLU, elu+1, then identity without denominator and with an RMS-normalized output.
+std::vector<DenominatorRow> compute_pitfall_denominators(std::uint64_t seed = 11,
+                                                         Eigen::Index T = 1024,
+                                                         Eigen::Index d = 16);
+// (b) float32 -> the nearest bf16 value (8 significant bits), ties to even, kept as a float.
+float round_to_bf16(float x);
+struct Bf16Row {
+  Eigen::Index T;  // rows at T = 256, 1024, 4096, ... (every fourfold) up to T_max
+  double state_error_bf16, state_error_f32;    // |S_T - S_T(double)|_F / |S_T(double)|_F
+  double z_error_bf16, z_error_f32;            // the same for z_T
+  double output_error_bf16, output_error_f32;  // mean relative output error since the last row
+  double lost_bf16, lost_f32;  // share of nonzero updates since the last row that changed nothing
+};
+struct Bf16Result {
+  Eigen::Index d;           // d_phi = d_v
+  double double_vs_linref;  // max |the lab's double recurrence - linref's|: the truth is right
+  std::vector<Bf16Row> rows;
+};
+Bf16Result compute_pitfall_bf16(std::uint64_t seed = 12, Eigen::Index T_max = 65536,
+                                Eigen::Index d = 16);
+// (c) Positive random features fed q, k scaled by d_k^{-1/4} (row 0) or as they are (row 1).
+struct TemperatureRow {
+  bool temperature;
+  double slope;  // least squares of log(estimate) on q^T k: 1/sqrt(d_k) or 1
+  double error_vs_tempered, error_vs_untempered;  // median |estimate / kernel - 1|
+  double misplaced_vs_tempered, misplaced_vs_untempered;  // weight moved vs either softmax
+};
+struct TemperatureResult {
+  Eigen::Index n_q, n_k, d_k, d_phi;
+  double entry_std;    // entries of q and k are N(0, entry_std^2)
+  double softmax_gap;  // weight the two softmax kernels place differently
+  std::vector<TemperatureRow> rows;
+};
+TemperatureResult compute_pitfall_temperature(std::uint64_t seed = 13, Eigen::Index d_phi = 65536);
+int run_pitfalls(const Options& opt, std::ostream& os);
+
+// ---- 12. backward-memory (text on training): prefix states against two-pass gradients ----
+struct BackwardMemoryRow {  // computed from shapes, float32, d_phi = d_v = 128
+  std::int64_t T;
+  std::int64_t cumsum_bytes;          // T d_phi d_v * 4 (linref::stored_states_bytes)
+  std::int64_t two_pass_state_bytes;  // S, z, R, r: 2 (d_phi d_v + d_phi) * 4, whatever T is
+  std::int64_t two_pass_token_bytes;  // u_t and w_t between the passes: T (d_v + 1) * 4
+};
+struct MeasuredMemoryRow {  // linref's double-precision functions, d_phi = d_v = measure_d
+  Eigen::Index T;
+  std::int64_t cumsum_states_bytes, cumsum_output_bytes;      // computed
+  std::int64_t two_pass_extra_bytes, two_pass_output_bytes;   // computed
+  std::int64_t cumsum_measured, two_pass_measured;  // peak resident growth; -1: not measurable
+};
+struct BackwardMemoryResult {
+  std::int64_t d_phi, d_v;
+  std::int64_t seed_figure_bytes;  // T = 8192, d = 128, float32
+  std::vector<BackwardMemoryRow> rows;  // T = 1024, 2048, ..., 65536
+  Eigen::Index measure_d;
+  bool measured;                   // false when this system cannot reset and read the peak
+  std::vector<MeasuredMemoryRow> measured_rows;
+  double max_cumsum_vs_recurrent;  // the measured cumulative-sum runs computed the right thing
+};
+std::int64_t two_pass_state_bytes(std::int64_t d_phi, std::int64_t d_v, std::int64_t bytes_per);
+std::int64_t two_pass_token_bytes(std::int64_t T, std::int64_t d_v, std::int64_t bytes_per);
+BackwardMemoryResult compute_backward_memory(Eigen::Index measure_d = 64,
+                                             std::vector<Eigen::Index> measure_T = {512, 1024,
+                                                                                    2048, 4096},
+                                             std::uint64_t seed = 14);
+int run_backward_memory(const Options& opt, std::ostream& os);
 
 }  // namespace linlab

@@ -24,6 +24,12 @@ const std::vector<Lab>& all_labs() {
        run_sharpness},
       {"memory-fill", "second figure", "a d = 32 memory filled one pair at a time",
        run_memory_fill},
+      {"chunk-size", "chunkwise text", "chunkwise time against chunk size, beside the other forms",
+       run_chunk_size},
+      {"pitfalls", "pitfalls box", "negative features, a bf16 state, the temperature dropped",
+       run_pitfalls},
+      {"backward-memory", "training text", "backward-pass memory: prefix states vs two-pass sums",
+       run_backward_memory},
   };
   return labs;
 }

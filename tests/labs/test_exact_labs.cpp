@@ -1,5 +1,6 @@
 // Labs whose results are exact: the hand example, the MiniMax-01 arithmetic, numerical ranks,
-// agreement of forms and of gradients. Tolerances are stated where rounding enters.
+// agreement of forms and of gradients, bf16 rounding, byte counts. Tolerances are stated where
+// rounding enters.
 #include "labs.hpp"
 
 #include <doctest/doctest.h>
@@ -7,6 +8,9 @@
 #include <linref/gradients.hpp>
 
 #include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
 
 using namespace linlab;
 
@@ -101,4 +105,104 @@ TEST_CASE("gradients: the hand-derived gradient of a one-token case checked entr
   CHECK(g.dQ.cwiseAbs().maxCoeff() < 1e-14);
   CHECK(g.dK.cwiseAbs().maxCoeff() < 1e-14);
   CHECK((g.dV - G).cwiseAbs().maxCoeff() < 1e-14);
+}
+
+TEST_CASE("chunk-size: every chunk size gives the recurrent outputs, rows in the order asked") {
+  // Small and untimed in spirit: one round, T = 200 with d_phi != d_v (a transposed state
+  // would show), chunk sizes that do not divide T, one of 1 token and two of T or more.
+  const std::vector<Eigen::Index> chunks = {1, 3, 7, 32, 64, 200, 256};
+  const ChunkSizeResult r = compute_chunk_size(200, 12, 5, chunks, 1);
+  REQUIRE(r.rows.size() == chunks.size());
+  CHECK(r.T == 200);
+  CHECK(r.d_phi == 12);
+  CHECK(r.d_v == 5);
+  // Outputs are averages of N(0, 1) values, of order one; rounding is ~1e-15.
+  CHECK(r.output_scale > 0.1);
+  CHECK(r.max_diff_parallel < 1e-12);
+  bool fastest_is_a_row = false;
+  for (std::size_t i = 0; i < chunks.size(); ++i) {
+    CAPTURE(chunks[i]);
+    CHECK(r.rows[i].chunk == chunks[i]);
+    CHECK(r.rows[i].max_diff_recurrent < 1e-12);
+    if (r.rows[i].chunk == r.fastest_chunk) fastest_is_a_row = true;
+  }
+  CHECK(fastest_is_a_row);
+  CHECK(fastest_chunk(r) == r.fastest_chunk);
+}
+
+TEST_CASE("chunk-size: the GEMM skeleton's FLOPs are 2 C^2 (d_phi + d_v) + 4 C d_phi d_v per chunk") {
+  const ChunkSizeResult r = compute_chunk_size(200, 12, 5, {1, 7, 200, 256}, 1);
+  REQUIRE(r.rows.size() == 4);
+  // C = 1: 200 chunks of 2 * 17 + 4 * 60 = 274.
+  CHECK(r.rows[0].gemm_flops == 200.0 * 274.0);
+  // C = 7: 28 chunks of 7 (2 * 49 * 17 + 4 * 7 * 60 = 3346) and one of 4 (544 + 960).
+  CHECK(r.rows[1].gemm_flops == 28.0 * 3346.0 + 1504.0);
+  // C = T, and a chunk longer than T, are one chunk of 200 tokens.
+  CHECK(r.rows[2].gemm_flops == 2.0 * 200 * 200 * 17 + 4.0 * 200 * 60);
+  CHECK(r.rows[3].gemm_flops == r.rows[2].gemm_flops);
+  CHECK(r.yardstick_flops == 2.0 * 12 * 200 * 5);
+}
+
+TEST_CASE("chunk-size: the conclusion line is computed from the times it is given") {
+  ChunkSizeResult r{};
+  r.recurrent_seconds = 3e-3;
+  r.parallel_seconds = 20e-3;
+  r.rows = {{32, 1.00e-3, 1.0, 1.0, 0.0}, {64, 2.00e-3, 1.0, 1.0, 0.0},
+            {128, 1.05e-3, 1.0, 1.0, 0.0}};
+  std::string s = chunk_size_conclusion(r);
+  CAPTURE(s);
+  CHECK(s.find("fastest chunk 32 ") != std::string::npos);
+  CHECK(s.find("outside the seed's 64..256") != std::string::npos);
+  CHECK(s.find("within 10% of it: 32, 128") != std::string::npos);  // 64 is twice as slow
+  CHECK(s.find("3.0x the recurrent") != std::string::npos);
+  CHECK(s.find("20.0x the parallel") != std::string::npos);
+  CHECK(fastest_chunk(r) == 32);
+
+  r.rows[2].chunkwise_seconds = 0.5e-3;
+  s = chunk_size_conclusion(r);
+  CAPTURE(s);
+  CHECK(s.find("fastest chunk 128 ") != std::string::npos);
+  CHECK(s.find("inside the seed's 64..256") != std::string::npos);
+  CHECK(s.find("within 10% of it: 128;") != std::string::npos);
+  CHECK(fastest_chunk(r) == 128);
+}
+
+TEST_CASE("pitfalls: bf16 rounding keeps 8 significant bits, ties to even") {
+  const float u = std::ldexp(1.0f, -7);  // bf16's spacing just above 1
+  CHECK(round_to_bf16(1.0f) == 1.0f);
+  CHECK(round_to_bf16(1.0f + u) == 1.0f + u);                // representable: unchanged
+  CHECK(round_to_bf16(1.0f + u / 2) == 1.0f);                // tie: to the even neighbour 1
+  CHECK(round_to_bf16(1.0f + 3 * u / 2) == 1.0f + 2 * u);    // tie: up to the even neighbour
+  CHECK(round_to_bf16(1.0f + u / 2 + std::ldexp(1.0f, -20)) == 1.0f + u);  // above the tie
+  CHECK(round_to_bf16(-(1.0f + u / 2 + std::ldexp(1.0f, -20))) == -(1.0f + u));
+  CHECK(round_to_bf16(0.1f) == 0.10009765625f);  // 0.1 in bf16: 205/2048
+  // The pitfall in one line: near 256 the spacing is 2, so adding 0.9 changes nothing.
+  CHECK(round_to_bf16(256.0f + 0.9f) == 256.0f);
+  CHECK(round_to_bf16(256.0f + 1.1f) == 258.0f);
+  CHECK(std::isinf(round_to_bf16(std::numeric_limits<float>::infinity())));
+}
+
+TEST_CASE("backward-memory: the seed's 512 MiB and the byte counts from the shapes") {
+  const BackwardMemoryResult r = compute_backward_memory(16, {64, 128});
+  CHECK(r.seed_figure_bytes == 512LL * 1024 * 1024);  // 8192 * 128 * 128 * 4
+  CHECK(r.d_phi == 128);
+  CHECK(r.d_v == 128);
+  REQUIRE(r.rows.size() == 7);  // T = 1024 .. 65536
+  for (const BackwardMemoryRow& row : r.rows) {
+    CAPTURE(row.T);
+    CHECK(row.cumsum_bytes == row.T * 128 * 128 * 4);
+    CHECK(row.two_pass_state_bytes == 2 * (128 * 128 + 128) * 4);  // S, z, R, r: not T
+    CHECK(row.two_pass_token_bytes == row.T * 129 * 4);            // u_t, w_t
+    if (row.T == 8192) CHECK(row.cumsum_bytes == r.seed_figure_bytes);
+  }
+  // The ratio tends to d_phi d_v / (d_v + 1) = 127 and is above 100 from T = 8192 on.
+  const BackwardMemoryRow& at_8192 = r.rows[3];
+  REQUIRE(at_8192.T == 8192);
+  CHECK(at_8192.cumsum_bytes > 100 * (at_8192.two_pass_state_bytes + at_8192.two_pass_token_bytes));
+  // The measured rows' shapes, in double precision.
+  REQUIRE(r.measured_rows.size() == 2);
+  CHECK(r.measured_rows[1].cumsum_states_bytes == 128 * 16 * 16 * 8);
+  CHECK(r.measured_rows[1].two_pass_extra_bytes == (2 * (16 * 16 + 16) + 128 * 17) * 8);
+  CHECK(r.measured_rows[1].two_pass_output_bytes == 3 * 128 * 16 * 8);
+  CHECK(r.max_cumsum_vs_recurrent < 1e-12);
 }

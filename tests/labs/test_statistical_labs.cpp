@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 using namespace linlab;
 
@@ -127,4 +128,102 @@ TEST_CASE("sharpness: ten draws of random features misplace weight as in the see
   const double e_median = 0.5 * (e[4] + e[5]);
   CHECK(e_median > 0.2);
   CHECK(e_median < 1.0);
+}
+
+TEST_CASE("pitfalls: identity features drive denominators to zero and below, elu+1 never") {
+  const std::vector<DenominatorRow> rows = compute_pitfall_denominators();  // the lab's data
+  REQUIRE(rows.size() == 4);
+  const DenominatorRow& id = rows[0];
+  const DenominatorRow& silu = rows[1];
+  const DenominatorRow& elu = rows[2];
+  const DenominatorRow& fix = rows[3];
+  CHECK(id.map == "identity");
+  CHECK(elu.map == "elu+1");
+  // q^T z_t with zero-mean features has no preferred sign: about half the tokens are <= 0.
+  CHECK(id.nonpositive > 100);
+  CHECK(id.min_denominator < 0.0);
+  CHECK(id.cancelled > 0);
+  // Cancellation amplifies: some output is far outside the values' range.
+  CHECK(id.max_output_ratio > 10.0);
+  // SiLU's negative part is small (down to -0.28), but it still goes below zero somewhere here.
+  CHECK(silu.nonpositive > 0);
+  // elu+1 is positive: no token at or below zero, nothing cancels (ratio exactly 1 up to
+  // rounding), and every output is a convex combination of values.
+  CHECK(elu.nonpositive == 0);
+  CHECK(elu.min_denominator > 0.0);
+  CHECK(elu.cancelled == 0);
+  CHECK(std::fabs(elu.min_abs_ratio - 1.0) < 1e-12);
+  CHECK(elu.max_output_ratio <= 1.0);
+  // Normalizing the output instead: each row has root mean square 1, so no entry exceeds
+  // sqrt(d_v) = 4, while max |v| over 16,384 N(0, 1) draws is above 3.
+  CHECK(std::isnan(fix.min_denominator));
+  CHECK(fix.max_output_ratio < 4.0 / 3.0);
+}
+
+TEST_CASE("pitfalls: a bf16 state loses updates and its error grows with T, float32's stays tiny") {
+  // T up to 4096 here (the lab goes to 65,536); rows at 256, 1024, 4096.
+  const Bf16Result r = compute_pitfall_bf16(12, 4096, 16);
+  REQUIRE(r.rows.size() == 3);
+  CHECK(r.rows[0].T == 256);
+  CHECK(r.rows[2].T == 4096);
+  CHECK(r.double_vs_linref < 1e-12);  // the lab's truth is linref's recurrence
+  for (std::size_t i = 0; i < r.rows.size(); ++i) {
+    const Bf16Row& row = r.rows[i];
+    CAPTURE(row.T);
+    // bf16 rounds each stored value by up to 2^-9 relative, float32 by 2^-24: the errors stay
+    // orders of magnitude apart (the factor 100 leaves plenty of room).
+    CHECK(row.output_error_bf16 > 100.0 * row.output_error_f32);
+    CHECK(row.state_error_bf16 > 100.0 * row.state_error_f32);
+    CHECK(row.z_error_bf16 > 100.0 * row.z_error_f32);
+    CHECK(row.output_error_f32 < 1e-5);
+    CHECK(row.lost_bf16 > row.lost_f32);
+    if (i > 0) {
+      // Once z_t is in the hundreds, bf16's spacing exceeds the typical increment of about 1.3:
+      // the running sum stalls, so every error and the share of lost updates keep growing.
+      CHECK(row.output_error_bf16 > r.rows[i - 1].output_error_bf16);
+      CHECK(row.z_error_bf16 > r.rows[i - 1].z_error_bf16);
+      CHECK(row.lost_bf16 > r.rows[i - 1].lost_bf16);
+    }
+  }
+  CHECK(r.rows[2].lost_bf16 > 0.1);  // a real share of the updates is lost by T = 4096
+}
+
+TEST_CASE("pitfalls: without the temperature the features approximate exp(q.k), with it exp(q.k/sqrt(d_k))") {
+  const TemperatureResult r = compute_pitfall_temperature();  // the lab's sizes, d_phi = 65,536
+  REQUIRE(r.rows.size() == 2);
+  const TemperatureRow& with = r.rows[0];
+  const TemperatureRow& without = r.rows[1];
+  CHECK(with.temperature);
+  CHECK(!without.temperature);
+  // log(estimate) against q^T k has slope 1/sqrt(16) = 0.25 with the d_k^{-1/4} scaling and 1
+  // without. Relative noise ~0.03 (with) and ~0.2 (without) per value over 512 pairs.
+  CHECK(std::fabs(with.slope - 0.25) < 0.03);
+  CHECK(std::fabs(without.slope - 1.0) < 0.1);
+  // Each estimate is close to its own kernel and far from the other one.
+  CHECK(with.error_vs_tempered < 0.05);
+  CHECK(with.error_vs_untempered > 0.2);
+  CHECK(without.error_vs_untempered < 0.2);
+  CHECK(without.error_vs_tempered > 0.2);
+  CHECK(with.misplaced_vs_tempered < with.misplaced_vs_untempered);
+  CHECK(without.misplaced_vs_untempered < without.misplaced_vs_tempered);
+  CHECK(r.softmax_gap > 0.1);  // the two kernels really are different
+}
+
+TEST_CASE("backward-memory: where measurable, the cumulative sum's working set is its states") {
+  // d = 32, T = 1024: 8 MiB of prefix states in double; the two-pass gradients' working set is
+  // their 0.75 MiB of results plus about 0.3 MiB (u_t, w_t, one chunk's scratch).
+  const BackwardMemoryResult r = compute_backward_memory(32, {1024});
+  REQUIRE(r.measured_rows.size() == 1);
+  const MeasuredMemoryRow& row = r.measured_rows[0];
+  CHECK(row.cumsum_states_bytes == 8LL * 1024 * 1024);
+  if (!r.measured) {
+    MESSAGE("peak resident memory cannot be reset and read here; only the shapes are checked");
+    return;
+  }
+  // Pages are touched as states are written, so the peak grows by at least the states (90%
+  // leaves room for pages the allocator already held) and by no more than states, output and
+  // allocator headers with 2 MiB of slack.
+  CHECK(row.cumsum_measured > 0.9 * row.cumsum_states_bytes);
+  CHECK(row.cumsum_measured < row.cumsum_states_bytes + row.cumsum_output_bytes + 2 * 1024 * 1024);
+  CHECK(row.two_pass_measured < row.cumsum_measured / 4);
 }
