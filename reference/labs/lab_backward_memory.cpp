@@ -32,27 +32,31 @@ std::int64_t status_bytes(const std::string& field) {
   return -1;
 }
 
-// Peak resident memory gained while `work` runs, in bytes; -1 if it cannot be measured here.
-// Linux resets a process's peak ("VmHWM") to its current resident size when "5" is written to
-// /proc/self/clear_refs. Free memory that the allocator still holds would hide new allocations
-// (they would reuse pages already resident), so it is handed back first.
+// Runs `work` and returns the peak resident memory gained meanwhile, in bytes, or -1 if that
+// cannot be measured here (the work runs either way). Linux resets a process's peak ("VmHWM")
+// to its current resident size when "5" is written to /proc/self/clear_refs. Free memory that
+// the allocator still holds would hide new allocations (they would reuse pages already
+// resident), so it is handed back first.
 template <class Work>
 std::int64_t peak_growth(Work&& work) {
 #if defined(__GLIBC__)
   malloc_trim(0);
 #endif
+  bool reset = false;
   {
     std::ofstream clear("/proc/self/clear_refs");
     clear << "5";
     clear.flush();
-    if (!clear) return -1;
+    reset = static_cast<bool>(clear);
   }
   const std::int64_t rss = status_bytes("VmRSS");
   const std::int64_t hwm = status_bytes("VmHWM");
-  // After a reset the peak equals the current size (a page or two of slack for the reads).
-  if (rss < 0 || hwm < 0 || hwm > rss + 64 * 1024) return -1;
+  // After a reset the peak is the current size. The kernel updates its page counts in
+  // batches, so the two figures may disagree by a few hundred KiB; a peak far above the
+  // current size means the reset did not happen.
+  const bool measurable = reset && rss >= 0 && hwm >= 0 && hwm <= rss + 1024 * 1024;
   work();
-  return status_bytes("VmHWM") - rss;
+  return measurable ? status_bytes("VmHWM") - hwm : -1;
 }
 
 }  // namespace
