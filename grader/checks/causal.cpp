@@ -110,7 +110,9 @@ json expect_sequence(const json& a, causal::Form form) {
   const Matrix FQ = phi(Q), FK = phi(K);
   return json{{"O", wire::from_matrix(O)},
               {"d_phi", FQ.cols()},
-              {"suspects", suspects_json(causal::sequence_suspects(FQ, FK, V, eps, form))}};
+              {"suspects", FQ.rows() <= kMaxSuspectTokens
+                               ? suspects_json(causal::sequence_suspects(FQ, FK, V, eps, form))
+                               : json::array()}};
 }
 json expect_recurrent(const json& a) { return expect_sequence(a, causal::Form::Recurrent); }
 json expect_parallel(const json& a) { return expect_sequence(a, causal::Form::Parallel); }

@@ -110,7 +110,7 @@ const SlipNames<MlstmSlip> kMlstmSlips{
 };
 
 // Large calls (the memory rule) carry only the outputs: slips are told apart on small probes.
-constexpr Eigen::Index kDetailUpTo = 1000;
+constexpr Eigen::Index kDetailUpTo = kMaxSuspectTokens;
 
 json expect_mlstm(const json& a) {
   const MlstmCase c = mlstm_case_of(a);

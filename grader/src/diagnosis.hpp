@@ -34,6 +34,10 @@ std::optional<std::string> diagnose_scalar(double got, const std::vector<ScalarS
 // evenly spaced entries ({"rows", "cols", "probe": [[index, value], ...]}, row-major
 // indices), and is recognised when the output has that shape and matches at those entries.
 inline constexpr Eigen::Index kProbeEntries = 4096;
+// Suspects are worked out for calls of up to this many tokens only. The memory and time rules
+// call at thousands of tokens, where running every slipped copy would cost the oracle seconds
+// per check; the same slips are told apart on the small probes of the same function.
+inline constexpr Eigen::Index kMaxSuspectTokens = 1024;
 json suspects_json(const std::vector<Suspect>& suspects);
 json scalar_suspects_json(const std::vector<ScalarSuspect>& suspects);
 std::optional<std::string> diagnose(const Matrix& got, const json& suspects,
