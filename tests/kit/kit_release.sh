@@ -97,6 +97,13 @@ case "$name" in
     [ "$(cd "$rel/assignments" && ls)" = default.json ] || fail "the student kit's assignments/ is not default.json alone"
     cmp -s "$KIT_DIR/assignments/default.json" "$rel/assignments/default.json" || fail "the student kit's assignment differs"
     grep -q "hidden" "$rel/README.md" || fail "the README does not mention the hidden checks"
+    # Its assignment's exercises, no other: in the list that the build reads, and on disk.
+    [ "$(grep -E '^[a-z_0-9]+$' "$rel/exercises/list.txt" | tr '\n' ' ')" = "flops causal random_features taylor memory " ] ||
+      fail "the student kit's exercises/list.txt is not the default assignment's: $(cat "$rel/exercises/list.txt")"
+    for ex in chunkwise backward modern; do
+      [ ! -e "$rel/exercises/$ex" ] && [ ! -e "$rel/grader/checks/$ex.cpp" ] ||
+        fail "the default assignment's student kit ships $ex"
+    done
     # The README's two commands, from the temp folder: the kit's own tests build it first.
     t0=$(now)
     (cd "$rel" && ./kit test) >"$out" 2>&1 || fail "./kit test in the student kit failed"
@@ -115,6 +122,21 @@ case "$name" in
     [ "$score" = "$max" ] || fail "the solutions did not get full marks: $summary"
     (cd "$rel" && ./kit grade) >"$out" 2>&1; code=$?
     [ $code -eq 1 ] || fail "grading the stubs with the student kit exited $code, expected 1" ;;
+
+  student-advanced)
+    # The second assignment's student kit: its three exercises, no other, and its own file.
+    rel=$work/student-kit
+    kit release student "$rel" --assignment advanced >"$out" 2>&1 || fail "release student --assignment advanced exited $?"
+    [ "$(grep -E '^[a-z_0-9]+$' "$rel/exercises/list.txt" | tr '\n' ' ')" = "chunkwise backward modern " ] ||
+      fail "the advanced kit's exercises/list.txt: $(cat "$rel/exercises/list.txt")"
+    for ex in flops causal random_features taylor memory; do
+      [ ! -e "$rel/exercises/$ex" ] && [ ! -e "$rel/grader/checks/$ex.cpp" ] && [ ! -e "$rel/grader/data/headers/$ex" ] ||
+        fail "the advanced kit ships $ex"
+    done
+    for ex in chunkwise backward modern; do
+      [ -f "$rel/exercises/$ex/$ex.cpp" ] && [ -f "$rel/grader/checks/$ex.cpp" ] || fail "the advanced kit lacks $ex"
+    done
+    [ "$(cd "$rel/assignments" && ls)" = advanced.json ] || fail "the advanced kit's assignments/ is not advanced.json alone" ;;
 
   gradescope)
     kit release gradescope "$work/bundle" >"$out" 2>&1 || fail "release gradescope exited $?"

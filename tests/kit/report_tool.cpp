@@ -4,6 +4,7 @@
 //   kit_report_tool summary REPORT.json       score=S max=M checks=N hidden=H passed=P
 //   kit_report_tool gradescope RESULTS.json   score=S tests=N hidden=H passed=P output_has_fault=0|1
 //                                             (hidden: the tests students do not see yet)
+//   kit_report_tool first-check REPORT.json   EXERCISE/CHECK SEED of the report's first check
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -73,7 +74,15 @@ int main(int argc, char** argv) {
                 << " hidden=" << hidden << " passed=" << passed << " output_has_fault=" << fault << "\n";
       return 0;
     }
-    std::cerr << "usage: kit_report_tool csv-row NAME REPORT | summary REPORT | gradescope RESULTS\n";
+    if (what == "first-check" && argc == 3) {
+      const json r = load(argv[2]);
+      const json& e = r.at("exercises").at(0);
+      const json& c = e.at("checks").at(0);
+      std::cout << e.at("name").get<std::string>() << "/" << c.at("name").get<std::string>() << " "
+                << c.at("seed").get<std::uint64_t>() << "\n";
+      return 0;
+    }
+    std::cerr << "usage: kit_report_tool csv-row NAME REPORT | summary REPORT | gradescope RESULTS | first-check REPORT\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "kit_report_tool: " << e.what() << "\n";

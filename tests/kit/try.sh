@@ -10,6 +10,8 @@ out=$work/out
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAILED: $*"; echo "--- output ---"; cat "$out"; exit 1; }
 export LINATTN_KIT_NO_BUILD=1 NO_COLOR=1
+# The first exercise this kit has (a student kit has only its assignment's).
+ex=$(grep -E '^[a-z_0-9]+$' "$KIT_DIR/exercises/list.txt" | head -n 1)
 
 case "$name" in
   solutions)
@@ -23,20 +25,20 @@ case "$name" in
     grep -q "your phi(q).phi(k) = 18.5" "$out" || fail "not the book's 18.5" ;;
   stubs)
     # The stubs as handed out: it builds and runs, and says what is not written yet.
-    "$KIT_DIR/kit" try causal "$KIT_DIR/exercises" >"$out" 2>&1 || fail "try causal on the stubs exited $?"
+    "$KIT_DIR/kit" try "$ex" "$KIT_DIR/exercises" >"$out" 2>&1 || fail "try $ex on the stubs exited $?"
     grep -q "not implemented yet" "$out" || fail "no word that the stub is not implemented" ;;
   does-not-build)
-    mkdir -p "$work/sub/flops"
-    printf 'this is not C++\n' >"$work/sub/flops/flops.cpp"
-    "$KIT_DIR/kit" try flops "$work/sub" >"$out" 2>&1; code=$?
+    mkdir -p "$work/sub/$ex"
+    printf 'this is not C++\n' >"$work/sub/$ex/$ex.cpp"
+    "$KIT_DIR/kit" try "$ex" "$work/sub" >"$out" 2>&1; code=$?
     [ $code -eq 1 ] || fail "a file that does not build exited $code, expected 1"
-    grep -q "flops/flops.cpp:1" "$out" || fail "the compiler's message does not point at the file"
+    grep -q "$ex/$ex.cpp:1" "$out" || fail "the compiler's message does not point at the file"
     grep -q "does not build" "$out" || fail "no word that it does not build" ;;
   sandboxed)
     # The scratch program runs in the sandbox: the kit's files are not there to read.
-    mkdir -p "$work/sub/flops"
-    cp "$KIT_DIR/exercises/flops/flops.cpp" "$work/sub/flops/"  # the stub: present in every kit
-    cat >"$work/sub/flops/try.cpp" <<CPP
+    mkdir -p "$work/sub/$ex"
+    cp "$KIT_DIR/exercises/$ex/$ex.cpp" "$work/sub/$ex/"  # the stub: present in every kit
+    cat >"$work/sub/$ex/try.cpp" <<CPP
 #include <fstream>
 #include <iostream>
 int main() {
@@ -44,7 +46,7 @@ int main() {
   std::cout << (f.is_open() ? "OPENED THE KIT" : "kit not visible") << "\n";
 }
 CPP
-    "$KIT_DIR/kit" try flops "$work/sub" >"$out" 2>&1 || fail "try exited $?"
+    "$KIT_DIR/kit" try "$ex" "$work/sub" >"$out" 2>&1 || fail "try exited $?"
     grep -q "kit not visible" "$out" || fail "the scratch program could read the kit's README" ;;
   unknown)
     "$KIT_DIR/kit" try nosuch >"$out" 2>&1; code=$?
