@@ -28,7 +28,7 @@ TEST_CASE("program copy: copies started while other threads fork never find the 
   limits.wall_seconds = 30;
 
   const fs::path program = fs::read_symlink("/proc/self/exe");
-  constexpr int kCopiers = 3, kForkers = 2, kRounds = 40;
+  constexpr int kCopiers = 3, kForkers = 2, kRounds = 150;
   std::atomic<int> busy{0}, other_failures{0}, copy_failures{0};
   std::atomic<bool> copying{true};
   std::string first_problem;
