@@ -70,8 +70,10 @@ bool probe_bwrap(std::string& why) {
     why = "bubblewrap (bwrap) is not installed";
     return false;
   }
+  // The options every real run uses, not only the base: bubblewrap before 0.7.0 (Ubuntu 22.04
+  // has 0.6.1) has no --size, and would pass a bare probe, then fail every compile.
   std::vector<std::string> argv = bwrap_base(true);
-  argv.push_back("/usr/bin/true");
+  argv.insert(argv.end(), {"--size", std::to_string(1u << 20), "--tmpfs", "/tmp", "--chdir", "/tmp", "/usr/bin/true"});
   Limits limits;
   limits.wall_seconds = 20;
   // As the programs will run: under a user id of their own when we are root.
@@ -79,7 +81,7 @@ bool probe_bwrap(std::string& why) {
   const RunOutcome r = run_sandboxed(argv, "/", limits);
   if (r.ending == RunOutcome::Ending::Exited && r.exit_code == 0) return true;
   std::string said = r.output.substr(0, r.output.find('\n'));
-  why = "bubblewrap cannot make namespaces here" + (said.empty() ? std::string() : " (" + said + ")");
+  why = "bubblewrap cannot set up the sandbox here" + (said.empty() ? std::string() : " (" + said + ")");
   return false;
 }
 
@@ -260,6 +262,9 @@ Confinement confine(const Jail& jail, const std::vector<std::string>& argv, Limi
   c.argv.insert(c.argv.end(), {"--remount-ro", "/", "--chdir", c.cwd, "--seccomp",
                                std::to_string(kSeccompFdInChild), "--"});
   c.argv.insert(c.argv.end(), argv.begin(), argv.end());
+  // That folder is the program's, inside; bubblewrap itself starts from the host's root, where
+  // an inside path such as /work need not exist (Ubuntu's images have none).
+  c.cwd = "/";
   return c;
 }
 

@@ -9,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <filesystem>
 
@@ -157,4 +158,28 @@ TEST_CASE("Landlock keeps a program to /usr and its own folder (the chroot layer
   CHECK(reach_here("/usr/include/stdio.h") == 0);   // the toolchain's files: readable
   CHECK(reach_here(program.string()) == 0);          // its own folder too
   fs::remove_all(folder);
+}
+
+// bubblewrap starts from a folder of the host; the program's own folder (/work for a compiler,
+// /tmp for a runner) is given to it by --chdir, inside. A host without a /work (Ubuntu's
+// images) could start no compiler when the inside folder was also the host's working folder.
+TEST_CASE("bubblewrap starts from the host's root; the program's folder is set inside") {
+  if (isolation().layer != Layer::Namespaces) {
+    MESSAGE("not the namespaces layer here: nothing to test");
+    return;
+  }
+  for (const bool toolchain : {true, false}) {
+    CAPTURE(toolchain);
+    Jail jail;
+    jail.purpose = toolchain ? FilterPurpose::Build : FilterPurpose::Runner;
+    jail.toolchain = toolchain;
+    jail.work = make_jail_folder(jail);
+    Limits limits;
+    const Confinement confined = confine(jail, {"/usr/bin/true"}, limits);
+    remove_jail_folder(jail.work);
+    CHECK(confined.cwd == "/");
+    const auto chdir = std::find(confined.argv.begin(), confined.argv.end(), "--chdir");
+    REQUIRE(chdir + 1 < confined.argv.end());
+    CHECK(*(chdir + 1) == (toolchain ? "/work" : "/tmp"));
+  }
 }
