@@ -53,10 +53,6 @@ fake::Impl mlstm_impl(MlstmForm form) {
   };
 }
 
-std::map<std::string, grader::Verdict> judge_mlstm(MlstmForm form) {
-  return fake::judge_all("modern", kMlstm, mlstm_impl(std::move(form)));
-}
-
 // ---- decayed_normalized_attention as one T x T product -----------------------------------
 
 struct DecayedForm {

@@ -163,7 +163,7 @@ TEST_CASE("Landlock keeps a program to /usr and its own folder (the chroot layer
 // bubblewrap starts from a folder of the host; the program's own folder (/work for a compiler,
 // /tmp for a runner) is given to it by --chdir, inside. A host without a /work (Ubuntu's
 // images) could start no compiler when the inside folder was also the host's working folder.
-TEST_CASE("bubblewrap starts from the host's root; the program's folder is set inside") {
+TEST_CASE("bubblewrap starts from the host's root, and the program's folder is set inside") {
   if (isolation().layer != Layer::Namespaces) {
     MESSAGE("not the namespaces layer here: nothing to test");
     return;
