@@ -101,8 +101,9 @@ case "$name" in
     [ "$(grep -E '^[a-z_0-9]+$' "$rel/exercises/list.txt" | tr '\n' ' ')" = "flops causal random_features taylor memory " ] ||
       fail "the student kit's exercises/list.txt is not the default assignment's: $(cat "$rel/exercises/list.txt")"
     for ex in chunkwise backward modern; do
-      [ ! -e "$rel/exercises/$ex" ] && [ ! -e "$rel/grader/checks/$ex.cpp" ] ||
+      if [ -e "$rel/exercises/$ex" ] || [ -e "$rel/grader/checks/$ex.cpp" ]; then
         fail "the default assignment's student kit ships $ex"
+      fi
     done
     # The README's two commands, from the temp folder: the kit's own tests build it first.
     t0=$(now)
@@ -130,11 +131,14 @@ case "$name" in
     [ "$(grep -E '^[a-z_0-9]+$' "$rel/exercises/list.txt" | tr '\n' ' ')" = "chunkwise backward modern " ] ||
       fail "the advanced kit's exercises/list.txt: $(cat "$rel/exercises/list.txt")"
     for ex in flops causal random_features taylor memory; do
-      [ ! -e "$rel/exercises/$ex" ] && [ ! -e "$rel/grader/checks/$ex.cpp" ] && [ ! -e "$rel/grader/data/headers/$ex" ] ||
+      if [ -e "$rel/exercises/$ex" ] || [ -e "$rel/grader/checks/$ex.cpp" ] || [ -e "$rel/grader/data/headers/$ex" ]; then
         fail "the advanced kit ships $ex"
+      fi
     done
     for ex in chunkwise backward modern; do
-      [ -f "$rel/exercises/$ex/$ex.cpp" ] && [ -f "$rel/grader/checks/$ex.cpp" ] || fail "the advanced kit lacks $ex"
+      if [ ! -f "$rel/exercises/$ex/$ex.cpp" ] || [ ! -f "$rel/grader/checks/$ex.cpp" ]; then
+        fail "the advanced kit lacks $ex"
+      fi
     done
     [ "$(cd "$rel/assignments" && ls)" = advanced.json ] || fail "the advanced kit's assignments/ is not advanced.json alone" ;;
 
