@@ -9,6 +9,7 @@
 #include "isolation.hpp"
 #include "landlock.hpp"
 #include "oracle_source.hpp"
+#include "build_log.hpp"
 #include "run_check.hpp"
 #include "utf8.hpp"
 
@@ -287,8 +288,13 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
       ex.build_ok = build.ok;
       ex.build_cached = build.cached;
       ex.build_seconds = build.seconds;
-      ex.build_log = build.log;
       const FoundSource& found = sources[s * n_ex + e];
+      // The builder names the file by the kit's layout, <ex>/<ex>.cpp (its cache serves every
+      // upload of the same text, whatever its name); the student knows it by the upload's name.
+      std::string build_log = build.log;
+      if (found.kind == FoundSource::Kind::Found && !found.shown.empty())
+        replace_all(build_log, exercise + "/" + exercise + ".cpp", found.shown);
+      ex.build_log = build_log;
       ex.source = found.shown;
       ex.source_status = found.kind_name();
       ex.source_others = found.kind == FoundSource::Kind::Ambiguous ? found.candidates : found.ignored;
@@ -307,7 +313,7 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
           r.status = Status::BuildError;
           r.grader_fault = build.fault;  // the grader's set-up failed, not the submission
           r.message = build.missing ? (found.problem(exercise).empty() ? build.log : found.problem(exercise))
-                                    : "The exercise does not build:\n" + first_errors(build.log);
+                                    : "The exercise does not build:\n" + first_errors(build_log);
           r.rerun.clear();
         } else {
           queue.push_back({s, e, ex.checks.size(), c});

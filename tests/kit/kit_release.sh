@@ -194,6 +194,8 @@ case "$name" in
       "score=10 tests=$n "*" output_has_fault=0") ;;
       *) fail "expected flops' 10 points only: $summary" ;;
     esac
+    # The compiler's message names the file as uploaded, not the kit's causal/causal.cpp.
+    grep -qF 'my work/causal/causal.cpp:1' "$results" || fail "the build error does not name the uploaded file"
     # A hostile submission, graded as Gradescope grades it (as root, AUTOGRADER_ROOT, the
     # bundle's own kit with its reference and course key beside it): read answers right only
     # if it can open the bundle's course key or reference. The sandbox shows it neither.
