@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # grade-all's reuse stamp (label `kit`): a report is reused only when nothing that decides the
 # grade changed. Here, on a class of one submission with no files (nothing to build, so each
-# grade takes a moment), the seed and the grader itself must each make a rerun grade again,
-# and an unchanged rerun must not (without that, the first two would prove nothing).
-# usage: grade_all_stamp.sh GRADER KIT_DIR seed|grader
+# grade takes a moment), the seed, the grader itself and the assignment (its name, or a byte
+# of its file) must each make a rerun grade again, and an unchanged rerun must not (without
+# that, the others would prove nothing).
+# usage: grade_all_stamp.sh GRADER KIT_DIR seed|grader|assignment
 set -u
 GRADER=$1
 KIT_DIR=$2
@@ -46,6 +47,17 @@ case "$name" in
     graded 1 "a rerun by another version of the grader" "$next"
     graded 0 "a second rerun by that version" "$next"
     graded 1 "a rerun by the first version again" "$GRADER" ;;
+  assignment)
+    graded 1 "a rerun for the advanced assignment after the default one" "$GRADER" --assignment advanced
+    graded 0 "a second rerun for the advanced assignment" "$GRADER" --assignment advanced
+    # The same name and exercises under another title: the reports carry the title, so the
+    # stamp must cover every byte of the file, not only its name.
+    own=$work/advanced.json
+    sed 's/"title": "/"title": "Spring term: /' "$KIT_DIR/assignments/advanced.json" >"$own" ||
+      fail "cannot copy the assignment"
+    cmp -s "$own" "$KIT_DIR/assignments/advanced.json" && fail "the copied assignment did not change"
+    graded 1 "a rerun with the advanced assignment's title changed" "$GRADER" --assignment "$own"
+    graded 0 "a second rerun with the changed title" "$GRADER" --assignment "$own" ;;
   *) echo "unknown test $name"; exit 2 ;;
 esac
 echo "ok"
