@@ -4,6 +4,7 @@
 #include "build_paths.hpp"
 #include "build_stage.hpp"
 #include "build_toolchain.hpp"
+#include "builder_sources.hpp"
 #include "grader_config.hpp"
 #include "isolation.hpp"
 #include "read_file.hpp"
@@ -32,9 +33,9 @@ namespace {
 
 // What decides a build besides the source, the headers, the flags and the compiler: the way
 // the builder (builder.cpp and the build_*.cpp beside it) stages, confines and polices a
-// build. Change it when any of that changes, and every cached object and runner is made again.
-constexpr const char* kBuilderVersion =
-    "builder v4: staged headers, source at <ex>/<ex>.cpp without #line, sandboxed compile and link, include policy v1, object policy v2, compile time-outs remembered";
+// build. Named by the SHA-256 of those very sources (grader/CMakeLists.txt works it out), so
+// that changing any of them makes every cached object and runner again.
+constexpr const char* kBuilderVersion = "sources sha256 " LINATTN_BUILDER_SOURCES_SHA256;
 
 // The cache of objects and runners: ours alone (mode 0700), so nothing else on the machine,
 // and nothing run in the sandbox, can replace a runner between two grades.
@@ -194,7 +195,7 @@ std::vector<std::string> object_key_inputs(const std::string& source) {
   for (const auto& arg : compile_flags()) inputs.push_back("flag " + arg);
   inputs.push_back("compiler " + compiler_identity());
   // How the builder stages, confines and polices a build (the include and object policies):
-  // kBuilderVersion changes whenever any of that does.
+  // kBuilderVersion is the digest of the builder's sources, so it changes whenever any of that does.
   inputs.push_back(std::string("builder ") + kBuilderVersion);
   inputs.push_back(std::string("sandbox ") + layer_name(isolation().layer));
   const Limits limits = tool_limits(kToolSeconds);

@@ -7,8 +7,8 @@
 //   run-<R> / run-<R>.log      the linked runner and the linker's messages
 //   run-<R>.sha256             the runner's digest when it was linked, checked before each use
 //   run-<R>.fail               a deterministic link failure (e.g. a function left undefined)
-// K hashes the staged source, every kit header, the flags, the compiler, the builder's version,
-// the sandbox layer and the compile's limits (object_key_inputs, builder.hpp); R hashes K and
+// K hashes the staged source, every kit header, the flags, the compiler, the digest of the
+// builder's sources, the sandbox layer and the compile's limits (object_key_inputs, builder.hpp); R hashes K and
 // the harness library's bytes. Everything is written under a unique temporary name and renamed
 // into place, so concurrent builds from several threads or processes never see half a file.
 #pragma once

@@ -2,6 +2,7 @@
 // object, runner or refusal outlives what made it (a stricter include policy, other flags, a
 // build made under another sandbox layer would keep serving old results on a warm cache).
 #include "builder.hpp"
+#include "builder_sources.hpp"
 #include "grader_config.hpp"
 #include "helpers.hpp"
 #include "isolation.hpp"
@@ -46,11 +47,10 @@ TEST_CASE("build key: source, kit headers, flags, compiler, builder version, san
   const auto compiler = starting_with(in, "compiler ");
   REQUIRE(compiler.size() == 1);
   CHECK(compiler[0].find(LINATTN_CXX) != std::string::npos);
-  // The builder's version, which names the include and object policies it applies.
+  // The builder, by the digest of its sources as they are now (the next test case checks it).
   const auto builder = starting_with(in, "builder ");
   REQUIRE(builder.size() == 1);
-  CHECK(builder[0].find("include policy v") != std::string::npos);
-  CHECK(builder[0].find("object policy v") != std::string::npos);
+  CHECK(builder[0] == std::string("builder sources sha256 ") + LINATTN_BUILDER_SOURCES_SHA256);
   // The sandbox layer the compiler runs under, and the compile's limits.
   CHECK(has(in, std::string("sandbox ") + grader::layer_name(grader::isolation().layer)));
   CHECK(starting_with(in, "limits ").size() == 1);
@@ -61,6 +61,37 @@ TEST_CASE("build key: source, kit headers, flags, compiler, builder version, san
   REQUIRE(!api.empty());
   CHECK(has(in, "header flops/flops.hpp\n" + api));
   CHECK(starting_with(in, "header common/").size() >= 1);
+}
+
+// Worked out here again from the files themselves: a digest that CMake failed to bring up to
+// date, or one that left out a file of the builder, would let a changed builder keep serving
+// what an older one cached.
+TEST_CASE("build key: the builder's digest is that of every builder source as it is now") {
+  const std::filesystem::path src = std::filesystem::path(LINATTN_SOURCE_DIR) / "grader" / "src";
+  std::istringstream names(LINATTN_BUILDER_SOURCE_FILES);
+  std::vector<std::string> listed;
+  std::string lines;  // CMake's input: "name sha256\n" per file, raw bytes hashed
+  for (std::string name; names >> name;) {
+    listed.push_back(name);
+    const std::string text = grader_test::slurp(src / name);
+    grader::Sha256 file;
+    file.add(text.data(), text.size());
+    lines += name + " " + file.hex() + "\n";
+  }
+  grader::Sha256 all;
+  all.add(lines.data(), lines.size());
+  CHECK(all.hex() == LINATTN_BUILDER_SOURCES_SHA256);
+  // Every file of the builder is listed: its entry point, the policies and the staging.
+  std::vector<std::string> expected;
+  for (const auto& entry : std::filesystem::directory_iterator(src)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("builder.", 0) == 0 || name.rfind("build_", 0) == 0 || name.rfind("object_policy.", 0) == 0)
+      expected.push_back(name);
+  }
+  std::sort(expected.begin(), expected.end());
+  CHECK(listed == expected);
+  CHECK(std::find(listed.begin(), listed.end(), "build_include_policy.cpp") != listed.end());
+  CHECK(std::find(listed.begin(), listed.end(), "object_policy.cpp") != listed.end());
 }
 
 TEST_CASE("build key: the cached object is named by the hash of those inputs, and other sources differ") {
