@@ -9,8 +9,9 @@
 //   run-<R>.fail               a deterministic link failure (e.g. a function left undefined)
 // K hashes the staged source, every kit header, the flags, the compiler, the digest of the
 // builder's sources, the sandbox layer and the compile's limits (object_key_inputs,
-// builder.hpp); R hashes K and the harness library's bytes. Everything is written under a unique temporary name and renamed
-// into place, so concurrent builds from several threads or processes never see half a file.
+// builder.hpp); R hashes K and the harness library's bytes. Everything is written under a
+// unique temporary name and renamed into place, so concurrent builds from several threads or
+// processes never see half a file.
 #pragma once
 
 #include "builder.hpp"
