@@ -337,8 +337,12 @@ std::vector<Check> make_backward_checks() {
   add(grad_check("backward/random-hidden", 1.5, Visibility::Hidden, 29, ""),
       LINATTN_ORACLE_OF(calls_random_hidden, expect_backward));
   // The time rule: the same problem at T and 8 T must cost about 8 times as much, not 64.
-  checks.push_back(linear_time_check(kBackward, "backward/linear-time", 2.0,
-                                     LINATTN_ORACLE_OF(calls_time, time_rule_expect(kBackward, "FQ"))));
+  checks.push_back(linear_time_check(
+      kBackward, "backward/linear-time", 2.0,
+      LINATTN_ORACLE_OF(calls_time, time_rule_expect(kBackward, "FQ")),
+      "the gradients do work for every pair of tokens, for example each token sums over all "
+      "later (or earlier) tokens on its own. Keep running sums instead: S and z forward in time, "
+      "R and r backward in time, each updated once per token."));
   return checks;
 }
 

@@ -357,8 +357,12 @@ std::vector<Check> make_chunkwise_checks() {
   add(chunk_check("chunkwise/random-hidden", 1.5, Visibility::Hidden, 23, ""),
       LINATTN_ORACLE_OF(calls_random_hidden, expect_chunkwise));
   // The time rule: the same problem at T and 8 T must cost about 8 times as much, not 64.
-  checks.push_back(linear_time_check(kChunkwise, "chunkwise/linear-time", 2.0,
-                                     LINATTN_ORACLE_OF(calls_time, time_rule_expect(kChunkwise, "Q"))));
+  checks.push_back(linear_time_check(
+      kChunkwise, "chunkwise/linear-time", 2.0,
+      LINATTN_ORACLE_OF(calls_time, time_rule_expect(kChunkwise, "Q")),
+      "the form does work for every pair of tokens, for example it rebuilds the state from all "
+      "earlier chunks for each new chunk, or masks a T x T matrix. Carry S and z from one chunk "
+      "to the next and fold each chunk in once, after its outputs."));
   return checks;
 }
 

@@ -342,7 +342,11 @@ std::vector<Check> make_modern_checks() {
   // The time rule: the same problem at T and 8 T must cost about 8 times as much, not 64.
   checks.push_back(
       linear_time_check(kMlstm, "mlstm/linear-time", 2.0,
-                        LINATTN_ORACLE_OF(calls_mlstm_time, time_rule_expect(kMlstm, "Q"))));
+                        LINATTN_ORACLE_OF(calls_mlstm_time, time_rule_expect(kMlstm, "Q")),
+                        "the form does work for every pair of tokens, for example it multiplies "
+                        "the forget gates of all earlier tokens again for each new one. Keep the "
+                        "cell C and the normalizer n, and update each once per token: forget, "
+                        "then write."));
   checks.push_back(sequence_check(kMlstm, "mlstm/random-hidden", 1.0, Visibility::Hidden, 23, "",
                                   LINATTN_ORACLE_OF(calls_mlstm_hidden, expect_mlstm)));
   // decayed_normalized_attention: 17.5.
@@ -380,7 +384,11 @@ std::vector<Check> make_modern_checks() {
       LINATTN_ORACLE_OF(calls_decayed_memory, expect_decayed)));
   checks.push_back(
       linear_time_check(kDecayed, "decayed/linear-time", 2.0,
-                        LINATTN_ORACLE_OF(calls_decayed_time, time_rule_expect(kDecayed, "Q"))));
+                        LINATTN_ORACLE_OF(calls_decayed_time, time_rule_expect(kDecayed, "Q")),
+                        "the form does work for every pair of tokens, for example it weighs each "
+                        "earlier token s by the decay to the power t - s for every new token t. "
+                        "Keep the state S, scale it by the decay once per token, then add the "
+                        "new token."));
   checks.push_back(sequence_check(kDecayed, "decayed/random-hidden", 0.5, Visibility::Hidden, 29,
                                   "", LINATTN_ORACLE_OF(calls_decayed_hidden, expect_decayed)));
   return checks;

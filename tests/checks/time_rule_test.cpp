@@ -42,6 +42,22 @@ TEST_CASE("time rule: quadratic growth fails and says what was measured") {
   CHECK(!grader::judge_linear_time(request(), expected(), reply(0.001, 0.0241)).passed);
 }
 
+TEST_CASE("time rule: a failed check names the likely mistake its exercise gave it") {
+  grader::Oracle oracle{[](std::uint64_t) { return json::array({json::object(), json::object()}); },
+                        [](const json&) { return json::object(); }};
+  const grader::Check own = grader::linear_time_check("f", "f/linear-time", 1.0, oracle,
+                                                      "it rebuilds the state for every chunk");
+  const grader::Verdict v = own.judge(request(), expected(), reply(0.001, 0.064));
+  REQUIRE(!v.passed);
+  CHECK(fake::contains(v.message, "it rebuilds the state for every chunk"));
+  CHECK(!fake::contains(v.message, "sums over all earlier tokens"));
+  // Without one, the recurrence's wording.
+  const grader::Check plain = grader::linear_time_check("f", "f/linear-time", 1.0, oracle);
+  CHECK(fake::contains(plain.judge(request(), expected(), reply(0.001, 0.064)).message,
+                       "sums over all earlier tokens again for each new one"));
+  CHECK(plain.judge(request(), expected(), reply(0.001, 0.008)).passed);
+}
+
 TEST_CASE("time rule: a fast but wrong answer earns nothing") {
   const grader::Verdict v = grader::judge_linear_time(request(), expected(), reply(0.001, 0.008, 2.5));
   REQUIRE(!v.passed);

@@ -39,7 +39,8 @@ std::optional<std::string> wrong_output(const json& want, const json& got) {
 
 }  // namespace
 
-Verdict judge_linear_time(const json& request, const json& expected, const json& reply) {
+Verdict judge_linear_time(const json& request, const json& expected, const json& reply,
+                          const std::string& likely_mistake) {
   const std::size_t n = request.at("calls").size();
   const json& cpu = reply.at("cpu_seconds");
   if (n != 2 || cpu.size() != 2) throw std::runtime_error("a time check has two calls, each timed");
@@ -67,15 +68,15 @@ Verdict judge_linear_time(const json& request, const json& expected, const json&
                 "A form linear in T takes about %.0f times as long (this check allows up to %.0f); "
                 "a cost that grows like T^2 takes about %.0f times as long.",
                 tokens, kTimeRuleMaxGrowth, tokens * tokens);
-  return failure(figures, rule,
-                 std::string("the form does work for every pair of tokens, for example it sums over "
-                             "all earlier tokens again for each new one. Keep the running state and "
-                             "update it once per token."));
+  return failure(figures, rule, likely_mistake);
 }
 
 Check linear_time_check(const std::string& function, const std::string& name, double points,
-                        Oracle oracle) {
-  Check c = make_check(function, name, points, Visibility::Visible, 1, judge_linear_time);
+                        Oracle oracle, std::string likely_mistake) {
+  Check c = make_check(function, name, points, Visibility::Visible, 1,
+                       [likely_mistake](const json& request, const json& expected, const json& reply) {
+                         return judge_linear_time(request, expected, reply, likely_mistake);
+                       });
   c.repeat = kTimeRuleRepeat;
   attach_oracle(c, std::move(oracle));
   return c;

@@ -19,12 +19,20 @@ namespace grader {
 inline constexpr int kTimeRuleRepeat = 5;
 inline constexpr double kTimeRuleMaxGrowth = 24.0;
 
+// The likely mistake a failed time check names, after its figures: what quadratic work looks
+// like in the form at hand. This one fits a recurrence; each checks file may say it its own
+// way (chunks, two passes, gates).
+inline constexpr const char* kQuadraticRecurrence =
+    "the form does work for every pair of tokens, for example it sums over all earlier tokens "
+    "again for each new one. Keep the running state and update it once per token.";
+
 // expected, per call: {"tokens": T, "outputs": {<the reference's result, as a runner replies>}}
-Verdict judge_linear_time(const json& request, const json& expected, const json& reply);
+Verdict judge_linear_time(const json& request, const json& expected, const json& reply,
+                          const std::string& likely_mistake = kQuadraticRecurrence);
 
 // A time-rule check of `function`, with its oracle (two calls, T and 8 T, same widths).
 Check linear_time_check(const std::string& function, const std::string& name, double points,
-                        Oracle oracle);
+                        Oracle oracle, std::string likely_mistake = kQuadraticRecurrence);
 
 #ifdef LINATTN_ORACLE
 // The expect of a time check: the reference's result of the call and its token count, the
