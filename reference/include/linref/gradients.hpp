@@ -40,9 +40,11 @@ Matrix causal_cumsum_from_features(const Matrix& FQ, const Matrix& FK, const Mat
 LinearAttentionGrads causal_grad_quadratic_features(const Matrix& FQ, const Matrix& FK,
                                                     const Matrix& V, const Matrix& G,
                                                     double eps = 1e-6);
-// The same gradients in two passes with running sums and no stored state: a forward pass
-// (running S_t, z_t) gives dFQ and the per-token u_t, w_t; a backward pass (running R_s, r_s)
-// gives dFK and dV. Extra memory O(T d_v + d_phi d_v).
+// The same gradients in two passes with running sums and no stored state, a chunk of tokens
+// at a time (so that the sums over a chunk are matrix products): a forward pass (running S, z
+// over the earlier chunks) gives dFQ, the per-token u_t and w_t, and the parts of dFK and dV
+// that come from each chunk's own tokens; a backward pass (running R, r over the later chunks)
+// adds the rest of dFK and dV. Extra memory O(T d_v + d_phi d_v + C^2), C = 64 tokens.
 LinearAttentionGrads causal_grad_running_features(const Matrix& FQ, const Matrix& FK,
                                                   const Matrix& V, const Matrix& G,
                                                   double eps = 1e-6);
