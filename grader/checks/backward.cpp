@@ -340,9 +340,9 @@ std::vector<Check> make_backward_checks() {
   checks.push_back(linear_time_check(
       kBackward, "backward/linear-time", 2.0,
       LINATTN_ORACLE_OF(calls_time, time_rule_expect(kBackward, "FQ")),
-      "the gradients do work for every pair of tokens, for example each token sums over all "
-      "later (or earlier) tokens on its own. Keep running sums instead: S and z forward in time, "
-      "R and r backward in time, each updated once per token."));
+      "computing the gradients takes work for every pair of tokens: for example, for each token "
+      "it sums over all later (or earlier) tokens again. Keep running sums instead: S and z "
+      "forward in time, R and r backward in time, each updated once per token."));
   return checks;
 }
 

@@ -32,9 +32,9 @@ namespace grader::build {
 namespace {
 
 // What decides a build besides the source, the headers, the flags and the compiler: the way
-// the builder (builder.cpp and the build_*.cpp beside it) stages, confines and polices a
-// build. Named by the SHA-256 of those very sources (grader/CMakeLists.txt works it out), so
-// that changing any of them makes every cached object and runner again.
+// the builder and the sandbox stage, confine and police a build. Named by the SHA-256 of their
+// sources and of grader/src's headers (grader/CMakeLists.txt works it out), so that changing
+// any of them invalidates every cached object, runner and refusal.
 constexpr const char* kBuilderVersion = "sources sha256 " LINATTN_BUILDER_SOURCES_SHA256;
 
 // The cache of objects and runners: ours alone (mode 0700), so nothing else on the machine,
@@ -195,7 +195,8 @@ std::vector<std::string> object_key_inputs(const std::string& source) {
   for (const auto& arg : compile_flags()) inputs.push_back("flag " + arg);
   inputs.push_back("compiler " + compiler_identity());
   // How the builder stages, confines and polices a build (the include and object policies):
-  // kBuilderVersion is the digest of the builder's sources, so it changes whenever any of that does.
+  // kBuilderVersion is the digest of the builder's sources: it changes whenever any of that
+  // does.
   inputs.push_back(std::string("builder ") + kBuilderVersion);
   inputs.push_back(std::string("sandbox ") + layer_name(isolation().layer));
   const Limits limits = tool_limits(kToolSeconds);

@@ -47,9 +47,10 @@ bool Stage::write(const std::string& name, const std::string& text) const {
 
 void Stage::chown_to_sandbox(const fs::path& dir) const {
   const unsigned uid = worker_uid(jail.worker);
-  // A failed chown is not an error here: the sandboxed tool then cannot write into the folder
-  // and its own message says so. (Tested, not cast to void: g++ 11 still warns about a cast.)
-  if (uid != 0 && dir != jail.work && ::chown(dir.c_str(), uid, uid) != 0) return;
+  if (uid != 0 && dir != jail.work && ::chown(dir.c_str(), uid, uid) != 0) {
+    // Ignored: the sandboxed tool then cannot write into the folder, and its own message says
+    // so. (Tested rather than cast to void, which g++ 11 still warns about.)
+  }
 }
 
 RunOutcome Stage::run(const std::vector<std::string>& argv, double seconds,

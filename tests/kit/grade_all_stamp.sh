@@ -48,16 +48,23 @@ case "$name" in
     graded 0 "a second rerun by that version" "$next"
     graded 1 "a rerun by the first version again" "$GRADER" ;;
   assignment)
-    graded 1 "a rerun for the advanced assignment after the default one" "$GRADER" --assignment advanced
+    graded 1 "a rerun for the advanced assignment after the default one" "$GRADER" \
+      --assignment advanced
     graded 0 "a second rerun for the advanced assignment" "$GRADER" --assignment advanced
     # The same name and exercises under another title: the reports carry the title, so the
     # stamp must cover every byte of the file, not only its name.
     own=$work/advanced.json
     sed 's/"title": "/"title": "Spring term: /' "$KIT_DIR/assignments/advanced.json" >"$own" ||
       fail "cannot copy the assignment"
-    cmp -s "$own" "$KIT_DIR/assignments/advanced.json" && fail "the copied assignment did not change"
+    cmp -s "$own" "$KIT_DIR/assignments/advanced.json" &&
+      fail "the copied assignment did not change"
     graded 1 "a rerun with the advanced assignment's title changed" "$GRADER" --assignment "$own"
-    graded 0 "a second rerun with the changed title" "$GRADER" --assignment "$own" ;;
+    graded 0 "a second rerun with the changed title" "$GRADER" --assignment "$own"
+    # The same bytes under another name: the reports carry the name, so it counts too.
+    cp "$own" "$work/spring.json" || fail "cannot copy the assignment"
+    graded 1 "a rerun with the same file under another name" "$GRADER" \
+      --assignment "$work/spring.json"
+    graded 0 "a second rerun under that name" "$GRADER" --assignment "$work/spring.json" ;;
   *) echo "unknown test $name"; exit 2 ;;
 esac
 echo "ok"

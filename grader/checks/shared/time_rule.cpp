@@ -73,10 +73,10 @@ Verdict judge_linear_time(const json& request, const json& expected, const json&
 
 Check linear_time_check(const std::string& function, const std::string& name, double points,
                         Oracle oracle, std::string likely_mistake) {
-  Check c = make_check(function, name, points, Visibility::Visible, 1,
-                       [likely_mistake](const json& request, const json& expected, const json& reply) {
-                         return judge_linear_time(request, expected, reply, likely_mistake);
-                       });
+  Judge judge = [likely_mistake](const json& request, const json& expected, const json& reply) {
+    return judge_linear_time(request, expected, reply, likely_mistake);
+  };
+  Check c = make_check(function, name, points, Visibility::Visible, 1, std::move(judge));
   c.repeat = kTimeRuleRepeat;
   attach_oracle(c, std::move(oracle));
   return c;

@@ -20,8 +20,8 @@ inline constexpr int kTimeRuleRepeat = 5;
 inline constexpr double kTimeRuleMaxGrowth = 24.0;
 
 // The likely mistake a failed time check names, after its figures: what quadratic work looks
-// like in the form at hand. This one fits a recurrence; each checks file may say it its own
-// way (chunks, two passes, gates).
+// like in the form at hand. This default fits a recurrence; a checks file may word it for its
+// own form (chunks, two passes, gates).
 inline constexpr const char* kQuadraticRecurrence =
     "the form does work for every pair of tokens, for example it sums over all earlier tokens "
     "again for each new one. Keep the running state and update it once per token.";
