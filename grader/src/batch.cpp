@@ -1,5 +1,7 @@
 #include "batch.hpp"
 
+#include "archive_staging.hpp"
+#include "archive_unpack.hpp"
 #include "assignment.hpp"
 #include "canvas_download.hpp"
 #include "check.hpp"
@@ -74,6 +76,34 @@ bool write_text(const fs::path& path, const std::string& text) {
   return static_cast<bool>(f);
 }
 
+// The time spent on one submission: its builds and its checks. grade_many times the whole batch
+// (its workers interleave every submission's jobs), which says nothing about one of them.
+double own_seconds(const Report& report) {
+  double seconds = 0;
+  for (const auto& ex : report.exercises) {
+    seconds += ex.build_seconds;
+    for (const auto& c : ex.checks) seconds += c.seconds;
+  }
+  return seconds;
+}
+
+// The grade column of the LMS imports. A new column name is a new grade item in Canvas and
+// Moodle, so each assignment gets its own by default: its name for Canvas, its title (when it
+// has one) for Moodle, whose import lets the instructor map the column to any item.
+struct LmsColumns {
+  std::string canvas, moodle;
+};
+LmsColumns lms_columns(const std::string& chosen, const Assignment& assignment) {
+  if (!chosen.empty()) return {chosen, chosen};
+  std::string title;
+  try {
+    title = nlohmann::json::parse(assignment.text).value("title", "");
+  } catch (const std::exception&) {
+    title.clear();  // the assignment was read already; a title is only for people
+  }
+  return {assignment.name, title.empty() ? assignment.name : title};
+}
+
 std::string list(const std::vector<std::string>& v) {
   std::string out;
   for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
@@ -127,8 +157,12 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   std::map<std::string, fs::path> folder_of;
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
-    if (entry.is_directory() && name[0] != '.') folder_of[name] = entry.path();
+    // A folder, not a link to one, and not one the file finder passes over (__MACOSX, hidden).
+    if (entry.symlink_status().type() == fs::file_type::directory && !finder_skips(name))
+      folder_of[name] = entry.path();
   }
+  // What each report says of how its files were taken (a Canvas resubmission, an archive).
+  std::map<std::string, std::vector<std::string>> notes_of;
   const CanvasUnpacked canvas = unpack_canvas_download(dir, fs::path(out) / "canvas-download");
   for (const auto& student : canvas.students) {
     if (folder_of.count(student)) {
@@ -137,12 +171,43 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
       continue;
     }
     folder_of[student] = fs::path(out) / "canvas-download" / student;
+    if (const auto notes = canvas.notes.find(student); notes != canvas.notes.end()) notes_of[student] = notes->second;
   }
   if (!canvas.students.empty())
     std::cerr << "grade-all: " << canvas.students.size() << " student(s) from Canvas download files\n";
-  if (!canvas.ignored.empty())
+  // Archives: a loose one in the class folder is a submission of its own ("kim.zip": kim); one
+  // in a submission folder is graded with it. Each is unpacked into a folder of the grader's.
+  std::map<std::string, std::vector<fs::path>> archives_of;
+  std::vector<std::string> ignored;
+  for (const auto& file : canvas.ignored) {
+    const fs::path path = fs::path(dir) / file;
+    if (!is_archive_name(file) || fs::symlink_status(path).type() != fs::file_type::regular) {
+      ignored.push_back(file);
+      continue;
+    }
+    const std::string student = archive_submission_name(file);
+    if (folder_of.count(student)) {
+      std::cerr << "grade-all: " << file << " is beside a submission named " << student << "; not graded\n";
+      continue;
+    }
+    archives_of[student].push_back(path);
+  }
+  for (const auto& [name, folder] : folder_of)
+    if (auto inside = archives_in(folder); !inside.empty()) archives_of[name] = std::move(inside);
+  const fs::path unpacked = fs::path(out) / "unpacked";
+  fs::remove_all(unpacked);  // made anew, like the Canvas folders
+  for (const auto& [name, archives] : archives_of) {
+    const fs::path own = folder_of.count(name) ? folder_of.at(name) : fs::path();
+    StagedSubmission staged = stage_archives(own, archives, unpacked / name, assignment.exercise_names());
+    folder_of[name] = staged.folder;
+    auto& notes = notes_of[name];
+    notes.insert(notes.end(), staged.notes.begin(), staged.notes.end());
+  }
+  for (const auto& [student, notes] : notes_of)
+    for (const auto& note : notes) std::cerr << "grade-all: " << student << ": " << note << "\n";
+  if (!ignored.empty())
     std::cerr << "grade-all: files of " << dir << " that are neither a folder nor a Canvas download file, "
-              << "not graded: " << list(canvas.ignored) << "\n";
+              << "not graded: " << list(ignored) << "\n";
   for (const auto& [name, folder] : folder_of) names.push_back(name);  // sorted: a map's order
   // Reports of submissions whose folder is gone go too: the reports folder mirrors the class.
   const auto stale = gradebook::remove_stale_reports(reports_dir, {names.begin(), names.end()});
@@ -173,13 +238,19 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
 
   bool fault = false;
   if (!to_grade.empty()) {
-    const auto reports = grade_many(to_grade, checks, progress);
+    auto reports = grade_many(to_grade, checks, progress);
     clear_progress_line();
     for (std::size_t i = 0; i < reports.size(); ++i) {
+      reports[i].seconds = own_seconds(reports[i]);
       nlohmann::json j = to_native_json(reports[i]);
       j["stamp"] = stamps[i];
       fault |= reports[i].grader_fault;
       const std::string name = fs::path(to_grade[i]).filename().string();
+      // How its files were taken, in the report (a notice) and, for the gradebook, on its own.
+      if (const auto notes = notes_of.find(name); notes != notes_of.end()) {
+        j["intake"] = notes->second;
+        for (const auto& note : notes->second) j["notices"].push_back(note);
+      }
       std::ofstream file(reports_dir / (name + ".json"));
       file << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       if (!file) throw std::runtime_error("cannot write the report of " + name);
@@ -194,8 +265,9 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   bool written = write_text(fs::path(out) / "gradebook.csv", gradebook::gradebook_csv(book, batch.bom));
   std::vector<std::string> files = {"gradebook.csv"};
   if (!roster_path.empty()) {
-    written &= write_text(fs::path(out) / "canvas.csv", gradebook::canvas_csv(book, batch.lms_column, batch.bom));
-    written &= write_text(fs::path(out) / "moodle.csv", gradebook::moodle_csv(book, batch.lms_column, batch.bom));
+    const LmsColumns column = lms_columns(batch.lms_column, assignment);
+    written &= write_text(fs::path(out) / "canvas.csv", gradebook::canvas_csv(book, column.canvas, batch.bom));
+    written &= write_text(fs::path(out) / "moodle.csv", gradebook::moodle_csv(book, column.moodle, batch.bom));
     written &= write_text(fs::path(out) / "scores.csv", gradebook::scores_csv(book, batch.bom));
     files.insert(files.end(), {"canvas.csv", "moodle.csv", "scores.csv"});
   }

@@ -54,8 +54,17 @@ std::optional<CanvasFileName> parse_canvas_name(const std::string& filename) {
   return name;
 }
 
+std::string canvas_copy_of(const std::string& uploaded) {
+  const std::size_t dot = uploaded.find('.');
+  const std::string stem = uploaded.substr(0, dot), ext = dot == std::string::npos ? "" : uploaded.substr(dot);
+  const std::size_t dash = stem.rfind('-');
+  if (dash == std::string::npos || dash == 0 || !all_digits(stem.substr(dash + 1))) return uploaded;
+  return stem.substr(0, dash) + ext;
+}
+
 CanvasUnpacked unpack_canvas_download(const fs::path& class_dir, const fs::path& staging) {
-  std::map<std::string, std::vector<std::pair<fs::path, CanvasFileName>>> by_student;
+  // student -> the file a "-N" copy stands for -> every upload of it
+  std::map<std::string, std::map<std::string, std::vector<std::pair<fs::path, CanvasFileName>>>> by_student;
   CanvasUnpacked out;
   for (const auto& entry : fs::directory_iterator(class_dir)) {
     if (!entry.is_regular_file() || entry.is_symlink()) continue;  // a link could point anywhere
@@ -66,20 +75,35 @@ CanvasUnpacked unpack_canvas_download(const fs::path& class_dir, const fs::path&
       out.ignored.push_back(filename);
       continue;
     }
-    by_student[name->student].emplace_back(entry.path(), *name);
+    by_student[name->student][canvas_copy_of(name->uploaded)].emplace_back(entry.path(), *name);
   }
   fs::remove_all(staging);  // made anew: a student or a file gone from the download goes here too
   // Ids as numbers: a shorter string of digits is a smaller number.
-  auto earlier = [](const auto& a, const auto& b) {
+  auto later = [](const auto& a, const auto& b) {
     const std::string &x = a.second.submission_id, &y = b.second.submission_id;
-    return x.size() != y.size() ? x.size() < y.size() : x < y;
+    return x.size() != y.size() ? x.size() > y.size() : x > y;
   };
-  for (auto& [student, files] : by_student) {
-    std::stable_sort(files.begin(), files.end(), earlier);  // so the latest is copied last
+  for (auto& [student, uploads] : by_student) {
     const fs::path folder = staging / student;
     fs::create_directories(folder);
-    for (const auto& [from, name] : files)
-      fs::copy_file(from, folder / name.uploaded, fs::copy_options::overwrite_existing);
+    for (auto& [file, copies] : uploads) {
+      std::stable_sort(copies.begin(), copies.end(), later);  // the latest first
+      const std::string& latest = copies.front().second.submission_id;
+      std::vector<std::string> older;
+      for (const auto& [from, name] : copies) {
+        if (name.submission_id == latest) {
+          // Copies under one id: not Canvas's doing, so both go and the file finder decides.
+          fs::copy_file(from, folder / name.uploaded, fs::copy_options::overwrite_existing);
+        } else {
+          older.push_back(name.uploaded + " (submission " + name.submission_id + ")");
+        }
+      }
+      if (older.empty()) continue;
+      std::string note = copies.front().second.uploaded + " (Canvas submission " + latest +
+                         ") is graded; older uploads of " + file + " left out:";
+      for (std::size_t i = 0; i < older.size(); ++i) note += (i ? ", " : " ") + older[i];
+      out.notes[student].push_back(note);
+    }
     out.students.push_back(student);
   }
   std::sort(out.ignored.begin(), out.ignored.end());

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,16 +24,25 @@ struct CanvasFileName {
 // The parts of a Canvas download name, or nothing when the name is not one.
 std::optional<CanvasFileName> parse_canvas_name(const std::string& filename);
 
+// "causal-1.cpp" -> "causal.cpp": the name a "-N" copy Canvas made stands for (a name with no
+// such copy number is returned as it is).
+std::string canvas_copy_of(const std::string& uploaded);
+
 struct CanvasUnpacked {
   std::vector<std::string> students;  // the folders made under the staging folder, sorted
   std::vector<std::string> ignored;   // plain files of the class folder that are not Canvas's
+  // Per student, what was left out for a later upload of the same file, said in their report:
+  // "causal-1.cpp (Canvas submission 7002) graded; causal.cpp (submission 7001) is older".
+  std::map<std::string, std::vector<std::string>> notes;
 };
 
 // Copies every Canvas download file directly inside `class_dir` to
 // staging/<student>/<uploaded>. The staging folder is made anew each time, so a student or a
-// file gone from the download is gone from it too. Where two files of a student have
-// the same uploaded name, the later submission's is kept. Folders in `class_dir` are left
-// alone: they are submissions of their own.
+// file gone from the download is gone from it too. Within one student's files, a "-N" copy is
+// the same file as the name without it ("causal-1.cpp" is a second upload of "causal.cpp"):
+// only the one with the highest submission id is copied, under its own name, and a note says
+// which. Two such files with the same id (Canvas numbers every file anew, so only a hand-made
+// folder has them) are both copied, and the file finder's rules decide. Folders in `class_dir` are left alone: they are submissions of their own.
 CanvasUnpacked unpack_canvas_download(const std::filesystem::path& class_dir,
                                       const std::filesystem::path& staging);
 

@@ -111,7 +111,9 @@ std::unique_ptr<CLI::App> make_app(Targets& t) {
                       "canvas.csv, moodle.csv, scores.csv for LMS imports")
       ->type_name("FILE");
   t.batch->add_flag("--bom", b.bom, "start every CSV with a UTF-8 byte-order mark (spreadsheets)");
-  t.batch->add_option("--lms-column", b.lms_column, "the grade column's name in the LMS imports (default linattn-kit)")
+  t.batch->add_option("--lms-column", b.lms_column,
+                      "the grade column's name in the LMS imports (default: the assignment's name; its "
+                      "title in Moodle's)")
       ->type_name("NAME");
   t.batch_seed_option = add_check_options(t.batch, o, t.seed);
 

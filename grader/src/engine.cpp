@@ -310,7 +310,8 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
         r.rerun = "./kit grade " + shell_quote(submissions[s]) + " --only " + exercise + "/" + c->name +
                   " --seed " + std::to_string(r.seed);
         if (!build.ok) {
-          r.status = Status::BuildError;
+          r.status = found.kind == FoundSource::Kind::Ambiguous ? Status::Ambiguous : Status::BuildError;
+          if (build.missing) r.reason = found.kind == FoundSource::Kind::Ambiguous ? "ambiguous" : "missing_files";
           r.grader_fault = build.fault;  // the grader's set-up failed, not the submission
           r.message = build.missing ? (found.problem(exercise).empty() ? build.log : found.problem(exercise))
                                     : "The exercise does not build:\n" + first_errors(build_log);

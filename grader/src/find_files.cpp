@@ -33,6 +33,8 @@ bool all_digits(const std::string& s) {
 
 }  // namespace
 
+bool finder_skips(const std::string& name) { return skipped_name(name); }
+
 const char* FoundSource::kind_name() const {
   switch (kind) {
     case Kind::Found: return "found";

@@ -35,6 +35,10 @@ struct FoundSource {
   std::string problem(const std::string& exercise) const;
 };
 
+// Whether the finder passes over a file or folder of this name (hidden, __MACOSX); grade-all
+// skips the same names at the top of the class folder.
+bool finder_skips(const std::string& name);
+
 // Whether a file name (no folder) is one rule 3 accepts for `exercise`.
 bool names_exercise_file(const std::string& filename, const std::string& exercise);
 

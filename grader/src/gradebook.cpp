@@ -56,7 +56,11 @@ std::string join_names(const std::vector<std::string>& v) {
 
 }  // namespace
 
-std::string csv_field(const std::string& s) {
+std::string csv_field(const std::string& text) {
+  // A cell a spreadsheet would read as a formula (a folder named "=1+2", a file path a student
+  // chose) gets a leading apostrophe, so that it shows as text: OWASP's advice on CSV injection.
+  const bool formula = !text.empty() && std::string("=+-@\t\r").find(text[0]) != std::string::npos;
+  const std::string s = formula ? "'" + text : text;
   if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
   std::string q = "\"";
   for (char c : s) q += (c == '"') ? std::string("\"\"") : std::string(1, c);
@@ -165,7 +169,8 @@ bool folder_matches(const std::string& pattern, const std::string& folder) {
 
 const char* exercise_status(const nlohmann::json& ex) {
   const std::string source = ex.value("source_status", "found");
-  if (source == "missing" || source == "ambiguous") return "missing_files";
+  if (source == "missing") return "missing_files";
+  if (source == "ambiguous") return "ambiguous";
   const auto build = ex.find("build");
   if (build != ex.end() && !build->value("ok", false)) return "build_error";
   const double score = ex.value("score", 0.0), max = ex.value("max_score", 0.0);
@@ -173,7 +178,7 @@ const char* exercise_status(const nlohmann::json& ex) {
 }
 
 std::string submission_status(const std::vector<std::string>& statuses) {
-  for (const char* s : {"build_error", "missing_files", "partial"})
+  for (const char* s : {"build_error", "ambiguous", "missing_files", "partial"})
     if (std::find(statuses.begin(), statuses.end(), s) != statuses.end()) return s;
   return "ok";
 }
@@ -222,6 +227,12 @@ RowFacts facts(const Book& book, const Row& row) {
           score = e.value("score", 0.0);
           status = exercise_status(e);
           present = true;
+          if (status == "ambiguous") {
+            std::string files;
+            for (const auto& other : e.value("source_others", std::vector<std::string>{}))
+              files += (files.empty() ? "" : ", ") + other;
+            f.ambiguous.push_back(ex + " (" + files + ")");
+          }
         }
       if (!present) status = "";  // not graded in this run (not part of the assignment)
     }
@@ -267,6 +278,9 @@ std::string gradebook_csv(const Book& book, bool bom) {
     if (!row.student) notes.push_back("not in the roster");
     if (!f.missing.empty() && !row.report.is_null()) notes.push_back("missing: " + join_names(f.missing));
     if (!f.build_errors.empty()) notes.push_back("does not build: " + join_names(f.build_errors));
+    for (const auto& a : f.ambiguous) notes.push_back("several files, none graded: " + a);
+    if (!row.report.is_null())  // how grade-all took the files: a Canvas resubmission, an archive
+      for (const auto& n : row.report.value("intake", std::vector<std::string>{})) notes.push_back(n);
     std::string note;
     for (const auto& n : notes) note += (note.empty() ? "" : "; ") + n;
     cells.push_back(note);

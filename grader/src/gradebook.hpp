@@ -4,12 +4,13 @@
 // Statuses. Per exercise, from its native report entry:
 //   ok             its file was found, it built, and every check passed (full marks);
 //   build_error    its file was found but did not compile or link: no check ran;
-//   missing_files  no single file for it: none at all, or several that compete (see
-//                  find_files.hpp); scores zero;
+//   missing_files  no file for it at all; scores zero;
+//   ambiguous      several files compete for it (see find_files.hpp) and none was graded;
+//                  the notes name them; scores zero;
 //   partial        its file built and was graded, below full marks (zero included: a stub
 //                  that still throws NotImplemented is `partial` with 0 points).
 // Per submission: `ok` when every exercise is ok; otherwise the first of build_error,
-// missing_files, partial that one of its exercises has. A roster entry with no submission
+// ambiguous, missing_files, partial that one of its exercises has. A roster entry with no submission
 // folder is `missing_files`, with "no submission" in its notes (and scores 0 in the exports).
 //
 // Files written (UTF-8; with --bom each starts with a byte-order mark, for spreadsheet
@@ -46,7 +47,8 @@ namespace grader::gradebook {
 
 inline constexpr const char* kBom = "\xEF\xBB\xBF";
 
-// RFC 4180: fields with a comma, quote, CR or LF quoted, quotes doubled.
+// RFC 4180: fields with a comma, quote, CR or LF quoted, quotes doubled. A field that starts
+// with =, +, -, @, tab or CR (a spreadsheet formula) gets a leading ' (OWASP, "CSV Injection").
 std::string csv_field(const std::string& s);
 // Rows of a CSV text: a leading UTF-8 BOM dropped, quoted fields (commas, quotes, newlines),
 // LF or CRLF line ends; blank lines skipped. Throws std::runtime_error on an unclosed quote.
@@ -98,6 +100,7 @@ struct RowFacts {
   std::vector<std::string> statuses;     // per exercise
   std::vector<std::string> missing;      // exercises with missing_files
   std::vector<std::string> build_errors;
+  std::vector<std::string> ambiguous;    // "causal (causal (1).cpp, old/causal.cpp)": the competing files
 };
 RowFacts facts(const Book& book, const Row& row);
 

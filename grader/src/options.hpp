@@ -29,7 +29,7 @@ struct BatchOptions {
   std::string dir;                      // the folder of submissions
   std::string out;                      // --out OUT; empty: DIR-grades beside DIR
   std::string roster_path;              // --roster FILE
-  std::string lms_column = "linattn-kit";  // --lms-column NAME
+  std::string lms_column;               // --lms-column NAME; empty: the assignment's (batch.cpp)
   bool bom = false;                     // --bom
 };
 

@@ -15,6 +15,7 @@ const char* status_name(Status status) {
     case Status::Timeout: return "timeout";
     case Status::OverMemory: return "over_memory";
     case Status::BuildError: return "build_error";
+    case Status::Ambiguous: return "ambiguous";
   }
   return "error";
 }

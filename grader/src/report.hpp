@@ -12,7 +12,8 @@
 namespace grader {
 
 // The contract's statuses of a check. status_name gives the word every report writes.
-enum class Status { Passed, Failed, NotImplemented, Error, Crashed, Timeout, OverMemory, BuildError };
+// Ambiguous: several files compete for the exercise (find_files.hpp), so none was built.
+enum class Status { Passed, Failed, NotImplemented, Error, Crashed, Timeout, OverMemory, BuildError, Ambiguous };
 const char* status_name(Status status);
 // A failure of the submitted code's answers (JUnit's <failure>); the others are errors.
 bool is_wrong_answer(Status status);
@@ -30,6 +31,9 @@ struct CheckResult {
   std::string visibility;  // visible, hidden, after_due_date, after_published (the assignment's)
   std::string rerun;       // one command that reruns just this check
   std::uint64_t peak_heap_bytes = 0;
+  // Why a check did not run, where its status alone cannot say (the contract keeps a missing
+  // file's checks `build_error`): "missing_files", or "ambiguous"; empty otherwise.
+  std::string reason;
   bool grader_fault = false;  // the grader itself failed on this check (never the submission)
 };
 

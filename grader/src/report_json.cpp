@@ -43,6 +43,7 @@ nlohmann::json to_native_json(const Report& report) {
                         {"visibility", c.visibility},
                         {"rerun", c.rerun},
                         {"peak_heap_bytes", c.peak_heap_bytes}});
+      if (!c.reason.empty()) checks.back()["reason"] = c.reason;
     }
     exercises.push_back({{"name", ex.name},
                          {"score", tidy(ex.score)},

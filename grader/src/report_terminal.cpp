@@ -28,6 +28,7 @@ const char* tag(Status s) {
     case Status::Timeout: return "TIME ";
     case Status::OverMemory: return "MEM  ";
     case Status::BuildError: return "BUILD";
+    case Status::Ambiguous: return "AMBIG";
   }
   return "?    ";
 }
@@ -113,7 +114,7 @@ void print_terminal(const Report& report, std::ostream& out, bool colour) {
       out << line.str() << "\n";
       if (c.status == Status::Passed) continue;
       // A build error is the same for every check of the exercise: say it once.
-      if (c.status == Status::BuildError) {
+      if (c.status == Status::BuildError || c.status == Status::Ambiguous) {
         if (!build_error_shown) indented(out, c.message, "        ");
         build_error_shown = true;
         continue;

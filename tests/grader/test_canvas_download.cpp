@@ -94,3 +94,39 @@ TEST_CASE("canvas download: a folder per student, the latest of a name, other fi
   CHECK_FALSE(fs::exists(staging / "turingalan_1002"));
   fs::remove_all(root);
 }
+
+TEST_CASE("canvas download: a -N copy is a resubmission of the same file, the latest is graded") {
+  CHECK(grader::canvas_copy_of("causal-1.cpp") == "causal.cpp");
+  CHECK(grader::canvas_copy_of("causal-12.tar.gz") == "causal.tar.gz");
+  CHECK(grader::canvas_copy_of("causal.cpp") == "causal.cpp");
+  CHECK(grader::canvas_copy_of("causal-v2.cpp") == "causal-v2.cpp");
+  CHECK(grader::canvas_copy_of("-1.cpp") == "-1.cpp");
+
+  const fs::path root = temp_folder();
+  const fs::path cls = root / "class", staging = root / "grades" / "canvas-download";
+  fs::create_directories(cls);
+  // Ada sent the stub first, then her work; Canvas named the second upload causal-1.cpp.
+  write(cls / "lovelaceada_1001_500_causal.cpp", "ada's stub");
+  write(cls / "lovelaceada_LATE_1001_9000_causal-1.cpp", "ada's work");
+  // Alan's resubmission went the other way round: the plain name is the later one.
+  write(cls / "turingalan_1002_700_flops-1.cpp", "alan's first");
+  write(cls / "turingalan_1002_701_flops.cpp", "alan's second");
+  // Two copies under one id (Canvas gives every file its own, so only a hand-made folder has
+  // this): both stay, and the file finder's rules decide.
+  write(cls / "hoppergrace_1003_800_memory.cpp", "grace one");
+  write(cls / "hoppergrace_1003_800_memory-1.cpp", "grace two");
+
+  const auto unpacked = grader::unpack_canvas_download(cls, staging);
+  CHECK(read(staging / "lovelaceada_1001" / "causal-1.cpp") == "ada's work");
+  CHECK_FALSE(fs::exists(staging / "lovelaceada_1001" / "causal.cpp"));
+  CHECK(read(staging / "turingalan_1002" / "flops.cpp") == "alan's second");
+  CHECK_FALSE(fs::exists(staging / "turingalan_1002" / "flops-1.cpp"));
+  CHECK(fs::exists(staging / "hoppergrace_1003" / "memory.cpp"));
+  CHECK(fs::exists(staging / "hoppergrace_1003" / "memory-1.cpp"));
+  REQUIRE(unpacked.notes.count("lovelaceada_1001"));
+  const std::string note = unpacked.notes.at("lovelaceada_1001").at(0);
+  CHECK(note.find("causal-1.cpp (Canvas submission 9000) is graded") != std::string::npos);
+  CHECK(note.find("causal.cpp (submission 500)") != std::string::npos);
+  CHECK_FALSE(unpacked.notes.count("hoppergrace_1003"));
+  fs::remove_all(root);
+}

@@ -193,16 +193,29 @@ TEST_CASE("csv fields round-trip through the parser") {
 
 // --- statuses and the gradebook -----------------------------------------------------------
 
-TEST_CASE("statuses: ok, partial, build_error, missing_files, per exercise and per submission") {
+TEST_CASE("statuses: ok, partial, build_error, missing_files, ambiguous, per exercise and per submission") {
   CHECK(std::string(gb::exercise_status(exercise("causal", 35, 35))) == "ok");
   CHECK(std::string(gb::exercise_status(exercise("causal", 0, 35))) == "partial");
   CHECK(std::string(gb::exercise_status(exercise("causal", 0, 35, false))) == "build_error");
   CHECK(std::string(gb::exercise_status(exercise("causal", 0, 35, false, "missing"))) == "missing_files");
-  CHECK(std::string(gb::exercise_status(exercise("causal", 0, 35, false, "ambiguous"))) == "missing_files");
+  CHECK(std::string(gb::exercise_status(exercise("causal", 0, 35, false, "ambiguous"))) == "ambiguous");
   CHECK(gb::submission_status({"ok", "ok"}) == "ok");
   CHECK(gb::submission_status({"ok", "partial"}) == "partial");
   CHECK(gb::submission_status({"partial", "missing_files"}) == "missing_files");
   CHECK(gb::submission_status({"missing_files", "build_error"}) == "build_error");
+  CHECK(gb::submission_status({"missing_files", "ambiguous"}) == "ambiguous");
+}
+
+TEST_CASE("gradebook: two competing files are `ambiguous`, and the notes name both") {
+  json causal = exercise("causal", 0, 35, false, "ambiguous");
+  causal["source_others"] = {"causal (1).cpp", "old/causal.cpp"};
+  std::map<std::string, json> reports = {{"erin", report({exercise("flops", 10, 10), causal})}};
+  const gb::Book book = gb::join({}, reports, {"flops", "causal"});
+  const auto rows = lines(gb::gradebook_csv(book, false));
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[1] == "erin,,,,10,0,10,45,ambiguous,ok,ambiguous,"
+                   "\"not in the roster; several files, none graded: causal (causal (1).cpp, old/causal.cpp)\"");
+  CHECK(gb::facts(book, book.rows[0]).missing.empty());  // competing files are not a missing file
 }
 
 TEST_CASE("gradebook: roster columns, statuses, a row per student and per stranger") {
@@ -294,4 +307,43 @@ TEST_CASE("similarity: identical but reformatted sources group, different ones a
   CHECK(rows[1][3] == "ann");
   CHECK(rows[1][6] == "causal.cpp");
   CHECK(rows[2][3] == "ben");
+}
+
+TEST_CASE("csv injection: a cell that starts like a formula is written as text, in every export") {
+  for (const std::string lead : {"=", "+", "-", "@", "\t", "\r"}) {
+    CAPTURE(lead);
+    const std::string cell = lead + "1+2";
+    const auto rows = gb::parse_csv(gb::csv_field(cell) + "\n");
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0][0] == "'" + cell);  // shown as text, the original after the apostrophe
+  }
+  CHECK(gb::csv_field("1+2") == "1+2");
+  CHECK(gb::csv_field("a=b") == "a=b");
+
+  // A folder named =1+2 in the gradebook, and a path a student chose in the similarity report.
+  std::map<std::string, json> reports = {{"=1+2", report({exercise("flops", 10, 10)})},
+                                         {"@bob", report({exercise("flops", 10, 10)})}};
+  const gb::Book book = gb::join({}, reports, {"flops"});
+  for (const auto& row : gb::parse_csv(gb::gradebook_csv(book, false)))
+    for (const auto& cell : row) {
+      CAPTURE(cell);
+      CHECK((cell.empty() || std::string("=+-@\t\r").find(cell[0]) == std::string::npos));
+    }
+  const std::vector<gb::SimilarGroup> groups = {{"flops", "abc", {"=1+2", "@bob"}}};
+  const auto sim = gb::parse_csv(gb::similarity_csv(
+      groups, book, {{"flops", {{"=1+2", "=HYPERLINK(\"x\").cpp"}, {"@bob", "-flops.cpp"}}}}, false));
+  REQUIRE(sim.size() == 3);
+  CHECK(sim[1][3] == "'=1+2");
+  CHECK(sim[1][6] == "'=HYPERLINK(\"x\").cpp");
+  CHECK(sim[2][6] == "'-flops.cpp");
+}
+
+TEST_CASE("gradebook: how grade-all took the files (the report's intake) is in the notes") {
+  json r = report({exercise("flops", 10, 10)});
+  r["intake"] = {"flops-1.cpp (Canvas submission 900) is graded", "kim.zip was unpacked (1 file)"};
+  const gb::Book book = gb::join({}, {{"kim", r}}, {"flops"});
+  const auto rows = lines(gb::gradebook_csv(book, false));
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[1] == "kim,,,,10,10,10,ok,ok,not in the roster; flops-1.cpp (Canvas submission 900) is graded; "
+                   "kim.zip was unpacked (1 file)");
 }

@@ -76,12 +76,13 @@ row 'bob,1002,Bob Martin,bob@example.org,10,35,20,15,20,100,100,ok,ok,ok,ok,ok,o
 row 'carol,1003,Zoë Ünal-Åström,zoe@example.org,10,35,20,15,20,100,100,ok,ok,ok,ok,ok,ok,'
 row 'dave,1004,李 小龙,dave@example.org,10,35,20,0,0,65,100,build_error,ok,ok,ok,build_error,missing_files,missing: memory; does not build: taylor'
 row ',1006,Frank Nobody,frank@example.org,0,0,0,0,0,0,100,missing_files,missing_files,missing_files,missing_files,missing_files,missing_files,no submission'
-row 'erin,,,,10,0,20,15,20,65,100,missing_files,ok,missing_files,ok,ok,ok,not in the roster; missing: causal'
+row 'erin,,,,10,0,20,15,20,65,100,ambiguous,ok,ambiguous,ok,ok,ok,"not in the roster; several files, none graded: causal (causal (1).cpp, old/causal.cpp)"'
 row 'hoppergrace_1005,1005,Grace Hopper,grace@example.org,10,35,20,15,20,100,100,ok,ok,ok,ok,ok,ok,'
 [ "$(wc -l <"$csv")" -eq 8 ] || fail "the gradebook does not have 7 rows"
 
 # The batch summary names what needs a look.
-grep -qF "missing files: dave (memory), erin (causal)" "$out" || fail "the summary does not list the missing files"
+grep -qF "missing files: dave (memory)" "$out" || fail "the summary does not list the missing files"
+grep -qF "missing files: dave (memory), erin" "$out" && fail "the summary lists erin's competing files as missing"
 grep -qF "do not build: dave (taylor)" "$out" || fail "the summary does not list the build error"
 grep -qF "erin: several files could be causal.cpp (causal (1).cpp, old/causal.cpp)" "$out" ||
   fail "the summary does not name the competing files"

@@ -1,0 +1,42 @@
+// Uploaded archives (.zip, .tar.gz, .tgz): a student's archive is their submission. grade-all
+// unpacks each one, with libarchive, into a folder the grader made for it (never into the
+// student's folder), and the file finder then looks there as anywhere else.
+//
+// An archive is unpacked whole or not at all. It is refused, with a note that says why, when
+//   - an entry's path is absolute or climbs out of the folder ("../x": zip-slip);
+//   - an entry is a link (symbolic or hard) or anything but a plain file or a folder;
+//   - its files hold more than `max_bytes` in all, counted as the bytes come out (the sizes an
+//     archive declares are not believed), so that a zip bomb stops at the limit;
+//   - it has more than `max_entries` entries, or a path deeper than `max_depth` folders;
+//   - libarchive cannot read it.
+// Archives inside an archive are left as files (never unpacked in turn).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+namespace grader {
+
+struct ArchiveLimits {
+  std::uint64_t max_bytes = 64ull << 20;  // 64 MiB unpacked: far above five source files
+  std::size_t max_entries = 2000;
+  int max_depth = 12;                     // the file finder looks no deeper
+};
+
+// Whether a file name is one of the archive kinds grade-all unpacks (by its ending, any case).
+bool is_archive_name(const std::string& filename);
+
+struct UnpackResult {
+  bool ok = false;
+  std::string problem;  // why it was refused: "kim.zip was not unpacked: ..."
+  std::size_t files = 0;
+  std::uint64_t bytes = 0;
+};
+
+// Unpacks `archive` into `into`, which must not exist yet (it is made here, and removed again
+// when the archive is refused).
+UnpackResult unpack_archive(const std::filesystem::path& archive, const std::filesystem::path& into,
+                            const ArchiveLimits& limits = {});
+
+}  // namespace grader

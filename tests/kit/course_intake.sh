@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# grade-all where the class folder comes from a course's other systems (label `kit`): a Canvas
+# resubmission, competing files, the LMS column per assignment, macOS zip debris, cells that
+# look like formulas, each report's own time, uploaded archives. Each case grades a small class
+# on one exercise (flops: quick to build and check).
+# usage: course_intake.sh GRADER KIT_DIR CASE
+set -u
+GRADER=$1
+KIT_DIR=$2
+name=$3
+work=$(mktemp -d)
+chmod 755 "$work"
+out=$work/out.log
+: >"$out"
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAILED: $*"; echo "--- output ---"; tail -n 40 "$out"; exit 1; }
+export NO_COLOR=1
+S=$KIT_DIR/solutions
+STUB=$KIT_DIR/exercises
+
+# field FILE EXPR: a value from a JSON file (python3's json, as the kit's other tests use it).
+field() { python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+
+cat >"$work/week1.json" <<'EOF'
+{ "title": "Week 1: which order to multiply",
+  "exercises": [ { "name": "flops", "points": 10 } ] }
+EOF
+class=$work/class
+grades=$work/grades
+mkdir -p "$class"
+# grade [OPTIONS...]: grade-all on the class, the flops assignment, into $grades.
+grade() {
+  "$GRADER" --kit "$KIT_DIR" grade-all "$class" --out "$grades" --assignment "$work/week1.json" "$@" >"$out" 2>&1 ||
+    fail "grade-all exited $?"
+}
+row() { grep -qxF "$1" "$grades/gradebook.csv" || fail "no gradebook row '$1'; the gradebook:
+$(cat "$grades/gradebook.csv")"; }
+
+case "$name" in
+  canvas-resubmission)
+    # Kim sent the stub, then her work: Canvas named the second upload flops-1.cpp.
+    cp "$STUB/flops/flops.cpp" "$class/kimlee_2001_500_flops.cpp"
+    cp "$S/flops/flops.cpp" "$class/kimlee_LATE_2001_900_flops-1.cpp"
+    grade
+    row 'kimlee_2001,,,,10,10,10,ok,ok,not in the roster; flops-1.cpp (Canvas submission 900) is graded; older uploads of flops.cpp left out: flops.cpp (submission 500)'
+    [ "$(field "$grades/reports/kimlee_2001.json" 'j["exercises"][0]["source"]')" = flops-1.cpp ] ||
+      fail "kim's report does not name flops-1.cpp"
+    field "$grades/reports/kimlee_2001.json" '" ".join(j["notices"])' |
+      grep -qF "flops-1.cpp (Canvas submission 900) is graded; older uploads of flops.cpp left out: flops.cpp (submission 500)" ||
+      fail "kim's report does not say which upload was graded" ;;
+
+  ambiguous)
+    # erin: two folders each with a flops.cpp; dave: no flops.cpp at all.
+    mkdir -p "$class/erin/a" "$class/erin/b" "$class/dave"
+    cp "$S/flops/flops.cpp" "$class/erin/a/"
+    cp "$S/flops/flops.cpp" "$class/erin/b/"
+    echo "nothing here" >"$class/dave/README.txt"
+    grade
+    row 'erin,,,,0,0,10,ambiguous,ambiguous,"not in the roster; several files, none graded: flops (a/flops.cpp, b/flops.cpp)"'
+    row 'dave,,,,0,0,10,missing_files,missing_files,not in the roster; missing: flops'
+    # The checks say it too: ambiguous (the contract's status), a missing file's reason.
+    [ "$(field "$grades/reports/erin.json" '{c["status"] for c in j["exercises"][0]["checks"]}')" = "{'ambiguous'}" ] ||
+      fail "erin's checks are not ambiguous"
+    [ "$(field "$grades/reports/dave.json" '{(c["status"], c.get("reason")) for c in j["exercises"][0]["checks"]}')" = \
+      "{('build_error', 'missing_files')}" ] || fail "dave's checks do not record missing_files" ;;
+
+  lms-column)
+    cp -r "$S" "$class/ada"
+    printf 'folder,id,name,email\nada,1001,Ada,ada@example.org\n' >"$work/roster.csv"
+    grade --roster "$work/roster.csv"
+    [ "$(head -n 1 "$grades/canvas.csv")" = 'Student,ID,SIS User ID,SIS Login ID,Section,week1' ] ||
+      fail "canvas.csv's column is not the assignment's name: $(head -n 1 "$grades/canvas.csv")"
+    [ "$(head -n 1 "$grades/moodle.csv")" = 'First name,Last name,ID number,Email address,Week 1: which order to multiply' ] ||
+      fail "moodle.csv's column is not the assignment's title: $(head -n 1 "$grades/moodle.csv")"
+    # --lms-column still decides when given.
+    grade --roster "$work/roster.csv" --lms-column "Homework 1"
+    [ "$(head -n 1 "$grades/canvas.csv")" = 'Student,ID,SIS User ID,SIS Login ID,Section,Homework 1' ] ||
+      fail "--lms-column was not used: $(head -n 1 "$grades/canvas.csv")" ;;
+
+  macosx)
+    # Unzipping the class's download on a Mac leaves __MACOSX; a hidden folder may be there too.
+    cp -r "$S" "$class/ada"
+    mkdir -p "$class/__MACOSX/ada/flops" "$class/.cache/flops"
+    printf 'junk\n' >"$class/__MACOSX/ada/flops/._flops.cpp"
+    cp "$S/flops/flops.cpp" "$class/.cache/flops/"
+    ln -s "$class/ada" "$class/linked"  # a link to a folder is no submission either
+    grade
+    grep -qF "grade-all: 1 submissions, 1 to grade" "$out" || fail "not exactly one submission graded"
+    [ "$(wc -l <"$grades/gradebook.csv")" -eq 2 ] || fail "the gradebook is not one row:
+$(cat "$grades/gradebook.csv")" ;;
+
+  csv-injection)
+    cp -r "$S" "$class/=1+2"
+    mkdir -p "$class/@bob/=HYPERLINK(0)"
+    cp "$S/flops/flops.cpp" "$class/@bob/=HYPERLINK(0)/"
+    grade
+    row "'=1+2,,,,10,10,10,ok,ok,not in the roster"
+    row "'@bob,,,,10,10,10,ok,ok,not in the roster"
+    # The two identical files: in the similarity report, the folders and the file as text.
+    grep -qF "flops,1," "$grades/similarity.csv" || fail "no similarity group: $(cat "$grades/similarity.csv")"
+    python3 - "$grades" <<'EOF' || fail "a cell starts like a formula"
+import csv, sys
+for name in ("gradebook.csv", "similarity.csv"):
+    for row in csv.reader(open(sys.argv[1] + "/" + name, newline="")):
+        for cell in row:
+            if cell[:1] in ("=", "+", "-", "@", "\t", "\r"):
+                sys.exit(name + ": " + repr(cell))
+EOF
+    ;;
+
+  seconds)
+    # Each report's time is its own builds' and checks', not the batch's.
+    cp -r "$S" "$class/ada"
+    mkdir "$class/bob"
+    cp "$STUB/flops/flops.cpp" "$class/bob/"
+    grade
+    for who in ada bob; do
+      field "$grades/reports/$who.json" \
+        'abs(j["seconds"] - sum(e["build"]["seconds"] + sum(c["seconds"] for c in e["checks"]) for e in j["exercises"])) < 1e-6' |
+        grep -qx True || fail "$who's seconds are not its own: $(field "$grades/reports/$who.json" 'j["seconds"]')"
+    done ;;
+
+  archives)
+    # kim: a loose kim.zip in the class folder; lee: a folder holding only flops.tar.gz; max: a
+    # zip bomb; zed: an entry climbing out of the folder (zip-slip); ivy: a link in a tar.
+    mkdir -p "$class/lee" "$class/max" "$class/zed" "$class/ivy"
+    python3 - "$class" "$S/flops/flops.cpp" <<'EOF' || fail "cannot make the archives"
+import io, sys, tarfile, zipfile
+cls, flops = sys.argv[1], open(sys.argv[2], "rb").read()
+with zipfile.ZipFile(cls + "/kim.zip", "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("kim/flops/flops.cpp", flops)
+with tarfile.open(cls + "/lee/flops.tar.gz", "w:gz") as t:
+    info = tarfile.TarInfo("flops.cpp"); info.size = len(flops)
+    t.addfile(info, io.BytesIO(flops))
+with zipfile.ZipFile(cls + "/max/bomb.zip", "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("flops.cpp", flops)
+    z.writestr("padding.bin", bytes(100 << 20))
+with zipfile.ZipFile(cls + "/zed/slip.zip", "w") as z:
+    z.writestr("../../flops.cpp", flops)
+with tarfile.open(cls + "/ivy/link.tar.gz", "w:gz") as t:
+    info = tarfile.TarInfo("flops.cpp"); info.type = tarfile.SYMTYPE
+    info.linkname = "../../../solutions/flops/flops.cpp"
+    t.addfile(info)
+EOF
+    before=$(cd "$class" && find . | sort)
+    grade
+    row 'kim,,,,10,10,10,ok,ok,not in the roster; kim.zip was unpacked (1 file); its files are graded as kim.zip/...'
+    row 'lee,,,,10,10,10,ok,ok,not in the roster; flops.tar.gz was unpacked (1 file); its files are graded as flops.tar.gz/...'
+    row 'max,,,,0,0,10,missing_files,missing_files,not in the roster; missing: flops; bomb.zip was not unpacked: it unpacks to more than 64 MiB (a zip bomb?); nothing in it is graded'
+    row "zed,,,,0,0,10,missing_files,missing_files,not in the roster; missing: flops; slip.zip was not unpacked: the entry ../../flops.cpp points outside the archive's folder; nothing in it is graded"
+    row 'ivy,,,,0,0,10,missing_files,missing_files,not in the roster; missing: flops; link.tar.gz was not unpacked: the entry flops.cpp is a link (links are not unpacked); nothing in it is graded'
+    # Nothing was unpacked into the class folder, nor beside it.
+    [ "$(cd "$class" && find . | sort)" = "$before" ] || fail "the class folder changed"
+    [ ! -e "$work/flops.cpp" ] && [ ! -e "$class/flops.cpp" ] || fail "the zip-slip entry escaped"
+    # A rerun unpacks again and grades nothing again.
+    grade
+    grep -qF "grade-all: 5 submissions, 0 to grade" "$out" || fail "the rerun graded again" ;;
+
+  *) echo "unknown test $name"; exit 2 ;;
+esac
+echo ok
