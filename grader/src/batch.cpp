@@ -20,6 +20,8 @@
 #include <map>
 #include <sstream>
 
+#include <sys/stat.h>
+
 namespace grader {
 
 namespace {
@@ -74,6 +76,26 @@ bool write_text(const fs::path& path, const std::string& text) {
   f << text;
   f.close();
   return static_cast<bool>(f);
+}
+
+// The modification time of the newest plain file in a folder (or of the file itself), in
+// seconds: how recent a submission is when Canvas gives no id. Links are not followed.
+double newest_file(const fs::path& path) {
+  // lstat's time since 1970 (the file clock's epoch is the library's choice, and can make
+  // every time negative).
+  auto mtime = [](const fs::path& p) {
+    struct stat st {};
+    if (::lstat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return 0.0;
+    return static_cast<double>(st.st_mtim.tv_sec) + static_cast<double>(st.st_mtim.tv_nsec) * 1e-9;
+  };
+  double newest = mtime(path);
+  std::error_code ec;
+  std::size_t entries = 0;
+  if (fs::symlink_status(path, ec).type() == fs::file_type::directory)
+    for (fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
+         !ec && it != end && ++entries <= 20000; it.increment(ec))
+      newest = std::max(newest, mtime(it->path()));  // links and folders give 0
+  return newest;
 }
 
 // The time spent on one submission: its builds and its checks. grade_many times the whole batch
@@ -194,6 +216,18 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   }
   for (const auto& [name, folder] : folder_of)
     if (auto inside = archives_in(folder); !inside.empty()) archives_of[name] = std::move(inside);
+  // How recent each submission is, for a student with several (before archives are unpacked).
+  std::map<std::string, gradebook::Recency> recency;
+  for (const auto& [name, folder] : folder_of) {
+    const auto canvas_id = canvas.latest_submission.find(name);
+    if (canvas_id != canvas.latest_submission.end() && folder.parent_path() == fs::path(out) / "canvas-download")
+      recency[name].canvas_submission = canvas_id->second;
+    else
+      recency[name].newest_file = newest_file(folder);
+  }
+  for (const auto& [name, archives] : archives_of)
+    if (!folder_of.count(name))
+      for (const auto& archive : archives) recency[name].newest_file = std::max(recency[name].newest_file, newest_file(archive));
   const fs::path unpacked = fs::path(out) / "unpacked";
   fs::remove_all(unpacked);  // made anew, like the Canvas folders
   for (const auto& [name, archives] : archives_of) {
@@ -261,7 +295,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   const std::vector<std::string> exercises = assignment.exercise_names();
   std::map<std::string, nlohmann::json> reports;
   for (const auto& name : names) reports[name] = nlohmann::json::parse(read_text(reports_dir / (name + ".json")));
-  const gradebook::Book book = gradebook::join(roster, reports, exercises);
+  const gradebook::Book book = gradebook::join(roster, reports, exercises, recency);
   bool written = write_text(fs::path(out) / "gradebook.csv", gradebook::gradebook_csv(book, batch.bom));
   std::vector<std::string> files = {"gradebook.csv"};
   if (!roster_path.empty()) {
@@ -314,7 +348,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
       std::cerr << "grade-all: in the roster, no submission (scored 0 in the exports): " << list(book.no_submission)
                 << "\n";
     for (const auto& several : book.several_folders)
-      std::cerr << "grade-all: one roster entry, several folders (the exports take the first): " << several << "\n";
+      std::cerr << "grade-all: one roster entry, several folders: " << several << "\n";
   }
   for (const auto& g : groups)
     std::cerr << "grade-all: identical " << g.exercise << ".cpp (comments and spacing aside): " << list(g.members)

@@ -89,6 +89,8 @@ CanvasUnpacked unpack_canvas_download(const fs::path& class_dir, const fs::path&
     for (auto& [file, copies] : uploads) {
       std::stable_sort(copies.begin(), copies.end(), later);  // the latest first
       const std::string& latest = copies.front().second.submission_id;
+      std::string& newest = out.latest_submission[student];
+      if (newest.size() < latest.size() || (newest.size() == latest.size() && newest < latest)) newest = latest;
       std::vector<std::string> older;
       for (const auto& [from, name] : copies) {
         if (name.submission_id == latest) {

@@ -34,6 +34,8 @@ struct CanvasUnpacked {
   // Per student, what was left out for a later upload of the same file, said in their report:
   // "causal-1.cpp (Canvas submission 7002) graded; causal.cpp (submission 7001) is older".
   std::map<std::string, std::vector<std::string>> notes;
+  // Per student, the highest submission id of their files: how recent their submission is.
+  std::map<std::string, std::string> latest_submission;
 };
 
 // Copies every Canvas download file directly inside `class_dir` to

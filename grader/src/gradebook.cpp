@@ -126,11 +126,21 @@ std::vector<Student> parse_roster(const std::string& text) {
       {"name", "name"}, {"student", "name"}, {"full name", "name"}, {"student name", "name"},
       {"email", "email"}, {"email address", "email"}, {"e mail", "email"},
       {"first name", "first_name"}, {"last name", "last_name"}, {"canvas id", "canvas_id"},
-      {"sis login id", "sis_login_id"}, {"login", "sis_login_id"}, {"section", "section"}};
+      {"sis login id", "sis_login_id"}, {"login", "sis_login_id"}, {"section", "section"},
+      {"pin", "pin"}, {"take", "pin"}};
+  // Canvas's gradebook export: "ID" is Canvas's user id when "SIS User ID" is there too.
+  bool canvas_export = false, has_id = false;
+  for (const auto& cell : rows[0]) {
+    canvas_export |= header_key(cell) == "sis user id";
+    has_id |= header_key(cell) == "id";
+  }
+  canvas_export &= has_id;
   std::map<std::string, std::size_t> col;
   for (std::size_t i = 0; i < rows[0].size(); ++i) {
-    const auto a = aliases.find(header_key(rows[0][i]));
-    if (a != aliases.end() && !col.count(a->second)) col[a->second] = i;
+    const std::string key = header_key(rows[0][i]);
+    const auto a = aliases.find(key);
+    const std::string field = canvas_export && key == "id" ? "canvas_id" : a != aliases.end() ? a->second : "";
+    if (!field.empty() && !col.count(field)) col[field] = i;
   }
   if (!col.count("id"))
     throw std::runtime_error("the roster's header has no id column (one of: id, student_id, sis_user_id, "
@@ -143,15 +153,19 @@ std::vector<Student> parse_roster(const std::string& text) {
       return c != col.end() && c->second < rows[r].size() ? trim(rows[r][c->second]) : std::string();
     };
     Student s;
+    s.canvas_id = get("canvas_id");
+    // Canvas's own rows ("Points Possible", "Manual Posting") have no Canvas id: not students.
+    if (canvas_export && s.canvas_id.empty()) continue;
     s.id = get("id");
+    if (canvas_export && s.id.empty()) s.id = s.canvas_id;  // a student with no SIS id
     s.folder = folder_from_id ? s.id : get("folder");
     s.name = get("name");
     s.email = get("email");
     s.first_name = get("first_name");
     s.last_name = get("last_name");
     if (s.name.empty()) s.name = trim(s.first_name + " " + s.last_name);
-    s.canvas_id = get("canvas_id");
     s.sis_login_id = get("sis_login_id");
+    s.pin = get("pin");
     s.section = get("section");
     if (s.id.empty() || s.folder.empty())
       throw std::runtime_error("roster entry " + std::to_string(r + 1) + " (" + trim(line_of(rows[r])) +
@@ -183,11 +197,31 @@ std::string submission_status(const std::vector<std::string>& statuses) {
   return "ok";
 }
 
+bool later(const Recency& a, const Recency& b) {
+  if (!a.canvas_submission.empty() && !b.canvas_submission.empty()) {
+    const std::string &x = a.canvas_submission, &y = b.canvas_submission;  // digits: longer is larger
+    return x.size() != y.size() ? x.size() > y.size() : x > y;
+  }
+  return a.newest_file > b.newest_file;
+}
+
+namespace {
+
+// "lovelaceada_1001" ends in Canvas id 1001: a Canvas download's folder of that student.
+bool ends_in_canvas_id(const std::string& folder, const std::string& canvas_id) {
+  const std::string tail = "_" + canvas_id;
+  return !canvas_id.empty() && folder.size() > tail.size() &&
+         folder.compare(folder.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+}  // namespace
+
 Book join(const std::vector<Student>& roster, const std::map<std::string, nlohmann::json>& reports,
-          const std::vector<std::string>& exercises) {
+          const std::vector<std::string>& exercises, const std::map<std::string, Recency>& recency) {
   Book book;
   book.exercises = exercises;
-  // Each folder to one entry: an exact name first, else the first pattern that matches.
+  // Each folder to one entry: an exact name first, else the first pattern that matches, else
+  // the Canvas id it ends in.
   std::map<std::string, const Student*> owner;
   for (const auto& [folder, report] : reports) {
     const Student* who = nullptr;
@@ -196,6 +230,9 @@ Book join(const std::vector<Student>& roster, const std::map<std::string, nlohma
     if (!who)
       for (const auto& s : roster)
         if (folder_matches(s.folder, folder)) { who = &s; break; }
+    if (!who)
+      for (const auto& s : roster)
+        if (ends_in_canvas_id(folder, s.canvas_id)) { who = &s; break; }
     if (who) owner[folder] = who;
     else book.not_in_roster.push_back(folder);
   }
@@ -204,14 +241,40 @@ Book join(const std::vector<Student>& roster, const std::map<std::string, nlohma
     for (const auto& [folder, who] : owner)
       if (who == &s) mine.push_back(folder);
     if (mine.empty()) {
-      book.rows.push_back({"", &s, nullptr});
+      book.rows.push_back({"", &s, nullptr, ""});
       book.no_submission.push_back(s.id + (s.name.empty() ? "" : " " + s.name));
       continue;
     }
-    if (mine.size() > 1) book.several_folders.push_back(s.id + ": " + join_names(mine));
-    for (const auto& folder : mine) book.rows.push_back({folder, &s, reports.at(folder)});
+    if (mine.size() == 1) {
+      book.rows.push_back({mine[0], &s, reports.at(mine[0]), ""});
+      continue;
+    }
+    // Several: the pinned one, else the latest; it goes first, for the exports.
+    auto recency_of = [&](const std::string& f) {
+      const auto r = recency.find(f);
+      return r == recency.end() ? Recency{} : r->second;
+    };
+    std::string taken, why;
+    if (std::find(mine.begin(), mine.end(), s.pin) != mine.end()) {
+      taken = s.pin;
+      why = "pinned by the roster";
+    } else {
+      taken = mine[0];
+      for (const auto& f : mine)
+        if (later(recency_of(f), recency_of(taken))) taken = f;
+      const Recency r = recency_of(taken);
+      why = r.canvas_submission.empty() ? "the newest files" : "the latest Canvas submission, " + r.canvas_submission;
+    }
+    std::stable_partition(mine.begin(), mine.end(), [&](const std::string& f) { return f == taken; });
+    book.several_folders.push_back(s.id + ": " + join_names(mine) + " (the exports take " + taken + ": " + why + ")");
+    for (const auto& folder : mine)
+      book.rows.push_back({folder, &s, reports.at(folder),
+                           folder == taken ? "one of " + std::to_string(mine.size()) + " folders of " + s.id +
+                                                 ", the one in the exports (" + why + ")"
+                                           : "one of " + std::to_string(mine.size()) + " folders of " + s.id +
+                                                 "; the exports take " + taken});
   }
-  for (const auto& folder : book.not_in_roster) book.rows.push_back({folder, nullptr, reports.at(folder)});
+  for (const auto& folder : book.not_in_roster) book.rows.push_back({folder, nullptr, reports.at(folder), ""});
   return book;
 }
 
@@ -276,6 +339,7 @@ std::string gradebook_csv(const Book& book, bool bom) {
     std::vector<std::string> notes;
     if (row.report.is_null()) notes.push_back("no submission");
     if (!row.student) notes.push_back("not in the roster");
+    if (!row.note.empty()) notes.push_back(row.note);
     if (!f.missing.empty() && !row.report.is_null()) notes.push_back("missing: " + join_names(f.missing));
     if (!f.build_errors.empty()) notes.push_back("does not build: " + join_names(f.build_errors));
     for (const auto& a : f.ambiguous) notes.push_back("several files, none graded: " + a);
@@ -291,8 +355,8 @@ std::string gradebook_csv(const Book& book, bool bom) {
 
 namespace {
 
-// One row per roster entry: its first submission's facts (a roster entry with several folders
-// is reported by grade-all), zero when it has none.
+// One row per roster entry: its first submission's facts (of several folders, join put the one
+// it took first), zero when it has none.
 template <class Fn>
 void per_student(const Book& book, Fn fn) {
   std::set<const Student*> done;

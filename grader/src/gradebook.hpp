@@ -32,7 +32,7 @@
 //                  first_name/last_name columns). https://docs.moodle.org/en/Grade_import
 //   scores.csv     id,score
 // The exports are written only with a roster (they need the students' ids), one row per
-// roster entry.
+// roster entry (of several folders, the one join chose).
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -59,13 +59,18 @@ struct Student {
   std::string id, name, email;
   std::string first_name, last_name;  // optional, for Moodle
   std::string canvas_id, sis_login_id, section;  // optional, for Canvas
+  std::string pin;  // optional: of several folders that match, the one to take (see join)
 };
 
 // The roster: a CSV with a header row. Column names, any case, spaces or underscores:
 //   folder (or: submission, pattern, file)   required unless `id` names the folders
 //   id (or: student_id, student id, sis_user_id, sis user id, id_number, id number)   required
 //   name (or: student, full name), email (or: email address, e-mail)
-//   first_name, last_name, canvas_id, sis_login_id (or: login), section
+//   first_name, last_name, canvas_id, sis_login_id (or: login), section, pin (or: take)
+// Canvas's own gradebook export is read as it comes: its header has both ID and SIS User ID,
+// so ID is Canvas's user id (canvas_id) and SIS User ID the student's id (Canvas's id where a
+// student has none); the rows with no Canvas id ("Points Possible", "Manual Posting") are
+// Canvas's, not students, and are skipped.
 // Throws std::runtime_error naming the line for a bad roster.
 std::vector<Student> parse_roster(const std::string& text);
 
@@ -78,6 +83,7 @@ struct Row {
   std::string submission;            // the folder; empty for a roster entry with no submission
   const Student* student = nullptr;  // nullptr for a submission not in the roster
   nlohmann::json report;             // the native report (null when no submission)
+  std::string note;                  // one student, several folders: which one the exports take
 };
 
 struct Book {
@@ -88,10 +94,22 @@ struct Book {
   std::vector<std::string> several_folders;     // roster entries matching more than one folder
 };
 
+// How recent a submission folder is, to choose among one student's several folders.
+struct Recency {
+  std::string canvas_submission;  // the highest Canvas submission id of its files, if any
+  double newest_file = 0;         // else: its newest file's modification time (seconds)
+};
+// Whether `a` is later than `b`: by Canvas submission id when both have one, else by newest file.
+bool later(const Recency& a, const Recency& b);
+
 // Joins the roster (empty: none) with the submissions' reports (folder -> report). A folder goes
-// to the first entry that names it exactly, else the first whose pattern matches it.
+// to the first entry that names it exactly, else the first whose pattern matches it, else the
+// entry whose canvas_id it ends in ("lovelaceada_1001": a Canvas download's folder). When an
+// entry has several folders, every one gets a row, and the exports take one: the entry's `pin`
+// when it names one of them, else the latest by `recency` (folders it lacks count as oldest);
+// its row comes first, and each row's note says which was taken.
 Book join(const std::vector<Student>& roster, const std::map<std::string, nlohmann::json>& reports,
-          const std::vector<std::string>& exercises);
+          const std::vector<std::string>& exercises, const std::map<std::string, Recency>& recency = {});
 
 struct RowFacts {
   double total = 0, max_score = 0;

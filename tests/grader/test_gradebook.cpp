@@ -347,3 +347,61 @@ TEST_CASE("gradebook: how grade-all took the files (the report's intake) is in t
   CHECK(rows[1] == "kim,,,,10,10,10,ok,ok,not in the roster; flops-1.cpp (Canvas submission 900) is graded; "
                    "kim.zip was unpacked (1 file)");
 }
+
+TEST_CASE("roster: Canvas's own gradebook export, as it comes") {
+  // As Canvas writes it: the Points Possible row, ID = Canvas's user id, SIS User ID = the
+  // student's id, one student without an SIS id, assignment columns after.
+  const auto roster = gb::parse_roster(
+      "Student,ID,SIS User ID,SIS Login ID,Section,Linear attention (4321)\n"
+      "    Points Possible,,,,,100.00\n"
+      "\"Lovelace, Ada\",1001,S-17,ada,Section 1,\n"
+      "\"Turing, Alan\",1002,,alan,Section 1,\n");
+  REQUIRE(roster.size() == 2);
+  CHECK(roster[0].canvas_id == "1001");
+  CHECK(roster[0].id == "S-17");
+  CHECK(roster[0].name == "Lovelace, Ada");
+  CHECK(roster[0].sis_login_id == "ada");
+  CHECK(roster[0].section == "Section 1");
+  CHECK(roster[1].id == "1002");  // no SIS id: Canvas's
+  CHECK(roster[1].canvas_id == "1002");
+
+  // Download folders are <name>_<canvas id>; a folder named by the student id still matches.
+  std::map<std::string, json> reports = {{"lovelaceada_1001", report({exercise("flops", 10, 10)})},
+                                         {"1002", report({exercise("flops", 5, 10)})},
+                                         {"hoppergrace_21001", report({exercise("flops", 10, 10)})}};
+  const gb::Book book = gb::join(roster, reports, {"flops"});
+  CHECK(book.not_in_roster == std::vector<std::string>{"hoppergrace_21001"});
+  const auto canvas = gb::parse_csv(gb::canvas_csv(book, "Linear attention", false));
+  REQUIRE(canvas.size() == 3);
+  CHECK(canvas[1] == std::vector<std::string>{"Lovelace, Ada", "1001", "S-17", "ada", "Section 1", "10"});
+  CHECK(canvas[2] == std::vector<std::string>{"Turing, Alan", "1002", "1002", "alan", "Section 1", "5"});
+}
+
+TEST_CASE("several folders for one student: the latest is taken, or the one the roster pins") {
+  std::map<std::string, json> reports = {{"alice", report({exercise("flops", 2, 10)})},
+                                         {"alice_v2", report({exercise("flops", 10, 10)})}};
+  const auto roster = gb::parse_roster("folder,id,name\nalice*,1001,Alice\n");
+  // By the newest file: alice_v2 is newer, though it sorts second.
+  std::map<std::string, gb::Recency> recency = {{"alice", {"", 100}}, {"alice_v2", {"", 200}}};
+  gb::Book book = gb::join(roster, reports, {"flops"}, recency);
+  CHECK(gb::parse_csv(gb::scores_csv(book, false))[1] == std::vector<std::string>{"1001", "10"});
+  auto rows = gb::parse_csv(gb::gradebook_csv(book, false));
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[1][0] == "alice_v2");
+  CHECK(rows[1].back() == "one of 2 folders of 1001, the one in the exports (the newest files)");
+  CHECK(rows[2].back() == "one of 2 folders of 1001; the exports take alice_v2");
+  REQUIRE(book.several_folders.size() == 1);
+  CHECK(book.several_folders[0] == "1001: alice_v2 alice (the exports take alice_v2: the newest files)");
+
+  // By Canvas submission id when both have one, whatever the files' times: 1000 is after 900.
+  recency = {{"alice", {"1000", 100}}, {"alice_v2", {"900", 200}}};
+  book = gb::join(roster, reports, {"flops"}, recency);
+  CHECK(gb::parse_csv(gb::scores_csv(book, false))[1] == std::vector<std::string>{"1001", "2"});
+
+  // Pinned by the roster, whatever is later.
+  const auto pinned = gb::parse_roster("folder,id,name,pin\nalice*,1001,Alice,alice\n");
+  recency = {{"alice", {"", 100}}, {"alice_v2", {"", 200}}};
+  book = gb::join(pinned, reports, {"flops"}, recency);
+  CHECK(gb::parse_csv(gb::scores_csv(book, false))[1] == std::vector<std::string>{"1001", "2"});
+  CHECK(book.several_folders[0] == "1001: alice alice_v2 (the exports take alice: pinned by the roster)");
+}

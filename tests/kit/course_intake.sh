@@ -156,6 +156,46 @@ EOF
     grade
     grep -qF "grade-all: 5 submissions, 0 to grade" "$out" || fail "the rerun graded again" ;;
 
+  canvas-roster)
+    # Canvas's gradebook export as the roster, as it comes (the Points Possible row; ID is
+    # Canvas's user id, SIS User ID the student's); Canvas download files matched by Canvas id.
+    cp "$S/flops/flops.cpp" "$class/lovelaceada_1001_500_flops.cpp"
+    cp "$STUB/flops/flops.cpp" "$class/turingalan_1002_501_flops.cpp"
+    cat >"$work/export.csv" <<'EOF'
+Student,ID,SIS User ID,SIS Login ID,Section,Week 1 (4321)
+    Points Possible,,,,,10.00
+"Lovelace, Ada",1001,S-17,ada,Section 1,
+"Turing, Alan",1002,S-18,alan,Section 1,
+EOF
+    grade --roster "$work/export.csv"
+    [ "$(cat "$grades/canvas.csv")" = 'Student,ID,SIS User ID,SIS Login ID,Section,week1
+"Lovelace, Ada",1001,S-17,ada,Section 1,10
+"Turing, Alan",1002,S-18,alan,Section 1,0' ] || fail "canvas.csv:
+$(cat "$grades/canvas.csv")"
+    row 'lovelaceada_1001,S-17,"Lovelace, Ada",,10,10,10,ok,ok,' ;;
+
+  several-folders)
+    # alice's first folder (the stub, older) and her second (her work, newer): the exports take
+    # the newer; bob's roster entry pins his first folder though the second is newer.
+    mkdir -p "$class/alice" "$class/alice_v2" "$class/bob" "$class/bob_v2"
+    cp "$STUB/flops/flops.cpp" "$class/alice/"
+    cp "$S/flops/flops.cpp" "$class/alice_v2/"
+    cp "$S/flops/flops.cpp" "$class/bob/"
+    cp "$STUB/flops/flops.cpp" "$class/bob_v2/"
+    touch -d '2026-01-01 10:00' "$class/alice/flops.cpp" "$class/bob/flops.cpp"
+    touch -d '2026-01-02 10:00' "$class/alice_v2/flops.cpp" "$class/bob_v2/flops.cpp"
+    printf 'folder,id,name,pin\nalice*,1001,Alice,\nbob*,1002,Bob,bob\n' >"$work/roster.csv"
+    grade --roster "$work/roster.csv"
+    [ "$(cat "$grades/scores.csv")" = 'id,score
+1001,10
+1002,10' ] || fail "scores.csv:
+$(cat "$grades/scores.csv")"
+    row 'alice_v2,1001,Alice,,10,10,10,ok,ok,"one of 2 folders of 1001, the one in the exports (the newest files)"'
+    row 'alice,1001,Alice,,0,0,10,partial,partial,one of 2 folders of 1001; the exports take alice_v2'
+    row 'bob,1002,Bob,,10,10,10,ok,ok,"one of 2 folders of 1002, the one in the exports (pinned by the roster)"'
+    grep -qF "several folders: 1001: alice_v2 alice (the exports take alice_v2: the newest files)" "$out" ||
+      fail "the summary does not say which folder was taken" ;;
+
   *) echo "unknown test $name"; exit 2 ;;
 esac
 echo ok
