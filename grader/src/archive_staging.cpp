@@ -14,9 +14,11 @@ namespace fs = std::filesystem;
 
 std::string archive_submission_name(const std::string& filename) {
   std::string lower = filename;
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   for (const std::string tail : {".tar.gz", ".tgz", ".zip"})
-    if (lower.size() > tail.size() && lower.compare(lower.size() - tail.size(), tail.size(), tail) == 0)
+    if (lower.size() > tail.size() &&
+        lower.compare(lower.size() - tail.size(), tail.size(), tail) == 0)
       return filename.substr(0, filename.size() - tail.size());
   return filename;
 }
@@ -27,7 +29,8 @@ std::vector<fs::path> archives_in(const fs::path& submission) {
   for (const auto& entry : fs::directory_iterator(submission, ec)) {
     const std::string name = entry.path().filename().string();
     std::error_code sec;
-    if (entry.symlink_status(sec).type() == fs::file_type::regular && !finder_skips(name) && is_archive_name(name))
+    if (entry.symlink_status(sec).type() == fs::file_type::regular && !finder_skips(name) &&
+        is_archive_name(name))
       found.push_back(entry.path());
   }
   std::sort(found.begin(), found.end());
@@ -35,7 +38,8 @@ std::vector<fs::path> archives_in(const fs::path& submission) {
 }
 
 StagedSubmission stage_archives(const fs::path& submission, const std::vector<fs::path>& archives,
-                                const fs::path& staging, const std::vector<std::string>& exercises) {
+                                const fs::path& staging,
+                                const std::vector<std::string>& exercises) {
   StagedSubmission out;
   std::error_code ec;
   fs::remove_all(staging, ec);
@@ -51,15 +55,19 @@ StagedSubmission stage_archives(const fs::path& submission, const std::vector<fs
         const fs::path target = staging / rel;
         fs::create_directories(target.parent_path(), ec);
         // Not through a link, and never over a file already copied.
-        fs::copy_file(found.kind == FoundSource::Kind::Found ? found.path : submission / rel, target, ec);
-        if (ec) out.notes.push_back("could not copy " + rel + " to grade it beside the archives: " + ec.message());
+        fs::copy_file(found.kind == FoundSource::Kind::Found ? found.path : submission / rel,
+                      target, ec);
+        if (ec)
+          out.notes.push_back("could not copy " + rel +
+                              " to grade it beside the archives: " + ec.message());
       }
     }
   for (const auto& archive : archives) {
     const std::string name = archive.filename().string();
     const UnpackResult r = unpack_archive(archive, staging / name);
     const std::string files = std::to_string(r.files) + (r.files == 1 ? " file" : " files");
-    out.notes.push_back(r.ok ? name + " was unpacked (" + files + "); its files are graded as " + name + "/..."
+    out.notes.push_back(r.ok ? name + " was unpacked (" + files + "); its files are graded as " +
+                                   name + "/..."
                              : r.problem);
   }
   out.folder = staging;

@@ -61,21 +61,24 @@ struct ArchiveCloser {
 };
 
 // Unpacks every entry, or returns why not (the caller removes what was written).
-std::string unpack_entries(archive* a, const fs::path& into, const ArchiveLimits& limits, UnpackResult& result) {
+std::string unpack_entries(archive* a, const fs::path& into, const ArchiveLimits& limits,
+                           UnpackResult& result) {
   std::vector<char> buffer(64 * 1024);
   std::size_t entries = 0;
   archive_entry* entry = nullptr;
   for (;;) {
     const int r = archive_read_next_header(a, &entry);
     if (r == ARCHIVE_EOF) return "";
-    if (r != ARCHIVE_OK && r != ARCHIVE_WARN) return std::string("it cannot be read: ") + archive_error_string(a);
+    if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
+      return std::string("it cannot be read: ") + archive_error_string(a);
     if (++entries > limits.max_entries)
       return "it has more than " + std::to_string(limits.max_entries) + " entries";
     const EntryPath path = entry_path(archive_entry_pathname(entry));
     if (!path.problem.empty()) return path.problem;
     const std::string shown = archive_entry_pathname(entry);
     if (static_cast<int>(path.parts.size()) > limits.max_depth + 1)
-      return "the entry " + shown + " is more than " + std::to_string(limits.max_depth) + " folders deep";
+      return "the entry " + shown + " is more than " + std::to_string(limits.max_depth) +
+             " folders deep";
     fs::path target = into;
     for (const auto& part : path.parts) target /= part;
     if (archive_entry_hardlink(entry) || archive_entry_symlink(entry))
@@ -91,8 +94,10 @@ std::string unpack_entries(archive* a, const fs::path& into, const ArchiveLimits
     fs::create_directories(target.parent_path(), ec);
     if (ec) return "the folder of " + shown + " cannot be made: " + ec.message();
     // O_EXCL: a second entry of the same path is refused rather than written over the first.
-    const int fd = ::open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0) return "the entry " + shown + " cannot be written: " + std::generic_category().message(errno);
+    const int fd =
+        ::open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0)
+      return "the entry " + shown + " cannot be written: " + std::generic_category().message(errno);
     std::string problem;
     for (;;) {
       const la_ssize_t n = archive_read_data(a, buffer.data(), buffer.size());
@@ -108,7 +113,8 @@ std::string unpack_entries(archive* a, const fs::path& into, const ArchiveLimits
         break;
       }
       if (::write(fd, buffer.data(), static_cast<std::size_t>(n)) != n) {
-        problem = "the entry " + shown + " cannot be written: " + std::generic_category().message(errno);
+        problem =
+            "the entry " + shown + " cannot be written: " + std::generic_category().message(errno);
         break;
       }
     }
@@ -122,11 +128,13 @@ std::string unpack_entries(archive* a, const fs::path& into, const ArchiveLimits
 
 bool is_archive_name(const std::string& filename) {
   std::string name = filename;
-  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
   return ends_with(name, ".zip") || ends_with(name, ".tar.gz") || ends_with(name, ".tgz");
 }
 
-UnpackResult unpack_archive(const fs::path& file, const fs::path& into, const ArchiveLimits& limits) {
+UnpackResult unpack_archive(const fs::path& file, const fs::path& into,
+                            const ArchiveLimits& limits) {
   UnpackResult result;
   const std::string name = file.filename().string();
   std::unique_ptr<archive, ArchiveCloser> a(archive_read_new());
@@ -136,7 +144,8 @@ UnpackResult unpack_archive(const fs::path& file, const fs::path& into, const Ar
   std::string problem;
   std::error_code ec;
   if (!fs::create_directory(into, ec) || ec) {
-    problem = "its folder " + into.string() + " cannot be made" + (ec ? ": " + ec.message() : " (it exists)");
+    problem = "its folder " + into.string() + " cannot be made" +
+              (ec ? ": " + ec.message() : " (it exists)");
   } else if (archive_read_open_filename(a.get(), file.c_str(), 64 * 1024) != ARCHIVE_OK) {
     problem = std::string("it cannot be read: ") + archive_error_string(a.get());
   } else {

@@ -21,7 +21,7 @@ namespace grader {
 struct ArchiveLimits {
   std::uint64_t max_bytes = 64ull << 20;  // 64 MiB unpacked: far above five source files
   std::size_t max_entries = 2000;
-  int max_depth = 12;                     // the file finder looks no deeper
+  int max_depth = 12;  // the file finder looks no deeper
 };
 
 // Whether a file name is one of the archive kinds grade-all unpacks (by its ending, any case).

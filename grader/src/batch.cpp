@@ -193,7 +193,8 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
       continue;
     }
     folder_of[student] = fs::path(out) / "canvas-download" / student;
-    if (const auto notes = canvas.notes.find(student); notes != canvas.notes.end()) notes_of[student] = notes->second;
+    if (const auto notes = canvas.notes.find(student); notes != canvas.notes.end())
+      notes_of[student] = notes->second;
   }
   if (!canvas.students.empty())
     std::cerr << "grade-all: " << canvas.students.size() << " student(s) from Canvas download files\n";
@@ -226,8 +227,9 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
       recency[name].newest_file = newest_file(folder);
   }
   for (const auto& [name, archives] : archives_of)
-    if (!folder_of.count(name))
-      for (const auto& archive : archives) recency[name].newest_file = std::max(recency[name].newest_file, newest_file(archive));
+    if (!folder_of.count(name))  // a loose archive: its own time
+      for (const auto& archive : archives)
+        recency[name].newest_file = std::max(recency[name].newest_file, newest_file(archive));
   const fs::path unpacked = fs::path(out) / "unpacked";
   fs::remove_all(unpacked);  // made anew, like the Canvas folders
   for (const auto& [name, archives] : archives_of) {

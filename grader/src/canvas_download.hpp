@@ -32,7 +32,8 @@ struct CanvasUnpacked {
   std::vector<std::string> students;  // the folders made under the staging folder, sorted
   std::vector<std::string> ignored;   // plain files of the class folder that are not Canvas's
   // Per student, what was left out for a later upload of the same file, said in their report:
-  // "causal-1.cpp (Canvas submission 7002) graded; causal.cpp (submission 7001) is older".
+  // "causal-1.cpp (Canvas submission 7002) is graded; older uploads of causal.cpp left out:
+  // causal.cpp (submission 7001)".
   std::map<std::string, std::vector<std::string>> notes;
   // Per student, the highest submission id of their files: how recent their submission is.
   std::map<std::string, std::string> latest_submission;
@@ -44,7 +45,8 @@ struct CanvasUnpacked {
 // the same file as the name without it ("causal-1.cpp" is a second upload of "causal.cpp"):
 // only the one with the highest submission id is copied, under its own name, and a note says
 // which. Two such files with the same id (Canvas numbers every file anew, so only a hand-made
-// folder has them) are both copied, and the file finder's rules decide. Folders in `class_dir` are left alone: they are submissions of their own.
+// folder has them) are both copied, and the file finder's rules decide. Folders in `class_dir`
+// are left alone: they are submissions of their own.
 CanvasUnpacked unpack_canvas_download(const std::filesystem::path& class_dir,
                                       const std::filesystem::path& staging);
 

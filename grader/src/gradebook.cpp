@@ -263,10 +263,12 @@ Book join(const std::vector<Student>& roster, const std::map<std::string, nlohma
       for (const auto& f : mine)
         if (later(recency_of(f), recency_of(taken))) taken = f;
       const Recency r = recency_of(taken);
-      why = r.canvas_submission.empty() ? "the newest files" : "the latest Canvas submission, " + r.canvas_submission;
+      why = r.canvas_submission.empty() ? "the newest files"
+                                        : "the latest Canvas submission, " + r.canvas_submission;
     }
     std::stable_partition(mine.begin(), mine.end(), [&](const std::string& f) { return f == taken; });
-    book.several_folders.push_back(s.id + ": " + join_names(mine) + " (the exports take " + taken + ": " + why + ")");
+    book.several_folders.push_back(s.id + ": " + join_names(mine) + " (the exports take " + taken + ": " + why +
+                                   ")");
     for (const auto& folder : mine)
       book.rows.push_back({folder, &s, reports.at(folder),
                            folder == taken ? "one of " + std::to_string(mine.size()) + " folders of " + s.id +

@@ -84,7 +84,8 @@ void write_archive(const fs::path& file, Format format, const std::vector<Entry>
     }
     REQUIRE(archive_write_header(a, entry) == ARCHIVE_OK);
     if (e.kind == Entry::File && !e.text.empty())
-      REQUIRE(archive_write_data(a, e.text.data(), e.text.size()) == static_cast<la_ssize_t>(e.text.size()));
+      REQUIRE(archive_write_data(a, e.text.data(), e.text.size()) ==
+              static_cast<la_ssize_t>(e.text.size()));
     archive_entry_free(entry);
   }
   REQUIRE(archive_write_close(a) == ARCHIVE_OK);
@@ -97,8 +98,10 @@ TEST_CASE("archives: a .zip and a .tar.gz unpack, folders and all, into a folder
   TempDir t;
   for (const Format format : {Format::Zip, Format::TarGz}) {
     const fs::path file = t.path / (format == Format::Zip ? "work.zip" : "work.tar.gz");
-    write_archive(file, format, {{"./causal/", "", Entry::Folder}, {"./causal/causal.cpp", "// causal\n"},
-                                 {"flops.cpp", "// flops\n"}});
+    write_archive(file, format,
+                  {{"./causal/", "", Entry::Folder},
+                   {"./causal/causal.cpp", "// causal\n"},
+                   {"flops.cpp", "// flops\n"}});
     const fs::path into = t.path / (file.filename().string() + ".out");
     const auto r = unpack_archive(file, into);
     CAPTURE(r.problem);
@@ -115,9 +118,12 @@ TEST_CASE("archives: a .zip and a .tar.gz unpack, folders and all, into a folder
   CHECK(grader::archive_submission_name("Kim.ZIP") == "Kim");
 }
 
-TEST_CASE("archives: a path outside the folder (zip-slip) or an absolute one is refused, nothing written") {
+TEST_CASE(
+    "archives: a path outside the folder (zip-slip) or an absolute one is refused, nothing "
+    "written") {
   TempDir t;
-  for (const std::string bad : {"../escaped.cpp", "src/../../escaped.cpp", "/tmp/linattn-escaped.cpp"}) {
+  for (const std::string bad :
+       {"../escaped.cpp", "src/../../escaped.cpp", "/tmp/linattn-escaped.cpp"}) {
     CAPTURE(bad);
     const fs::path file = t.path / "slip.zip";
     fs::remove(file);
@@ -138,8 +144,10 @@ TEST_CASE("archives: a path outside the folder (zip-slip) or an absolute one is 
 TEST_CASE("archives: links, symbolic or hard, are refused") {
   TempDir t;
   const fs::path sym = t.path / "sym.tar.gz", hard = t.path / "hard.tar.gz";
-  write_archive(sym, Format::TarGz, {{"causal.cpp", "", Entry::Symlink, "../../solutions/causal/causal.cpp"}});
-  write_archive(hard, Format::TarGz, {{"a.cpp", "// a\n"}, {"causal.cpp", "", Entry::Hardlink, "a.cpp"}});
+  write_archive(sym, Format::TarGz,
+                {{"causal.cpp", "", Entry::Symlink, "../../solutions/causal/causal.cpp"}});
+  write_archive(hard, Format::TarGz,
+                {{"a.cpp", "// a\n"}, {"causal.cpp", "", Entry::Hardlink, "a.cpp"}});
   const auto s = unpack_archive(sym, t.path / "sym");
   CHECK_FALSE(s.ok);
   CHECK(s.problem.find("is a link") != std::string::npos);
@@ -150,7 +158,8 @@ TEST_CASE("archives: links, symbolic or hard, are refused") {
   CHECK_FALSE(fs::exists(t.path / "hard"));
 }
 
-TEST_CASE("archives: the total unpacked size is bounded as the bytes come out, so a zip bomb stops") {
+TEST_CASE(
+    "archives: the total unpacked size is bounded as the bytes come out, so a zip bomb stops") {
   TempDir t;
   // 80 MiB of zeros deflate to well under 1 MiB: over the default 64 MiB limit.
   const fs::path bomb = t.path / "bomb.zip";
@@ -158,11 +167,14 @@ TEST_CASE("archives: the total unpacked size is bounded as the bytes come out, s
   CHECK(fs::file_size(bomb) < (1u << 20));
   const auto r = unpack_archive(bomb, t.path / "bomb");
   CHECK_FALSE(r.ok);
-  CHECK(r.problem == "bomb.zip was not unpacked: it unpacks to more than 64 MiB (a zip bomb?); nothing in it is graded");
+  CHECK(r.problem ==
+        "bomb.zip was not unpacked: it unpacks to more than 64 MiB (a zip bomb?); nothing in it is "
+        "graded");
   CHECK_FALSE(fs::exists(t.path / "bomb"));
   // Many small files add up too, and a limit just above what there is lets it through.
   const fs::path many = t.path / "many.tar.gz";
-  write_archive(many, Format::TarGz, {{"a.cpp", std::string(600, 'a')}, {"b.cpp", std::string(600, 'b')}});
+  write_archive(many, Format::TarGz,
+                {{"a.cpp", std::string(600, 'a')}, {"b.cpp", std::string(600, 'b')}});
   ArchiveLimits small;
   small.max_bytes = 1000;
   CHECK_FALSE(unpack_archive(many, t.path / "many", small).ok);
@@ -201,7 +213,8 @@ TEST_CASE("archives: not an archive, or a damaged one, is refused with libarchiv
   CHECK(r.problem.find("fake.zip was not unpacked: it cannot be read") == 0);
 }
 
-TEST_CASE("archive staging: loose files and archives graded together, in a folder of the grader's") {
+TEST_CASE(
+    "archive staging: loose files and archives graded together, in a folder of the grader's") {
   TempDir t;
   const fs::path kim = t.path / "class" / "kim";
   fs::create_directories(kim);
@@ -209,7 +222,8 @@ TEST_CASE("archive staging: loose files and archives graded together, in a folde
   write_archive(kim / "causal.zip", Format::Zip, {{"causal.cpp", "// kim's causal\n"}});
   const auto archives = grader::archives_in(kim);
   REQUIRE(archives.size() == 1);
-  const auto staged = grader::stage_archives(kim, archives, t.path / "grades" / "unpacked" / "kim", {"flops", "causal"});
+  const auto staged = grader::stage_archives(kim, archives, t.path / "grades" / "unpacked" / "kim",
+                                             {"flops", "causal"});
   CHECK(staged.folder == t.path / "grades" / "unpacked" / "kim");
   CHECK(read(staged.folder / "flops.cpp") == "// kim's flops\n");
   CHECK(read(staged.folder / "causal.zip" / "causal.cpp") == "// kim's causal\n");

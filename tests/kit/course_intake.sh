@@ -151,7 +151,7 @@ EOF
     row 'ivy,,,,0,0,10,missing_files,missing_files,not in the roster; missing: flops; link.tar.gz was not unpacked: the entry flops.cpp is a link (links are not unpacked); nothing in it is graded'
     # Nothing was unpacked into the class folder, nor beside it.
     [ "$(cd "$class" && find . | sort)" = "$before" ] || fail "the class folder changed"
-    [ ! -e "$work/flops.cpp" ] && [ ! -e "$class/flops.cpp" ] || fail "the zip-slip entry escaped"
+    if [ -e "$work/flops.cpp" ] || [ -e "$class/flops.cpp" ]; then fail "the zip-slip entry escaped"; fi
     # A rerun unpacks again and grades nothing again.
     grade
     grep -qF "grade-all: 5 submissions, 0 to grade" "$out" || fail "the rerun graded again" ;;
