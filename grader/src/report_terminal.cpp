@@ -92,7 +92,11 @@ void print_terminal(const Report& report, std::ostream& out, bool colour) {
         << "\n";
   for (const auto& ex : report.exercises) {
     out << "\n" << style.paint(ex.name, "1") << "  " << points(ex.score, ex.max_score);
-    if (!ex.build_ok) out << "  " << style.paint("(does not build)", "31");
+    // Nothing built: no file, several competing files, or a file that does not compile.
+    const char* why = ex.source_status == "missing"     ? "(no file)"
+                      : ex.source_status == "ambiguous" ? "(several files, none graded)"
+                                                        : "(does not build)";
+    if (!ex.build_ok) out << "  " << style.paint(why, "31");
     out << "\n";
     // Which file was graded (find_files.hpp), and what was passed over for it.
     if (!ex.source.empty()) {

@@ -62,7 +62,13 @@ case "$name" in
     [ "$(field "$grades/reports/erin.json" '{c["status"] for c in j["exercises"][0]["checks"]}')" = "{'ambiguous'}" ] ||
       fail "erin's checks are not ambiguous"
     [ "$(field "$grades/reports/dave.json" '{(c["status"], c.get("reason")) for c in j["exercises"][0]["checks"]}')" = \
-      "{('build_error', 'missing_files')}" ] || fail "dave's checks do not record missing_files" ;;
+      "{('build_error', 'missing_files')}" ] || fail "dave's checks do not record missing_files"
+    # `grade` says the same on the terminal: not "does not build".
+    "$GRADER" "$class/erin" --assignment "$work/week1.json" >"$out" 2>&1
+    grep -qF "flops  0/10  (several files, none graded)" "$out" || fail "the terminal does not say several files"
+    grep -q "^  AMBIG  flops/by-hand" "$out" || fail "the terminal's checks are not AMBIG"
+    "$GRADER" "$class/dave" --assignment "$work/week1.json" >"$out" 2>&1
+    grep -qF "flops  0/10  (no file)" "$out" || fail "the terminal does not say no file" ;;
 
   lms-column)
     cp -r "$S" "$class/ada"
