@@ -128,13 +128,16 @@ EOF
 
   archives)
     # kim: a loose kim.zip in the class folder; lee: a folder holding only flops.tar.gz; max: a
-    # zip bomb; zed: an entry climbing out of the folder (zip-slip); ivy: a link in a tar.
+    # zip bomb; zed: an entry climbing out of the folder (zip-slip); ivy: a link in a tar; Ann:
+    # a zip uploaded to Canvas.
     mkdir -p "$class/lee" "$class/max" "$class/zed" "$class/ivy"
     python3 - "$class" "$S/flops/flops.cpp" <<'EOF' || fail "cannot make the archives"
 import io, sys, tarfile, zipfile
 cls, flops = sys.argv[1], open(sys.argv[2], "rb").read()
 with zipfile.ZipFile(cls + "/kim.zip", "w", zipfile.ZIP_DEFLATED) as z:
     z.writestr("kim/flops/flops.cpp", flops)
+with zipfile.ZipFile(cls + "/leeann_3001_700_work.zip", "w", zipfile.ZIP_DEFLATED) as z:
+    z.writestr("work/flops.cpp", flops)
 with tarfile.open(cls + "/lee/flops.tar.gz", "w:gz") as t:
     info = tarfile.TarInfo("flops.cpp"); info.size = len(flops)
     t.addfile(info, io.BytesIO(flops))
@@ -152,6 +155,7 @@ EOF
     grade
     row 'kim,,,,10,10,10,ok,ok,not in the roster; kim.zip was unpacked (1 file); its files are graded as kim.zip/...'
     row 'lee,,,,10,10,10,ok,ok,not in the roster; flops.tar.gz was unpacked (1 file); its files are graded as flops.tar.gz/...'
+    row 'leeann_3001,,,,10,10,10,ok,ok,not in the roster; work.zip was unpacked (1 file); its files are graded as work.zip/...'
     row 'max,,,,0,0,10,missing_files,missing_files,not in the roster; missing: flops; bomb.zip was not unpacked: it unpacks to more than 64 MiB (a zip bomb?); nothing in it is graded'
     row "zed,,,,0,0,10,missing_files,missing_files,not in the roster; missing: flops; slip.zip was not unpacked: the entry ../../flops.cpp points outside the archive's folder; nothing in it is graded"
     row 'ivy,,,,0,0,10,missing_files,missing_files,not in the roster; missing: flops; link.tar.gz was not unpacked: the entry flops.cpp is a link (links are not unpacked); nothing in it is graded'
@@ -160,7 +164,7 @@ EOF
     if [ -e "$work/flops.cpp" ] || [ -e "$class/flops.cpp" ]; then fail "the zip-slip entry escaped"; fi
     # A rerun unpacks again and grades nothing again.
     grade
-    grep -qF "grade-all: 5 submissions, 0 to grade" "$out" || fail "the rerun graded again" ;;
+    grep -qF "grade-all: 6 submissions, 0 to grade" "$out" || fail "the rerun graded again" ;;
 
   canvas-roster)
     # Canvas's gradebook export as the roster, as it comes (the Points Possible row; ID is
