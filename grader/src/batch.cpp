@@ -36,8 +36,9 @@ std::string read_text(const fs::path& p) {
 }
 
 // What decides a submission's grade: the files the finder takes (and where it found them), the
-// kit's programs, the options, the assignment (its name and every byte of its file).
-std::string stamp_of(const fs::path& submission, const std::string& kit_hash, const Options& o,
+// kit's programs, the options, the assignment (its name and every byte of its file). `found` is
+// the finder's answer for each exercise, with the copy it read (never the folder again).
+std::string stamp_of(const FoundSources& found_files, const std::string& kit_hash, const Options& o,
                      const Assignment& assignment) {
   Sha256 h;
   h.add(kit_hash);
@@ -46,11 +47,12 @@ std::string stamp_of(const fs::path& submission, const std::string& kit_hash, co
   h.add("assignment " + assignment.name + "\n" + assignment.text);
   for (const std::string& ex : assignment.exercise_names()) {
     h.add(ex);
-    const FoundSource found = find_exercise_source(submission, ex);
+    const FoundSource& found = found_files.at(ex);
     h.add(std::string(found.kind_name()) + "\n" + found.shown);
     for (const auto& other : found.kind == FoundSource::Kind::Ambiguous ? found.candidates : found.ignored)
       h.add("\n" + other);
-    if (found.kind == FoundSource::Kind::Found) add_file(h, found.path);
+    for (const auto& link : found.links) h.add("\nlink " + link);
+    if (found.kind == FoundSource::Kind::Found) h.add(found.refused.empty() ? found.text : "refused " + found.refused);
   }
   return h.hex();
 }
@@ -177,12 +179,20 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   const std::string kit = kit_hash();
   std::vector<std::string> names, to_grade;
   std::map<std::string, fs::path> folder_of;
+  std::vector<std::string> linked;
   for (const auto& entry : fs::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();
-    // A folder, not a link to one, and not one the file finder passes over (__MACOSX, hidden).
-    if (entry.symlink_status().type() == fs::file_type::directory && !finder_skips(name))
-      folder_of[name] = entry.path();
+    if (finder_skips(name)) continue;  // __MACOSX, hidden: passed over as the finder does
+    // A folder, not a link to one: a student's "folder" that is a link could name another
+    // student's folder or the kit's solutions; it is never graded as theirs, and is named.
+    const auto type = entry.symlink_status().type();
+    if (type == fs::file_type::symlink) linked.push_back(name);
+    else if (type == fs::file_type::directory) folder_of[name] = entry.path();
   }
+  std::sort(linked.begin(), linked.end());
+  if (!linked.empty())
+    std::cerr << "grade-all: not graded, symbolic links (a submission must be a folder of its own): "
+              << list(linked) << "\n";
   // What each report says of how its files were taken (a Canvas resubmission, an archive).
   std::map<std::string, std::vector<std::string>> notes_of;
   const CanvasUnpacked canvas = unpack_canvas_download(dir, fs::path(out) / "canvas-download");
@@ -250,9 +260,16 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   if (!stale.empty())
     std::cerr << "grade-all: removed the reports of " << stale.size() << " submission(s) no longer in "
               << dir << ": " << list(stale) << "\n";
+  // Each student's files, found and read once through the finder's door: the stamps, the
+  // grading and the similarity pass below all use these copies.
+  std::map<std::string, FoundSources> found_of;
+  for (const auto& name : names)
+    for (const std::string& ex : assignment.exercise_names())
+      found_of[name][ex] = find_exercise_source(folder_of.at(name), ex);
   std::vector<std::string> stamps;
+  std::vector<FoundSources> found_to_grade;
   for (const auto& name : names) {
-    const std::string stamp = stamp_of(folder_of.at(name), kit, checks, assignment);
+    const std::string stamp = stamp_of(found_of.at(name), kit, checks, assignment);
     const fs::path report = reports_dir / (name + ".json");
     bool fresh = false;
     if (fs::exists(report)) {
@@ -265,6 +282,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
     if (!fresh) {
       to_grade.push_back(folder_of.at(name).string());
       stamps.push_back(stamp);
+      found_to_grade.push_back(found_of.at(name));
     }
   }
   std::cerr << "grade-all: " << names.size() << " submissions, " << to_grade.size()
@@ -274,7 +292,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
 
   bool fault = false;
   if (!to_grade.empty()) {
-    auto reports = grade_many(to_grade, checks, progress);
+    auto reports = grade_many(to_grade, checks, progress, found_to_grade);
     clear_progress_line();
     for (std::size_t i = 0; i < reports.size(); ++i) {
       reports[i].seconds = own_seconds(reports[i]);
@@ -315,9 +333,9 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   for (const auto& ex : exercises) {
     stubs[ex] = read_text(fs::path(LINATTN_SOURCE_DIR) / "exercises" / ex / (ex + ".cpp"));
     for (const auto& name : names) {
-      const FoundSource found = find_exercise_source(folder_of.at(name), ex);
-      if (found.kind != FoundSource::Kind::Found) continue;
-      sources[ex][name] = read_text(found.path);
+      const FoundSource& found = found_of.at(name).at(ex);
+      if (found.kind != FoundSource::Kind::Found || !found.refused.empty()) continue;
+      sources[ex][name] = found.text;
       shown[ex][name] = found.shown;
     }
   }

@@ -19,6 +19,7 @@
 #include "build_paths.hpp"
 #include "build_stage.hpp"
 #include "build_toolchain.hpp"
+#include "find_files.hpp"
 #include "grader_config.hpp"
 #include "object_policy.hpp"
 #include "read_file.hpp"
@@ -35,8 +36,19 @@ namespace grader {
 
 using namespace build;
 
-BuildResult build_runner(const std::string& exercise, const fs::path& submission_dir, unsigned worker,
-                         const fs::path& source_file) {
+BuildResult build_runner(const std::string& exercise, const fs::path& submission_dir, unsigned worker) {
+  // Through the finder's door (find_files.hpp): no link followed, at most kMaxSourceBytes.
+  const std::string shown = exercise + "/" + exercise + ".cpp";
+  SubmissionFile file = read_submission_file(submission_dir, shown);
+  if (file.ok()) return build_runner_from_source(exercise, file.bytes, worker);
+  BuildResult result;
+  result.missing = file.status == SubmissionFile::Status::Absent;
+  result.log = result.missing ? "no " + shown + " in the submission " + submission_dir.string() + "\n"
+                              : file.problem + "\n";
+  return result;
+}
+
+BuildResult build_runner_from_source(const std::string& exercise, const std::string& source, unsigned worker) {
   const auto start = std::chrono::steady_clock::now();
   BuildResult result;
   auto finish = [&](BuildResult& r) -> BuildResult {
@@ -44,16 +56,7 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
     return r;
   };
   const std::string shown = exercise + "/" + exercise + ".cpp";  // the path the student knows
-  const fs::path source_path =
-      source_file.empty() ? submission_dir / exercise / (exercise + ".cpp") : source_file;
-
   std::error_code ec;
-  std::string source;
-  if (!fs::is_regular_file(source_path, ec) || !read_file(source_path, source)) {
-    result.missing = true;
-    result.log = "no " + shown + " in the submission " + submission_dir.string() + "\n";
-    return finish(result);
-  }
   const fs::path harness =
       fs::path(LINATTN_HARNESS_DIR) / ("liblinattn_harness_" + exercise + ".a");
   if (!fs::is_regular_file(harness, ec)) {

@@ -20,12 +20,15 @@ struct BuildResult {
   std::filesystem::path runner;  // the program to run, if ok
 };
 
-// exercise: "causal"; submission_dir: the folder that mirrors exercises/. The compiler and the
+// exercise: "causal"; source: the bytes of the student's file (find_files.hpp read them through
+// its door: the builder never opens a submission's file itself). The compiler and the
 // linker run in the sandbox (isolation.hpp); `worker` picks the user id they run under in the
-// chroot layer, so that builds running side by side never share one. `source`, when given,
-// is the file to compile (the one find_files.hpp found); otherwise <dir>/<ex>/<ex>.cpp.
+// chroot layer, so that builds running side by side never share one.
+BuildResult build_runner_from_source(const std::string& exercise, const std::string& source,
+                                     unsigned worker = 0);
+// The same for <submission_dir>/<ex>/<ex>.cpp, read through find_files.hpp's door.
 BuildResult build_runner(const std::string& exercise, const std::filesystem::path& submission_dir,
-                         unsigned worker = 0, const std::filesystem::path& source = {});
+                         unsigned worker = 0);
 
 // What decides whether a submission's source compiles, and to what, each as a labelled text:
 // "source\n<text>", "header <name>\n<text>" for each kit header, "flag <arg>" for each compiler

@@ -196,7 +196,7 @@ Layer required_isolation(const Options& o) {
 }  // namespace
 
 std::vector<Report> grade_many(const std::vector<std::string>& submissions, const Options& o,
-                               const Progress& progress) {
+                               const Progress& progress, const std::vector<FoundSources>& found) {
   const auto start = Clock::now();
   for (const auto& s : submissions)
     if (!fs::is_directory(s)) throw UsageError("no such folder: " + s);
@@ -256,9 +256,15 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
     }
     const std::string& exercise = plan.exercises[b % n_ex]->exercise;
     try {
-      sources[b] = find_exercise_source(submissions[b / n_ex], exercise);
-      if (sources[b].kind == FoundSource::Kind::Found) {
-        builds[b] = build_runner(exercise, submissions[b / n_ex], static_cast<unsigned>(worker), sources[b].path);
+      // The file and its copy, read once through the finder's door (grade-all found them
+      // already, for its stamps); the builder stages the copy, never the student's file.
+      const std::size_t s = b / n_ex;
+      if (s < found.size() && found[s].count(exercise)) sources[b] = found[s].at(exercise);
+      else sources[b] = find_exercise_source(submissions[s], exercise);
+      if (sources[b].kind == FoundSource::Kind::Found && sources[b].refused.empty()) {
+        builds[b] = build_runner_from_source(exercise, sources[b].text, static_cast<unsigned>(worker));
+      } else if (sources[b].kind == FoundSource::Kind::Found) {
+        builds[b].log = sources[b].refused + "\n";  // a link or a size refused: the student's build error
       } else {
         builds[b].missing = true;
         builds[b].log = sources[b].problem(exercise) + "\n";
@@ -313,8 +319,9 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
           r.status = found.kind == FoundSource::Kind::Ambiguous ? Status::Ambiguous : Status::BuildError;
           if (build.missing) r.reason = found.kind == FoundSource::Kind::Ambiguous ? "ambiguous" : "missing_files";
           r.grader_fault = build.fault;  // the grader's set-up failed, not the submission
-          r.message = build.missing ? (found.problem(exercise).empty() ? build.log : found.problem(exercise))
-                                    : "The exercise does not build:\n" + first_errors(build_log);
+          r.message = !found.refused.empty() ? "The exercise does not build: " + found.refused + "."
+                      : build.missing ? (found.problem(exercise).empty() ? build.log : found.problem(exercise))
+                                      : "The exercise does not build:\n" + first_errors(build_log);
           r.rerun.clear();
         } else {
           queue.push_back({s, e, ex.checks.size(), c});

@@ -1,8 +1,16 @@
-// The file finder's rules are in find_files.hpp.
+// The file finder's rules and the door's, in find_files.hpp.
 #include "find_files.hpp"
+
+#include "byte_units.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <system_error>
 
 namespace grader {
@@ -13,6 +21,7 @@ namespace {
 
 constexpr int kMaxDepth = 12;
 constexpr std::size_t kMaxEntries = 20000;
+constexpr std::size_t kMaxLinksNamed = 20;
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -21,19 +30,188 @@ std::string lower(std::string s) {
 
 bool skipped_name(const std::string& name) { return name.empty() || name[0] == '.' || name == "__MACOSX"; }
 
-// A plain file, not through a link.
-bool plain_file(const fs::path& p) {
-  std::error_code ec;
-  return fs::symlink_status(p, ec).type() == fs::file_type::regular;
-}
-
 bool all_digits(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+// A descriptor closed when it goes out of scope.
+struct Fd {
+  int fd = -1;
+  explicit Fd(int f = -1) : fd(f) {}
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  void reset(int f) {
+    if (fd >= 0) ::close(fd);
+    fd = f;
+  }
+};
+
+// The walk of read_submission_file: root/relative opened one component at a time, none of
+// them followed if it is a link. Returns the open file (an invalid Fd, with `out` saying why,
+// when it cannot be had).
+int open_beneath(const fs::path& root, const std::string& relative, SubmissionFile& out) {
+  out.status = SubmissionFile::Status::Refused;
+  const fs::path rel(relative);
+  std::vector<std::string> parts;
+  for (const auto& part : rel) {
+    const std::string p = part.string();
+    if (p.empty()) continue;  // a trailing slash
+    if (p == "." || p == ".." || p == "/") {
+      out.problem = relative + ": a path that leaves, or names itself through, a folder is refused";
+      return -1;
+    }
+    parts.push_back(p);
+  }
+  if (parts.empty() || rel.is_absolute()) {
+    out.problem = relative + ": not a path inside the submission";
+    return -1;
+  }
+  Fd dir(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (dir.fd < 0) {
+    out.status = SubmissionFile::Status::Absent;
+    out.problem = relative + ": the submission folder cannot be opened (" + std::strerror(errno) + ")";
+    return -1;
+  }
+  std::string so_far;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const bool last = i + 1 == parts.size();
+    so_far += (i ? "/" : "") + parts[i];
+    // O_NONBLOCK: a FIFO opens at once (and is refused below) instead of waiting for a writer.
+    const int flags = last ? O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
+                           : O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+    const int next = ::openat(dir.fd, parts[i].c_str(), flags);
+    if (next < 0) {
+      const int err = errno;
+      struct stat st {};
+      if (::fstatat(dir.fd, parts[i].c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+        out.link = true;
+        out.problem = relative + ": " + (last ? std::string("it") : so_far) +
+                      " is a symbolic link, and the grader never follows one: a submission is "
+                      "graded on its own files only (put the file itself there)";
+      } else if (err == ENOENT || err == ENOTDIR) {
+        out.status = SubmissionFile::Status::Absent;
+        out.problem = relative + ": no such file in the submission";
+      } else {
+        out.problem = relative + ": cannot be opened (" + std::strerror(err) + ")";
+      }
+      return -1;
+    }
+    dir.reset(next);
+  }
+  const int fd = dir.fd;
+  dir.fd = -1;
+  return fd;
+}
+
+// The opened file's size, if it is a plain file of at most max_bytes; else `out` says why.
+bool within_limits(int fd, const std::string& relative, std::uint64_t max_bytes, const std::string& what,
+                   SubmissionFile& out, std::uint64_t& size) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    out.problem = relative + " is not a plain file (a folder, a pipe or a device), so it is not read";
+    return false;
+  }
+  size = static_cast<std::uint64_t>(st.st_size);
+  if (size > max_bytes) {
+    out.problem = relative + " is " + size_text(size) + "; " + what + " may be at most " + size_text(max_bytes);
+    return false;
+  }
+  return true;
+}
+
+SubmissionFile read_bounded(const fs::path& root, const std::string& relative, std::uint64_t max_bytes,
+                            const std::string& what) {
+  SubmissionFile out;
+  Fd fd(open_beneath(root, relative, out));
+  if (fd.fd < 0) return out;
+  std::uint64_t size = 0;
+  if (!within_limits(fd.fd, relative, max_bytes, what, out, size)) return out;
+  // At most max_bytes + 1 bytes are read, whatever the file has become since fstat (it could
+  // still be growing): one byte past the limit is enough to refuse it.
+  std::string bytes;
+  bytes.reserve(static_cast<std::size_t>(size));
+  char buffer[1 << 16];
+  for (;;) {
+    const std::uint64_t room = max_bytes + 1 - bytes.size();
+    const ssize_t n = ::read(fd.fd, buffer, static_cast<std::size_t>(std::min<std::uint64_t>(sizeof buffer, room)));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      out.problem = relative + ": cannot be read (" + std::strerror(errno) + ")";
+      return out;
+    }
+    if (n == 0) break;
+    bytes.append(buffer, static_cast<std::size_t>(n));
+    if (bytes.size() > max_bytes) {
+      out.problem = relative + " grew while it was read; " + what + " may be at most " + size_text(max_bytes);
+      return out;
+    }
+  }
+  out.status = SubmissionFile::Status::Read;
+  out.bytes = std::move(bytes);
+  out.problem.clear();
+  return out;
+}
+
+// Whether root/rel is a plain file reached through no link (the door checks again, by descriptor).
+bool plain_file_beneath(const fs::path& root, const std::string& rel) {
+  fs::path at = root;
+  std::error_code ec;
+  fs::file_type type = fs::file_type::none;
+  for (const auto& part : fs::path(rel)) {
+    at /= part;
+    type = fs::symlink_status(at, ec).type();
+    if (ec || type == fs::file_type::symlink || type == fs::file_type::not_found) return false;
+  }
+  return type == fs::file_type::regular;
 }
 
 }  // namespace
 
 bool finder_skips(const std::string& name) { return skipped_name(name); }
+
+std::string size_text(std::uint64_t bytes) {
+  constexpr std::uint64_t kMiB = 1ull << 20;
+  if (bytes < 1024) return std::to_string(bytes) + " bytes";
+  if (bytes % kMiB == 0 && bytes < 1024 * kMiB) return std::to_string(bytes / kMiB) + " MiB";
+  if (bytes < kMiB) return std::to_string(bytes / 1024) + " KiB";
+  return mib(static_cast<double>(bytes));
+}
+
+SubmissionFile read_submission_file(const fs::path& root, const std::string& relative, std::uint64_t max_bytes) {
+  return read_bounded(root, relative, max_bytes, "a source");
+}
+
+std::string copy_submission_file(const fs::path& root, const std::string& relative, const fs::path& destination,
+                                 std::uint64_t max_bytes) {
+  SubmissionFile out;
+  Fd from(open_beneath(root, relative, out));
+  if (from.fd < 0) return out.problem;
+  std::uint64_t size = 0;
+  if (!within_limits(from.fd, relative, max_bytes, "a file", out, size)) return out.problem;
+  std::error_code ec;
+  fs::remove(destination, ec);  // a link there is removed, not written through (O_NOFOLLOW below)
+  Fd to(::open(destination.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+  if (to.fd < 0) return relative + ": cannot be copied to " + destination.string() + " (" + std::strerror(errno) + ")";
+  std::uint64_t copied = 0;
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(from.fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return relative + ": cannot be read (" + std::strerror(errno) + ")";
+    if (n == 0) return "";
+    copied += static_cast<std::uint64_t>(n);
+    if (copied > max_bytes) return relative + " grew while it was read; a file may be at most " + size_text(max_bytes);
+    for (ssize_t done = 0; done < n;) {
+      const ssize_t w = ::write(to.fd, buffer + done, static_cast<std::size_t>(n - done));
+      if (w < 0 && errno == EINTR) continue;
+      if (w < 0) return relative + ": cannot be copied (" + std::strerror(errno) + ")";
+      done += w;
+    }
+  }
+}
 
 const char* FoundSource::kind_name() const {
   switch (kind) {
@@ -44,10 +222,17 @@ const char* FoundSource::kind_name() const {
 }
 
 std::string FoundSource::problem(const std::string& ex) const {
-  if (kind == Kind::Found) return "";
-  if (kind == Kind::Missing)
-    return "No file " + ex + "/" + ex + ".cpp in the submission (nor " + ex +
-           ".cpp anywhere in it): this exercise scores zero.";
+  if (kind == Kind::Found) return refused;
+  if (kind == Kind::Missing) {
+    std::string why = "No file " + ex + "/" + ex + ".cpp in the submission (nor " + ex +
+                      ".cpp anywhere in it): this exercise scores zero.";
+    if (!links.empty()) {
+      why += "\nSymbolic links are never followed (a submission is graded on its own files only); "
+             "refused:";
+      for (const auto& l : links) why += " " + l;
+    }
+    return why;
+  }
   std::string list;
   for (const auto& c : candidates) list += "\n  " + c;
   return "Several files could be " + ex + ".cpp, and the grader will not guess which one:" + list +
@@ -74,8 +259,9 @@ bool names_exercise_file(const std::string& filename, const std::string& exercis
 FoundSource find_exercise_source(const fs::path& submission, const std::string& ex) {
   FoundSource out;
   const std::string file = ex + ".cpp";
-  // Rule 3's candidates, gathered first: rules 1 and 2 name them as ignored.
-  std::vector<std::string> seen;
+  // Rule 3's candidates, gathered first: rules 1 and 2 name them as ignored. The iterator
+  // never descends into a linked folder; a link itself is noted, never taken.
+  std::vector<std::string> seen, look_alike_links;
   std::error_code ec;
   std::size_t entries = 0;
   for (fs::recursive_directory_iterator it(submission, fs::directory_options::skip_permission_denied, ec), end;
@@ -84,18 +270,25 @@ FoundSource find_exercise_source(const fs::path& submission, const std::string& 
     const std::string name = it->path().filename().string();
     std::error_code sec;
     const auto type = it->symlink_status(sec).type();
-    if (skipped_name(name) || type == fs::file_type::symlink) {
+    if (skipped_name(name)) {
       if (type == fs::file_type::directory) it.disable_recursion_pending();
+      continue;
+    }
+    const std::string rel = it->path().lexically_relative(submission).generic_string();
+    if (type == fs::file_type::symlink) {
+      if (out.links.size() < kMaxLinksNamed) out.links.push_back(rel);
+      if (lower(name) == lower(ex) || names_exercise_file(name, ex)) look_alike_links.push_back(rel);
       continue;
     }
     if (type == fs::file_type::directory) {
       if (it.depth() >= kMaxDepth) it.disable_recursion_pending();
       continue;
     }
-    if (type == fs::file_type::regular && names_exercise_file(name, ex))
-      seen.push_back(it->path().lexically_relative(submission).generic_string());
+    if (type == fs::file_type::regular && names_exercise_file(name, ex)) seen.push_back(rel);
   }
   std::sort(seen.begin(), seen.end());
+  std::sort(out.links.begin(), out.links.end());
+  std::sort(look_alike_links.begin(), look_alike_links.end());
 
   auto take = [&](const std::string& rel) {
     out.kind = FoundSource::Kind::Found;
@@ -103,10 +296,15 @@ FoundSource find_exercise_source(const fs::path& submission, const std::string& 
     out.shown = rel;
     for (const auto& s : seen)
       if (s != rel) out.ignored.push_back(s);
+    for (const auto& l : look_alike_links) out.ignored.push_back(l + " (a symbolic link, not followed)");
+    // The copy: read now, once, through the door; nothing reads the student's file again.
+    SubmissionFile read = read_submission_file(submission, rel);
+    if (read.ok()) out.text = std::move(read.bytes);
+    else out.refused = read.problem;
     return out;
   };
-  if (plain_file(submission / ex / file)) return take(ex + "/" + file);
-  if (plain_file(submission / file)) return take(file);
+  if (plain_file_beneath(submission, ex + "/" + file)) return take(ex + "/" + file);
+  if (plain_file_beneath(submission, file)) return take(file);
   if (seen.size() == 1) return take(seen.front());
   if (seen.size() > 1) {
     out.kind = FoundSource::Kind::Ambiguous;

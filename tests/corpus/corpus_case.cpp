@@ -7,7 +7,11 @@
 //     "edits": [ {"file": "causal/causal.cpp", "find": "...", "replace": "..."},     // exactly once
 //                {"file": "causal/causal.cpp", "prepend": "..."},
 //                {"file": "memory/memory.cpp", "delete": true},
-//                {"file": "causal/causal.hpp", "create": "..."} ],   // a new file; must not exist
+//                {"file": "causal/causal.hpp", "create": "..."},   // a new file; must not exist
+//                {"file": "causal", "symlink": "@KIT_DIR@/solutions/causal"},  // whatever was
+//                                    // there (a file, a folder) becomes a symbolic link to that
+//                {"file": "causal/causal.cpp", "truncate_to": 2147483648} ],  // grown (sparse:
+//                                    // no disk used) or cut to that many bytes
 // In every text of an edit, @KIT_DIR@ stands for the kit's absolute path (for a case that
 // reaches into the kit by absolute path, like an #include of the reference).
 //     "assignment": "advanced",        // optional: graded with --assignment NAME (see below)
@@ -108,9 +112,25 @@ std::string with_kit(std::string text, const fs::path& kit) {
 // is already there, is an error in the case itself.
 void apply(const fs::path& root, const json& edit, const fs::path& kit) {
   const fs::path file = root / edit.at("file").get<std::string>();
+  // An edit never writes through a link an earlier edit made (it would write into the kit).
+  fs::path at = root;
+  for (const auto& part : fs::path(edit.at("file").get<std::string>()).parent_path())
+    if (fs::is_symlink(at /= part))
+      throw std::runtime_error("edit of " + file.string() + " goes through a symbolic link");
+  if (fs::is_symlink(file) && !edit.contains("symlink") && !edit.value("delete", false))
+    throw std::runtime_error("edit of " + file.string() + " would write through a symbolic link");
   auto text_of = [&](const char* key) { return with_kit(edit.value(key, std::string()), kit); };
   if (edit.value("delete", false)) {
     fs::remove(file);
+    return;
+  }
+  if (edit.contains("symlink")) {
+    fs::remove_all(file);
+    fs::create_symlink(text_of("symlink"), file);
+    return;
+  }
+  if (edit.contains("truncate_to")) {
+    fs::resize_file(file, edit.at("truncate_to").get<std::uintmax_t>());
     return;
   }
   if (edit.contains("create")) {
