@@ -1,4 +1,6 @@
-// A whole file's bytes, for the judge's own small reads.
+// A whole file's bytes, for the judge's own small reads (its cache, a tool's output in a stage
+// folder, the kit's headers). Never for a submission's file: that goes through find_files.hpp's
+// read_submission_file, which follows no link and reads at most kMaxSourceBytes.
 #pragma once
 
 #include <filesystem>

@@ -1,6 +1,7 @@
 #include "try_run.hpp"
 
 #include "builder.hpp"
+#include "find_files.hpp"
 #include "grader_config.hpp"
 #include "isolation.hpp"
 #include "read_file.hpp"
@@ -27,13 +28,24 @@ int run_try(const std::string& exercise, const fs::path& dir) {
   }
   const std::string mine = exercise + "/" + exercise + ".cpp", scratch = exercise + "/try.cpp";
   std::string mine_text, scratch_text;
-  if (!read_file(dir / mine, mine_text)) {
-    std::cerr << "linattn-grade: no " << (dir / mine).string() << "\n";
+  // Through the grader's door (find_files.hpp), as grading reads them: no link, at most 1 MiB.
+  SubmissionFile own = read_submission_file(dir, mine);
+  if (!own.ok()) {
+    std::cerr << "linattn-grade: " << (own.status == SubmissionFile::Status::Absent ? "no " + (dir / mine).string()
+                                                                                     : own.problem) << "\n";
     return 2;
   }
+  mine_text = std::move(own.bytes);
   // The submission's own scratch program, else the kit's (a folder such as solutions/ has none).
   const fs::path kit_scratch = fs::path(LINATTN_SOURCE_DIR) / "exercises" / scratch;
-  if (!read_file(dir / scratch, scratch_text)) {
+  SubmissionFile own_scratch = read_submission_file(dir, scratch);
+  if (own_scratch.status == SubmissionFile::Status::Refused) {
+    std::cerr << "linattn-grade: " << own_scratch.problem << "\n";
+    return 2;
+  }
+  if (own_scratch.ok()) {
+    scratch_text = std::move(own_scratch.bytes);
+  } else {
     if (!read_file(kit_scratch, scratch_text)) {
       std::cerr << "linattn-grade: no " << (dir / scratch).string() << " and no " << kit_scratch.string()
                 << " (the exercise's scratch program)\n";
