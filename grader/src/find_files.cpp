@@ -28,10 +28,13 @@ std::string lower(std::string s) {
   return s;
 }
 
-bool skipped_name(const std::string& name) { return name.empty() || name[0] == '.' || name == "__MACOSX"; }
+bool skipped_name(const std::string& name) {
+  return name.empty() || name[0] == '.' || name == "__MACOSX";
+}
 
 bool all_digits(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
 // A descriptor closed when it goes out of scope.
@@ -72,7 +75,8 @@ int open_beneath(const fs::path& root, const std::string& relative, SubmissionFi
   Fd dir(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (dir.fd < 0) {
     out.status = SubmissionFile::Status::Absent;
-    out.problem = relative + ": the submission folder cannot be opened (" + std::strerror(errno) + ")";
+    out.problem =
+        relative + ": the submission folder cannot be opened (" + std::strerror(errno) + ")";
     return -1;
   }
   std::string so_far;
@@ -86,7 +90,8 @@ int open_beneath(const fs::path& root, const std::string& relative, SubmissionFi
     if (next < 0) {
       const int err = errno;
       struct stat st {};
-      if (::fstatat(dir.fd, parts[i].c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode)) {
+      if (::fstatat(dir.fd, parts[i].c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+          S_ISLNK(st.st_mode)) {
         out.link = true;
         out.problem = relative + ": " + (last ? std::string("it") : so_far) +
                       " is a symbolic link, and the grader never follows one: a submission is "
@@ -107,23 +112,25 @@ int open_beneath(const fs::path& root, const std::string& relative, SubmissionFi
 }
 
 // The opened file's size, if it is a plain file of at most max_bytes; else `out` says why.
-bool within_limits(int fd, const std::string& relative, std::uint64_t max_bytes, const std::string& what,
-                   SubmissionFile& out, std::uint64_t& size) {
+bool within_limits(int fd, const std::string& relative, std::uint64_t max_bytes,
+                   const std::string& what, SubmissionFile& out, std::uint64_t& size) {
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    out.problem = relative + " is not a plain file (a folder, a pipe or a device), so it is not read";
+    out.problem =
+        relative + " is not a plain file (a folder, a pipe or a device), so it is not read";
     return false;
   }
   size = static_cast<std::uint64_t>(st.st_size);
   if (size > max_bytes) {
-    out.problem = relative + " is " + size_text(size) + "; " + what + " may be at most " + size_text(max_bytes);
+    out.problem = relative + " is " + size_text(size) + "; " + what + " may be at most " +
+                  size_text(max_bytes);
     return false;
   }
   return true;
 }
 
-SubmissionFile read_bounded(const fs::path& root, const std::string& relative, std::uint64_t max_bytes,
-                            const std::string& what) {
+SubmissionFile read_bounded(const fs::path& root, const std::string& relative,
+                            std::uint64_t max_bytes, const std::string& what) {
   SubmissionFile out;
   Fd fd(open_beneath(root, relative, out));
   if (fd.fd < 0) return out;
@@ -136,7 +143,8 @@ SubmissionFile read_bounded(const fs::path& root, const std::string& relative, s
   char buffer[1 << 16];
   for (;;) {
     const std::uint64_t room = max_bytes + 1 - bytes.size();
-    const ssize_t n = ::read(fd.fd, buffer, static_cast<std::size_t>(std::min<std::uint64_t>(sizeof buffer, room)));
+    const ssize_t n = ::read(
+        fd.fd, buffer, static_cast<std::size_t>(std::min<std::uint64_t>(sizeof buffer, room)));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       out.problem = relative + ": cannot be read (" + std::strerror(errno) + ")";
@@ -145,7 +153,8 @@ SubmissionFile read_bounded(const fs::path& root, const std::string& relative, s
     if (n == 0) break;
     bytes.append(buffer, static_cast<std::size_t>(n));
     if (bytes.size() > max_bytes) {
-      out.problem = relative + " grew while it was read; " + what + " may be at most " + size_text(max_bytes);
+      out.problem =
+          relative + " grew while it was read; " + what + " may be at most " + size_text(max_bytes);
       return out;
     }
   }
@@ -180,12 +189,13 @@ std::string size_text(std::uint64_t bytes) {
   return mib(static_cast<double>(bytes));
 }
 
-SubmissionFile read_submission_file(const fs::path& root, const std::string& relative, std::uint64_t max_bytes) {
+SubmissionFile read_submission_file(const fs::path& root, const std::string& relative,
+                                    std::uint64_t max_bytes) {
   return read_bounded(root, relative, max_bytes, "a source");
 }
 
-std::string copy_submission_file(const fs::path& root, const std::string& relative, const fs::path& destination,
-                                 std::uint64_t max_bytes) {
+std::string copy_submission_file(const fs::path& root, const std::string& relative,
+                                 const fs::path& destination, std::uint64_t max_bytes) {
   SubmissionFile out;
   Fd from(open_beneath(root, relative, out));
   if (from.fd < 0) return out.problem;
@@ -194,7 +204,9 @@ std::string copy_submission_file(const fs::path& root, const std::string& relati
   std::error_code ec;
   fs::remove(destination, ec);  // a link there is removed, not written through (O_NOFOLLOW below)
   Fd to(::open(destination.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
-  if (to.fd < 0) return relative + ": cannot be copied to " + destination.string() + " (" + std::strerror(errno) + ")";
+  if (to.fd < 0)
+    return relative + ": cannot be copied to " + destination.string() + " (" +
+           std::strerror(errno) + ")";
   std::uint64_t copied = 0;
   char buffer[1 << 16];
   for (;;) {
@@ -203,7 +215,8 @@ std::string copy_submission_file(const fs::path& root, const std::string& relati
     if (n < 0) return relative + ": cannot be read (" + std::strerror(errno) + ")";
     if (n == 0) return "";
     copied += static_cast<std::uint64_t>(n);
-    if (copied > max_bytes) return relative + " grew while it was read; a file may be at most " + size_text(max_bytes);
+    if (copied > max_bytes)
+      return relative + " grew while it was read; a file may be at most " + size_text(max_bytes);
     for (ssize_t done = 0; done < n;) {
       const ssize_t w = ::write(to.fd, buffer + done, static_cast<std::size_t>(n - done));
       if (w < 0 && errno == EINTR) continue;
@@ -227,8 +240,9 @@ std::string FoundSource::problem(const std::string& ex) const {
     std::string why = "No file " + ex + "/" + ex + ".cpp in the submission (nor " + ex +
                       ".cpp anywhere in it): this exercise scores zero.";
     if (!links.empty()) {
-      why += "\nSymbolic links are never followed (a submission is graded on its own files only); "
-             "refused:";
+      why +=
+          "\nSymbolic links are never followed (a submission is graded on its own files only); "
+          "refused:";
       for (const auto& l : links) why += " " + l;
     }
     return why;
@@ -243,7 +257,8 @@ std::string FoundSource::problem(const std::string& ex) const {
 bool names_exercise_file(const std::string& filename, const std::string& exercise) {
   const std::string name = lower(filename), ex = lower(exercise);
   const std::string ext = ".cpp";
-  if (name.size() <= ext.size() || name.compare(name.size() - ext.size(), ext.size(), ext) != 0) return false;
+  if (name.size() <= ext.size() || name.compare(name.size() - ext.size(), ext.size(), ext) != 0)
+    return false;
   const std::string stem = name.substr(0, name.size() - ext.size());
   if (stem.rfind(ex, 0) != 0) return false;
   std::string rest = stem.substr(ex.size());
@@ -251,7 +266,8 @@ bool names_exercise_file(const std::string& filename, const std::string& exercis
   // "causal (1)", "causal(1)"
   std::string r = rest;
   if (r[0] == ' ') r.erase(0, 1);
-  if (r.size() >= 3 && r.front() == '(' && r.back() == ')' && all_digits(r.substr(1, r.size() - 2))) return true;
+  if (r.size() >= 3 && r.front() == '(' && r.back() == ')' && all_digits(r.substr(1, r.size() - 2)))
+    return true;
   // "causal-1", "causal_1"
   return (rest[0] == '-' || rest[0] == '_') && all_digits(rest.substr(1));
 }
@@ -264,7 +280,9 @@ FoundSource find_exercise_source(const fs::path& submission, const std::string& 
   std::vector<std::string> seen, look_alike_links;
   std::error_code ec;
   std::size_t entries = 0;
-  for (fs::recursive_directory_iterator it(submission, fs::directory_options::skip_permission_denied, ec), end;
+  for (fs::recursive_directory_iterator
+           it(submission, fs::directory_options::skip_permission_denied, ec),
+       end;
        !ec && it != end; it.increment(ec)) {
     if (++entries > kMaxEntries) break;
     const std::string name = it->path().filename().string();
@@ -277,7 +295,8 @@ FoundSource find_exercise_source(const fs::path& submission, const std::string& 
     const std::string rel = it->path().lexically_relative(submission).generic_string();
     if (type == fs::file_type::symlink) {
       if (out.links.size() < kMaxLinksNamed) out.links.push_back(rel);
-      if (lower(name) == lower(ex) || names_exercise_file(name, ex)) look_alike_links.push_back(rel);
+      if (lower(name) == lower(ex) || names_exercise_file(name, ex))
+        look_alike_links.push_back(rel);
       continue;
     }
     if (type == fs::file_type::directory) {
@@ -296,7 +315,8 @@ FoundSource find_exercise_source(const fs::path& submission, const std::string& 
     out.shown = rel;
     for (const auto& s : seen)
       if (s != rel) out.ignored.push_back(s);
-    for (const auto& l : look_alike_links) out.ignored.push_back(l + " (a symbolic link, not followed)");
+    for (const auto& l : look_alike_links)
+      out.ignored.push_back(l + " (a symbolic link, not followed)");
     // The copy: read now, once, through the door; nothing reads the student's file again.
     SubmissionFile read = read_submission_file(submission, rel);
     if (read.ok()) out.text = std::move(read.bytes);

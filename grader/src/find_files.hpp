@@ -40,15 +40,23 @@ inline constexpr std::uint64_t kMaxSourceBytes = 1ull << 20;
 struct FoundSource {
   enum class Kind { Found, Missing, Ambiguous };
   Kind kind = Kind::Missing;
-  std::filesystem::path path;           // the file taken, when Found (for messages; never read again)
-  std::string shown;                    // that file relative to the submission ("my work/causal (1).cpp")
-  std::vector<std::string> candidates;  // Ambiguous: the competing files, relative, sorted
-  std::vector<std::string> ignored;     // Found by rule 1 or 2: other files that looked like it;
-                                        // and links that did: "causal (a symbolic link, not followed)"
-  std::vector<std::string> links;       // the submission's symbolic links met, relative, sorted (capped)
-  std::string text;                     // Found and read: the file's bytes, the copy everyone grades
-  std::string refused;                  // Found but not read (over kMaxSourceBytes, a link): why
-  const char* kind_name() const;        // "found", "missing", "ambiguous" (the report's source_status)
+  // The file taken, when Found (for messages: it is never read again), and that file relative
+  // to the submission ("my work/causal (1).cpp").
+  std::filesystem::path path;
+  std::string shown;
+  // Ambiguous: the competing files, relative, sorted.
+  std::vector<std::string> candidates;
+  // Found by rule 1 or 2: other files that looked like it; and links that did, as
+  // "causal (a symbolic link, not followed)".
+  std::vector<std::string> ignored;
+  // The submission's symbolic links met on the walk, relative, sorted (at most 20).
+  std::vector<std::string> links;
+  // Found and read: the file's bytes, the copy everything after grades.
+  std::string text;
+  // Found but not read (over kMaxSourceBytes, a link that appeared on the way): why.
+  std::string refused;
+  // "found", "missing", "ambiguous" (the report's source_status).
+  const char* kind_name() const;
   // For the report: why nothing is graded (empty when Found and read).
   std::string problem(const std::string& exercise) const;
 };
@@ -60,7 +68,8 @@ bool finder_skips(const std::string& name);
 // Whether a file name (no folder) is one rule 3 accepts for `exercise`.
 bool names_exercise_file(const std::string& filename, const std::string& exercise);
 
-FoundSource find_exercise_source(const std::filesystem::path& submission, const std::string& exercise);
+FoundSource find_exercise_source(const std::filesystem::path& submission,
+                                 const std::string& exercise);
 
 // The door: a submission's file, read without trusting anything the student made.
 // `relative` is a path below `root` ("causal/causal.cpp"). Each of its folders is opened with
@@ -76,7 +85,7 @@ struct SubmissionFile {
   Status status = Status::Absent;
   bool link = false;    // refused because a component is a symbolic link
   std::string bytes;    // Read: the file's content
-  std::string problem;  // not Read: for the student, naming the path as given ("causal/causal.cpp ...")
+  std::string problem;  // not Read: for the student, naming the path ("causal/causal.cpp ...")
   bool ok() const { return status == Status::Read; }
 };
 SubmissionFile read_submission_file(const std::filesystem::path& root, const std::string& relative,

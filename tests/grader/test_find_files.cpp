@@ -38,7 +38,9 @@ struct Folder {
   }
 };
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 }  // namespace
 
@@ -48,7 +50,8 @@ TEST_CASE("door: a plain file is read, whole") {
   const SubmissionFile f = read_submission_file(d.path / "s", "causal/causal.cpp");
   CHECK(f.ok());
   CHECK(f.bytes == "int x;\n");
-  CHECK(read_submission_file(d.path / "s", "causal/other.cpp").status == SubmissionFile::Status::Absent);
+  CHECK(read_submission_file(d.path / "s", "causal/other.cpp").status ==
+        SubmissionFile::Status::Absent);
 }
 
 TEST_CASE("door: a link at any depth is refused, and named") {
@@ -57,7 +60,7 @@ TEST_CASE("door: a link at any depth is refused, and named") {
   d.link("s/causal", d.path / "secret/causal");                        // first component
   d.link("t/causal/causal.cpp", d.path / "secret/causal/causal.cpp");  // last component
   d.link("u/a/b", d.path / "secret");                                  // a middle component
-  d.link("v/causal", "../secret/causal");                               // a relative link
+  d.link("v/causal", "../secret/causal");                              // a relative link
   const SubmissionFile first = read_submission_file(d.path / "s", "causal/causal.cpp");
   CHECK(first.status == SubmissionFile::Status::Refused);
   CHECK(first.link);
@@ -76,7 +79,8 @@ TEST_CASE("door: '..', '.' and absolute paths are refused") {
   Folder d;
   d.file("secret.cpp", "the solution\n");
   d.file("s/causal/causal.cpp");
-  for (const std::string& bad : std::vector<std::string>{"../secret.cpp", "causal/../../secret.cpp", "./causal/causal.cpp",
+  for (const std::string& bad :
+       std::vector<std::string>{"../secret.cpp", "causal/../../secret.cpp", "./causal/causal.cpp",
                                 (d.path / "secret.cpp").string(), ""}) {
     const SubmissionFile f = read_submission_file(d.path / "s", bad);
     CHECK_MESSAGE(f.status == SubmissionFile::Status::Refused, bad);
@@ -105,7 +109,8 @@ TEST_CASE("door: the size cap is decided before reading, to the byte") {
   const SubmissionFile huge = read_submission_file(d.path / "s", "huge.cpp");
   CHECK(huge.problem == "huge.cpp is 2.00 GiB; a source may be at most 1 MiB");
   CHECK(huge.bytes.empty());
-  CHECK(read_submission_file(d.path / "s", "at_cap.cpp", 100).status == SubmissionFile::Status::Refused);
+  CHECK(read_submission_file(d.path / "s", "at_cap.cpp", 100).status ==
+        SubmissionFile::Status::Refused);
   CHECK(size_text(1ull << 20) == "1 MiB");
   CHECK(size_text(100) == "100 bytes");
 }
@@ -119,9 +124,11 @@ TEST_CASE("copy_submission_file: copies, refuses links, never writes through one
   CHECK(copy_submission_file(d.path / "s", "work.zip", d.path / "stage/a.zip", 100).empty());
   std::ifstream a(d.path / "stage/a.zip");
   CHECK(std::string(std::istreambuf_iterator<char>(a), {}) == "PK...");
-  CHECK(has(copy_submission_file(d.path / "s", "linked.zip", d.path / "stage/b.zip", 100), "symbolic link"));
+  CHECK(has(copy_submission_file(d.path / "s", "linked.zip", d.path / "stage/b.zip", 100),
+            "symbolic link"));
   CHECK(!fs::exists(d.path / "stage/b.zip"));
-  CHECK(has(copy_submission_file(d.path / "s", "work.zip", d.path / "stage/c.zip", 3), "may be at most 3 bytes"));
+  CHECK(has(copy_submission_file(d.path / "s", "work.zip", d.path / "stage/c.zip", 3),
+            "may be at most 3 bytes"));
   // A link planted where the copy goes is replaced, not written through.
   fs::create_symlink(d.path / "outside.txt", d.path / "stage/d.zip");
   CHECK(copy_submission_file(d.path / "s", "work.zip", d.path / "stage/d.zip", 100).empty());
