@@ -267,7 +267,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
     for (const std::string& ex : assignment.exercise_names())
       found_of[name][ex] = find_exercise_source(folder_of.at(name), ex);
   std::vector<std::string> stamps;
-  std::vector<FoundSources> found_to_grade;
+  std::vector<const FoundSources*> found_to_grade;
   for (const auto& name : names) {
     const std::string stamp = stamp_of(found_of.at(name), kit, checks, assignment);
     const fs::path report = reports_dir / (name + ".json");
@@ -282,7 +282,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
     if (!fresh) {
       to_grade.push_back(folder_of.at(name).string());
       stamps.push_back(stamp);
-      found_to_grade.push_back(found_of.at(name));
+      found_to_grade.push_back(&found_of.at(name));
     }
   }
   std::cerr << "grade-all: " << names.size() << " submissions, " << to_grade.size()

@@ -196,7 +196,7 @@ Layer required_isolation(const Options& o) {
 }  // namespace
 
 std::vector<Report> grade_many(const std::vector<std::string>& submissions, const Options& o,
-                               const Progress& progress, const std::vector<FoundSources>& found) {
+                               const Progress& progress, const std::vector<const FoundSources*>& found) {
   const auto start = Clock::now();
   for (const auto& s : submissions)
     if (!fs::is_directory(s)) throw UsageError("no such folder: " + s);
@@ -242,7 +242,11 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
   // Build every exercise of every submission, and work out every oracle case, in one pool;
   // cached builds cost nothing.
   std::vector<BuildResult> builds(submissions.size() * n_ex);
-  std::vector<FoundSource> sources(builds.size());  // which file each build took (find_files.hpp)
+  // Which file each build took (find_files.hpp): the caller's answer (shared, not copied: it holds
+  // the file's bytes), else one found here and kept in `own_found`.
+  std::vector<FoundSource> own_found(builds.size());
+  std::vector<const FoundSource*> sources(builds.size());
+  for (std::size_t b = 0; b < builds.size(); ++b) sources[b] = &own_found[b];  // "missing" until found
   std::atomic<std::size_t> built{0};
   parallel_for_worker(builds.size() + cases.size(), jobs, [&](std::size_t b, int worker) {
     if (b >= builds.size()) {
@@ -259,15 +263,19 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
       // The file and its copy, read once through the finder's door (grade-all found them
       // already, for its stamps); the builder stages the copy, never the student's file.
       const std::size_t s = b / n_ex;
-      if (s < found.size() && found[s].count(exercise)) sources[b] = found[s].at(exercise);
-      else sources[b] = find_exercise_source(submissions[s], exercise);
-      if (sources[b].kind == FoundSource::Kind::Found && sources[b].refused.empty()) {
-        builds[b] = build_runner_from_source(exercise, sources[b].text, static_cast<unsigned>(worker));
-      } else if (sources[b].kind == FoundSource::Kind::Found) {
-        builds[b].log = sources[b].refused + "\n";  // a link or a size refused: the student's build error
+      if (s < found.size() && found[s] && found[s]->count(exercise)) {
+        sources[b] = &found[s]->at(exercise);
+      } else {
+        own_found[b] = find_exercise_source(submissions[s], exercise);
+      }
+      const FoundSource& source = *sources[b];
+      if (source.kind == FoundSource::Kind::Found && source.refused.empty()) {
+        builds[b] = build_runner_from_source(exercise, source.text, static_cast<unsigned>(worker));
+      } else if (source.kind == FoundSource::Kind::Found) {
+        builds[b].log = source.refused + "\n";  // a link or a size refused: the student's build error
       } else {
         builds[b].missing = true;
-        builds[b].log = sources[b].problem(exercise) + "\n";
+        builds[b].log = source.problem(exercise) + "\n";
       }
     } catch (const std::exception& e) {
       builds[b].ok = false;
@@ -294,7 +302,7 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
       ex.build_ok = build.ok;
       ex.build_cached = build.cached;
       ex.build_seconds = build.seconds;
-      const FoundSource& found = sources[s * n_ex + e];
+      const FoundSource& found = *sources[s * n_ex + e];
       // The builder names the file by the kit's layout, <ex>/<ex>.cpp (its cache serves every
       // upload of the same text, whatever its name); the student knows it by the upload's name.
       std::string build_log = build.log;

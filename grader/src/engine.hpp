@@ -24,11 +24,11 @@ using Progress = std::function<void(const char* phase, std::size_t done, std::si
 
 // Grades the submissions (one, or many for batch grading): every build of every submission in
 // one pool, then every check in another, so both cores stay busy. options.submission is ignored.
-// `found`, when given (one map per submission, by exercise), holds the files the finder already
-// took and read (grade-all reads each once, for its stamps and its similarity pass too);
-// an exercise not in it is found here.
+// `found`, when given (one map per submission, by exercise, or null), holds the files the finder
+// already took and read (grade-all reads each once, for its stamps and its similarity pass
+// too); it must outlive the call. An exercise not in it is found here.
 using FoundSources = std::map<std::string, FoundSource>;
 std::vector<Report> grade_many(const std::vector<std::string>& submissions, const Options& options,
-                               const Progress& progress = {}, const std::vector<FoundSources>& found = {});
+                               const Progress& progress = {}, const std::vector<const FoundSources*>& found = {});
 
 }  // namespace grader
