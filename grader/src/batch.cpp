@@ -36,8 +36,8 @@ std::string read_text(const fs::path& p) {
 }
 
 // What decides a submission's grade: the files the finder takes (and where it found them), the
-// kit's programs, the options, the assignment (its name and every byte of its file). `found` is
-// the finder's answer for each exercise, with the copy it read (never the folder again).
+// kit's programs, the options, the assignment (its name and every byte of its file). `found_files`
+// is the finder's answer for each exercise, with the copy it read (never the folder again).
 std::string stamp_of(const FoundSources& found_files, const std::string& kit_hash, const Options& o,
                      const Assignment& assignment) {
   Sha256 h;
