@@ -54,12 +54,10 @@ StagedSubmission stage_archives(const fs::path& submission, const std::vector<fs
       for (const auto& rel : files) {
         const fs::path target = staging / rel;
         fs::create_directories(target.parent_path(), ec);
-        // Not through a link, and never over a file already copied.
-        fs::copy_file(found.kind == FoundSource::Kind::Found ? found.path : submission / rel,
-                      target, ec);
-        if (ec)
-          out.notes.push_back("could not copy " + rel +
-                              " to grade it beside the archives: " + ec.message());
+        // Through the finder's door: no link on the way, at most a source's size.
+        const std::string problem = copy_submission_file(submission, rel, target, kMaxSourceBytes);
+        if (!problem.empty())
+          out.notes.push_back("could not copy " + rel + " to grade it beside the archives: " + problem);
       }
     }
   for (const auto& archive : archives) {
