@@ -1,5 +1,8 @@
 #include "canvas_download.hpp"
 
+#include "archive_unpack.hpp"
+#include "find_files.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -95,7 +98,13 @@ CanvasUnpacked unpack_canvas_download(const fs::path& class_dir, const fs::path&
       for (const auto& [from, name] : copies) {
         if (name.submission_id == latest) {
           // Copies under one id: not Canvas's doing, so both go and the file finder decides.
-          fs::copy_file(from, folder / name.uploaded, fs::copy_options::overwrite_existing);
+          // Through the finder's door, at most a source's size (an archive: what it may unpack
+          // to), so that a 2 GiB sparse upload is never written out in full.
+          const std::uint64_t cap =
+              is_archive_name(name.uploaded) ? ArchiveLimits{}.max_bytes : kMaxSourceBytes;
+          const std::string problem =
+              copy_submission_file(class_dir, from.filename().string(), folder / name.uploaded, cap);
+          if (!problem.empty()) out.notes[student].push_back(problem + "; it was not graded");
         } else {
           older.push_back(name.uploaded + " (submission " + name.submission_id + ")");
         }

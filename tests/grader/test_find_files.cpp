@@ -3,6 +3,7 @@
 // link stands where a file or folder was expected.
 #include <doctest/doctest.h>
 
+#include "src/canvas_download.hpp"
 #include "src/find_files.hpp"
 
 #include <sys/stat.h>
@@ -175,4 +176,19 @@ TEST_CASE("finder: a file over the cap is found, refused, and never read") {
   CHECK(f.text.empty());
   CHECK(f.refused == "causal/causal.cpp is 2.00 GiB; a source may be at most 1 MiB");
   CHECK(f.problem("causal") == f.refused);
+}
+
+TEST_CASE("canvas download: an upload over the cap is not copied out, and its report says why") {
+  Folder d;
+  d.file("class/smith_123_456_causal.cpp", "int x;\n");
+  d.file("class/smith_123_456_flops.cpp", "int y;\n");
+  fs::resize_file(d.path / "class/smith_123_456_causal.cpp", 2ull << 30);  // sparse
+  const CanvasUnpacked canvas = unpack_canvas_download(d.path / "class", d.path / "staging");
+  REQUIRE(canvas.students.size() == 1);
+  CHECK(fs::exists(d.path / "staging/smith_123/flops.cpp"));
+  CHECK(!fs::exists(d.path / "staging/smith_123/causal.cpp"));
+  REQUIRE(canvas.notes.count("smith_123") == 1);
+  REQUIRE(canvas.notes.at("smith_123").size() == 1);
+  CHECK(canvas.notes.at("smith_123")[0] ==
+        "smith_123_456_causal.cpp is 2.00 GiB; a file may be at most 1 MiB; it was not graded");
 }
