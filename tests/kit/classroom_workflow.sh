@@ -8,6 +8,14 @@
 #               with env <ID>_RESULTS from that output and runners: <ID>, the same id).
 #               Parsed with PyYAML, else with Ruby's YAML; with neither, a structural check of
 #               the keys with awk and grep, and it says so.
+#               The job's id is run-autograding-tests with no name of its own (Classroom reads
+#               the check run of that name), and an actions/cache step keyed on the kit's
+#               sources keeps ccache's folder, which the setup step builds through.
+#   official-yaml  the official mode's variant (classroom-official.yml): the same, and the
+#               submission and the instructor's private grader checked out side by side (the
+#               grader with a deploy key from the organisation's secrets), graded with --course.
+#   official-grade-step  that variant's grade step against a stand-in kit: the hidden checks'
+#               messages are blanked in the payload, the visible ones' kept.
 #   grade-step  the grade step's own script, run as GitHub runs it (bash -e -o pipefail) against
 #               a stand-in ./kit: exit 1 (a grade) and 0 pass the payload on, base64-encoded, and
 #               do not fail the step; exit 2 with no payload gives an "error" payload.
@@ -18,6 +26,9 @@ KIT_DIR=$1
 name=$2
 GRADER=${3:-}
 WORKFLOW=${LINATTN_CLASSROOM_WORKFLOW:-$KIT_DIR/grader/tools/student/classroom.yml}
+case "$name" in
+  official-*) WORKFLOW=${LINATTN_CLASSROOM_OFFICIAL_WORKFLOW:-$KIT_DIR/grader/tools/student/classroom-official.yml} ;;
+esac
 work=$(mktemp -d)
 out=$work/out
 trap 'rm -rf "$work"' EXIT
@@ -59,12 +70,15 @@ EOF
 }
 
 case "$name" in
-  yaml)
+  yaml|official-yaml)
     yaml_to_json
+    [ "$name" = official-yaml ] && [ ! -s "$work/workflow.json" ] &&
+      { echo "SKIPPED: no YAML parser (PyYAML or Ruby; ./kit test installs python3-yaml)"; exit 77; }
     if [ -s "$work/workflow.json" ]; then
-      python3 - "$work/workflow.json" >"$out" 2>&1 <<'EOF' || fail "the workflow's structure"
+      python3 - "$work/workflow.json" "$name" >"$out" 2>&1 <<'EOF' || fail "the workflow's structure"
 import json, re, sys
 doc = json.load(open(sys.argv[1]))
+official = sys.argv[2] == "official-yaml"
 problems = []
 def need(ok, what):
     if not ok:
@@ -76,20 +90,62 @@ events = on if isinstance(on, (list, dict)) else [on]
 need("push" in events, "not run on push")
 jobs = doc.get("jobs") or {}
 need(len(jobs) == 1, "not exactly one job")
+# GitHub Classroom takes the points from the check run named run-autograding-tests, which is
+# the job's id when the job has no name of its own.
+need(list(jobs) == ["run-autograding-tests"], "the job's id is %r, not run-autograding-tests" % list(jobs))
 job = next(iter(jobs.values())) if jobs else {}
+need(job.get("name", "run-autograding-tests") == "run-autograding-tests",
+     "the job's name %r renames its check run" % job.get("name"))
 need("runs-on" in job, "the job has no runs-on")
 steps = job.get("steps") or []
-def find(pred):
-    return next((i for i, s in enumerate(steps) if pred(s)), None)
+def find(pred, start=0):
+    return next((i for i, s in enumerate(steps) if i >= start and pred(s)), None)
+# In the official mode the kit is the instructor's grader, checked out in a folder of its own.
 checkout = find(lambda s: str(s.get("uses", "")).startswith("actions/checkout@"))
-setup = find(lambda s: re.search(r"\bsudo \./kit setup\b", s.get("run", "")))
-grade = find(lambda s: re.search(r"\./kit grade\b[^\n]*--github-classroom", s.get("run", "")))
+kit = "./kit"
+if official and checkout is not None:
+    sub_dir = (steps[checkout].get("with") or {}).get("path", "")
+    fetch = find(lambda s: str(s.get("uses", "")).startswith("actions/checkout@"), checkout + 1)
+    need(fetch is not None, "no second checkout (the course's grader)")
+    w = (steps[fetch].get("with") or {}) if fetch is not None else {}
+    grader_dir = w.get("path", "")
+    need(sub_dir and grader_dir and sub_dir != grader_dir,
+         "the submission (%r) and the grader (%r) are not checked out in folders of their own" % (sub_dir, grader_dir))
+    need(re.fullmatch(r"\$\{\{\s*(vars|secrets)\.[A-Z_]+\s*\}\}", str(w.get("repository", ""))) is not None,
+         "the grader's repository %r does not come from the organisation's variables" % w.get("repository"))
+    need(re.fullmatch(r"\$\{\{\s*secrets\.[A-Z_]+\s*\}\}", str(w.get("ssh-key", ""))) is not None,
+         "the grader is not read with a deploy key from the secrets: ssh-key %r" % w.get("ssh-key"))
+    for i in (checkout, fetch):
+        if i is not None:
+            need((steps[i].get("with") or {}).get("persist-credentials") is False,
+                 "checkout %d keeps its credentials" % i)
+    kit = grader_dir + "/kit"
+setup = find(lambda s: re.search(r"\bsudo (env [^\n]*)?%s setup\b" % re.escape(kit), s.get("run", "")))
+grade = find(lambda s: re.search(r"%s grade\b[^\n]*--github-classroom" % re.escape(kit),
+                                 s.get("run", "").replace("\\\n", " ")))
 report = find(lambda s: s.get("uses") == "classroom-resources/autograding-grading-reporter@v1")
-for what, i in [("check-out", checkout), ("setup", setup), ("grade", grade), ("reporter", report)]:
+cache = find(lambda s: str(s.get("uses", "")).startswith("actions/cache@"))
+for what, i in [("check-out", checkout), ("setup", setup), ("grade", grade), ("reporter", report),
+                ("build cache", cache)]:
     need(i is not None, "no %s step" % what)
-if None not in (checkout, setup, grade, report):
-    need(checkout < setup < grade < report, "steps out of order: checkout %d, setup %d, grade %d, report %d"
-         % (checkout, setup, grade, report))
+if None not in (checkout, setup, grade, report, cache):
+    need(checkout < cache < setup < grade < report,
+         "steps out of order: checkout %d, cache %d, setup %d, grade %d, report %d"
+         % (checkout, cache, setup, grade, report))
+    # The cache: ccache's folder, keyed on the kit's sources, and the setup builds through it.
+    cw = steps[cache].get("with") or {}
+    need("hashFiles(" in str(cw.get("key", "")) and "grader/**" in str(cw.get("key", "")),
+         "the cache key is not a hash of the kit's sources: %r" % cw.get("key"))
+    need(cw.get("restore-keys"), "the cache has no restore-keys (an older cache is a good start)")
+    senv = steps[setup].get("env") or {}
+    need(senv.get("CCACHE_DIR") == cw.get("path"),
+         "the setup's CCACHE_DIR %r is not the cached path %r" % (senv.get("CCACHE_DIR"), cw.get("path")))
+    need('CCACHE_DIR="$CCACHE_DIR"' in steps[setup]["run"], "sudo does not pass CCACHE_DIR on to ./kit setup")
+    if official:
+        run = steps[grade]["run"].replace("\\\n", " ")
+        need(re.search(r"%s grade %s/exercises\b" % (re.escape(kit), re.escape(sub_dir)), run) is not None,
+             "the grade step does not grade the submission's exercises/ with the course's grader")
+        need("--course" in run, "the grade step does not grade with the course's seeds (--course)")
     g, r = steps[grade], steps[report]
     runner = g.get("id", "")
     # The reporter's own check of its input: ids of letters and digits, comma-separated.
@@ -115,9 +171,14 @@ EOF
       grep -qE '^"?on"?:' "$WORKFLOW" || fail "no top-level on:"
       grep -qE '^[[:space:]]+(- )?push:?' "$WORKFLOW" || fail "not run on push"
       grep -qE '^jobs:' "$WORKFLOW" || fail "no jobs:"
+      grep -qE '^  run-autograding-tests:$' "$WORKFLOW" || fail "no job run-autograding-tests"
+      [ "$(awk '/^jobs:/ { j = 1; next } j && /^  [A-Za-z0-9_-]+:/ { n++ } END { print n + 0 }' "$WORKFLOW")" = 1 ] ||
+        fail "not exactly one job"
+      grep -qE '^    name:' "$WORKFLOW" && fail "the job has a name of its own (it renames the check run)"
+      grep -qE 'uses: actions/cache@' "$WORKFLOW" || fail "no build cache"
       grep -q $'\t' "$WORKFLOW" && fail "a tab in the YAML"
       line() { grep -nE -- "$1" "$WORKFLOW" | head -1 | cut -d: -f1; }
-      c=$(line 'uses: actions/checkout@') s=$(line 'sudo \./kit setup')
+      c=$(line 'uses: actions/checkout@') s=$(line 'sudo (env [^#]*)?\./kit setup')
       g=$(line '\./kit grade .*--github-classroom') r=$(line 'uses: classroom-resources/autograding-grading-reporter@v1')
       { [ -n "$c" ] && [ -n "$s" ] && [ -n "$g" ] && [ -n "$r" ]; } || fail "a step is missing ($c $s $g $r)"
       { [ "$c" -lt "$s" ] && [ "$s" -lt "$g" ] && [ "$g" -lt "$r" ]; } || fail "steps out of order"
@@ -176,6 +237,45 @@ assert p["status"] == "error", p
 assert p["tests"] and all(t["status"] == "error" for t in p["tests"]), p
 assert p["tests"][0]["line_no"] == 0, p
 ' >>"$out" 2>&1 || fail "exit 2 without a payload: no error payload ($got)" ;;
+
+  official-grade-step)
+    yaml_to_json
+    [ -s "$work/workflow.json" ] || { echo "SKIPPED: no YAML parser (PyYAML or Ruby) to read the step"; exit 77; }
+    grade_step run >"$work/step.sh" || fail "no step runs the grader with --github-classroom"
+    # A stand-in grader in grader/: writes a payload and a native report with one visible and
+    # one hidden check, both failed, and exits 1.
+    mkdir -p "$work/repo/grader" "$work/repo/submission/exercises"
+    cat >"$work/repo/grader/kit" <<'EOF'
+#!/usr/bin/env bash
+printf '%s\n' "$@" >"$FAKE_ARGS"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --github-classroom) printf '%s' '{"version": 1, "status": "fail", "max_score": 3, "tests": [
+      {"name": "causal: recurrent/hand-example", "status": "fail", "score": 0, "max_score": 2, "message": "failed: expected 0.5 got 0.4", "test_code": "./kit grade --only causal/recurrent/hand-example", "line_no": 0},
+      {"name": "causal: recurrent/random-hidden", "status": "fail", "score": 0, "max_score": 1, "message": "failed: expected 0.123 got 0.2", "test_code": "", "line_no": 0}]}' >"$2" ;;
+    --json) printf '%s' '{"exercises": [{"name": "causal", "checks": [
+      {"name": "recurrent/hand-example", "visibility": "visible"},
+      {"name": "recurrent/random-hidden", "visibility": "hidden"}]}]}' >"$2" ;;
+  esac
+  shift
+done
+exit 1
+EOF
+    chmod +x "$work/repo/grader/kit"
+    mkdir -p "$work/tmp" && : >"$work/github_output"
+    (cd "$work/repo" && FAKE_ARGS=$work/args RUNNER_TEMP=$work/tmp GITHUB_OUTPUT=$work/github_output \
+       ASSIGNMENT=default bash --noprofile --norc -eo pipefail "$work/step.sh") >>"$out" 2>&1 ||
+      fail "the official grade step failed on a grade of 1"
+    grep -qx -- '--course' "$work/args" || fail "the grader was not called with --course"
+    grep -qx -- 'submission/exercises' "$work/args" || fail "the grader was not given submission/exercises"
+    sed -n 's/^result=//p' "$work/github_output" | base64 -d | python3 -c '
+import json, sys
+p = json.load(sys.stdin)
+seen, hidden = p["tests"]
+assert seen["message"] == "failed: expected 0.5 got 0.4" and seen["test_code"], seen
+assert "0.123" not in hidden["message"] and hidden["test_code"] == "", hidden
+assert hidden["score"] == 0 and hidden["max_score"] == 1, hidden
+' >>"$out" 2>&1 || fail "the hidden check's message was not blanked, or the visible one's was" ;;
 
   payload)
     [ -x "$GRADER" ] || fail "no grader at '$GRADER'"
