@@ -6,8 +6,10 @@
 //    hand-out, built without the reference, grades this way.
 //
 // The data file is CBOR (exact doubles) of
-//   {"format": "linattn-oracle/1",
+//   {"format": "linattn-oracle/2",
 //    "checks": {"<exercise>/<check>": {"function", "seed", "request", "expected"}, ...}}
+// with large calls and large expected matrices in the shrunk forms of oracle_compact.hpp
+// (format 1, the same without them, is still read).
 #pragma once
 
 #include "assignment.hpp"
@@ -23,7 +25,13 @@ namespace grader {
 struct OracleCase {
   json request;   // {"function", "calls"}: sent to the runner
   json expected;  // what the judge compares with: {"calls": [...]}
+  bool shrunk = false;  // expected holds shrunk matrices: judge with judge_case
 };
+
+// The check's judge on a case: where the expected values are shrunk (the student kit's large
+// outputs), they are completed from the reply first, and rows that miss their checksums fail
+// the check (oracle_compact.hpp).
+Verdict judge_case(const Check& check, const OracleCase& oracle_case, const json& reply);
 
 class OracleSource {
  public:

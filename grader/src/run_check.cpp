@@ -310,7 +310,7 @@ CheckResult run_check(const CheckRun& run, CheckResult r) {
   }
 
   try {
-    const Verdict v = check.judge(request, run.oracle_case->expected, reply);
+    const Verdict v = judge_case(check, *run.oracle_case, reply);
     r.status = v.passed ? Status::Passed : Status::Failed;
     // A judge's message already says what was called, with more detail than `tried`.
     r.message = v.passed ? "" : v.message;

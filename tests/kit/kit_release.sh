@@ -23,6 +23,17 @@ unset LINATTN_BUILD_DIR LINATTN_KIT_NO_BUILD
 # The main kit is built already (ctest runs after the build): never rebuild it from here.
 kit() { LINATTN_KIT_NO_BUILD=1 LINATTN_BUILD_DIR=$BUILD_DIR "$KIT_DIR/kit" "$@"; }
 
+# within_github_limits DIR: a release GitHub takes with room to spare (it refuses a file over
+# 100 MiB): at most 25 MB in all (du -b), no file over 20 MB. Prints both figures.
+within_github_limits() {
+  local dir=$1 total largest
+  total=$(du -sb "$dir" | cut -f1)
+  largest=$(find "$dir" -type f -printf '%s %P\n' | sort -rn | head -n 1)
+  echo "size of $(basename "$dir"): $total bytes; largest file: $largest"
+  [ "$total" -le 25000000 ] || fail "$(basename "$dir") holds $total bytes, over 25 MB"
+  [ "${largest%% *}" -le 20000000 ] || fail "$(basename "$dir")'s largest file is over 20 MB: $largest"
+}
+
 case "$name" in
   batch)
     subs=$work/class
@@ -93,6 +104,7 @@ case "$name" in
       fail "the student kit's runner computes Taylor or random features"
     fi
     [ -s "$rel/grader/data/oracle.cbor" ] || fail "no recorded expected values"
+    within_github_limits "$rel"
     # The assignment it was made for (default), alone: the kit's default when grading.
     [ "$(cd "$rel/assignments" && ls)" = default.json ] || fail "the student kit's assignments/ is not default.json alone"
     cmp -s "$KIT_DIR/assignments/default.json" "$rel/assignments/default.json" || fail "the student kit's assignment differs"
@@ -125,9 +137,19 @@ case "$name" in
     [ $code -eq 1 ] || fail "grading the stubs with the student kit exited $code, expected 1" ;;
 
   student-advanced)
-    # The second assignment's student kit: its three exercises, no other, and its own file.
+    # The second assignment's student kit: its three exercises, no other, and its own file,
+    # given by its path (from a folder with a space in its name), with the official Classroom
+    # workflow. Its recording is the largest (the memory and time rules' long sequences): the
+    # kit stays within GitHub's limits, and grades the solutions to full marks and the stubs
+    # to zero.
     rel=$work/student-kit
-    kit release student "$rel" --assignment advanced >"$out" 2>&1 || fail "release student --assignment advanced exited $?"
+    mkdir -p "$work/my course"
+    cp "$KIT_DIR/assignments/advanced.json" "$work/my course/advanced.json"
+    kit release student "$rel" --assignment "$work/my course/advanced.json" --classroom official >"$out" 2>&1 ||
+      fail "release student --assignment PATH exited $?"
+    cmp -s "$KIT_DIR/grader/tools/student/classroom-official.yml" "$rel/.github/workflows/classroom.yml" ||
+      fail "--classroom official: the kit's workflow is not classroom-official.yml"
+    within_github_limits "$rel"
     [ "$(grep -E '^[a-z_0-9]+$' "$rel/exercises/list.txt" | tr '\n' ' ')" = "chunkwise backward modern " ] ||
       fail "the advanced kit's exercises/list.txt: $(cat "$rel/exercises/list.txt")"
     for ex in flops causal random_features taylor memory; do
@@ -140,21 +162,44 @@ case "$name" in
         fail "the advanced kit lacks $ex"
       fi
     done
-    [ "$(cd "$rel/assignments" && ls)" = advanced.json ] || fail "the advanced kit's assignments/ is not advanced.json alone" ;;
+    [ "$(cd "$rel/assignments" && ls)" = advanced.json ] || fail "the advanced kit's assignments/ is not advanced.json alone"
+    t0=$(now)
+    (cd "$rel" && ./kit grade "$KIT_DIR/solutions" --json "$work/solutions.json") >"$out" 2>&1; code=$?
+    [ $code -eq 0 ] || fail "grading the solutions with the advanced kit exited $code"
+    summary=$("$REPORT_TOOL" summary "$work/solutions.json")
+    echo "advanced kit, solutions: $summary ($(took "$t0") s)"
+    score=${summary#score=}; score=${score%% *}
+    max=${summary#* max=}; max=${max%% *}
+    [ "$score" = "$max" ] || fail "the solutions did not get full marks: $summary"
+    (cd "$rel" && ./kit grade --json "$work/stubs.json") >"$out" 2>&1; code=$?
+    [ $code -eq 1 ] || fail "grading the stubs with the advanced kit exited $code, expected 1"
+    summary=$("$REPORT_TOOL" summary "$work/stubs.json")
+    echo "advanced kit, stubs: $summary"
+    case "$summary" in
+      "score=0 max=$max "*" passed=0") ;;
+      *) fail "expected score 0 of $max and nothing passed: $summary" ;;
+    esac
+    grep -Eq 'grader itself failed|could not be read' "$work/stubs.json" && fail "a check could not be judged" ;;
 
   gradescope)
-    kit release gradescope "$work/bundle" >"$out" 2>&1 || fail "release gradescope exited $?"
+    # The default assignment given by its path, under a name of its own (part1).
+    mkdir -p "$work/course"
+    cp "$KIT_DIR/assignments/default.json" "$work/course/part1.json"
+    kit release gradescope "$work/bundle" --assignment "$work/course/part1.json" >"$out" 2>&1 ||
+      fail "release gradescope --assignment PATH exited $?"
     zip=$work/bundle/autograder.zip
     [ -s "$zip" ] || fail "no autograder.zip"
+    within_github_limits "$work/bundle"
     root=$work/autograder
     mkdir -p "$root/source" "$root/submission"
     (cd "$root/source" && cmake -E tar xf "$zip") || fail "cannot unpack the zip"
+    within_github_limits "$root/source"
     for f in setup.sh run_autograder kit/kit kit/reference/CMakeLists.txt; do
       [ -e "$root/source/$f" ] || fail "the bundle has no $f"
     done
     [ ! -e "$root/source/kit/solutions" ] || fail "solutions/ in the bundle"
-    [ "$(cat "$root/source/assignment")" = default ] || fail "the bundle does not name its assignment"
-    [ -f "$root/source/kit/assignments/default.json" ] || fail "the bundle has no assignments/default.json"
+    [ "$(cat "$root/source/assignment")" = part1 ] || fail "the bundle does not name its assignment (part1)"
+    [ "$(cd "$root/source/kit/assignments" && ls)" = part1.json ] || fail "the bundle's assignments/ is not part1.json alone"
     [ -x "$root/source/run_autograder" ] || fail "run_autograder lost its executable bit"
     t0=$(now)
     (cd "$root/source" && bash ./setup.sh) >"$out" 2>&1 || fail "setup.sh failed"
