@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The instructors' commands end to end (label `kit`): batch grading over a folder of
 # submissions made from the test corpus, the student hand-out built and used from a temp
-# folder, and the Gradescope bundle run in a simulated /autograder layout.
+# folder, and the Gradescope bundle run in a simulated /autograder layout. Every release must
+# fit on GitHub with room to spare (at most 25 MB, no file over 20 MB); the advanced kit and the
+# bundle are made from an assignment given by its path.
 # usage: kit_release.sh KIT_DIR BUILD_DIR REPORT_TOOL CORPUS_TOOL TEST_NAME
 set -u
 KIT_DIR=$1
