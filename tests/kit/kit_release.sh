@@ -30,7 +30,7 @@ kit() { LINATTN_KIT_NO_BUILD=1 LINATTN_BUILD_DIR=$BUILD_DIR "$KIT_DIR/kit" "$@";
 within_github_limits() {
   local dir=$1 total largest
   total=$(du -sb "$dir" | cut -f1)
-  largest=$(find "$dir" -type f -printf '%s %P\n' | sort -rn | head -n 1)
+  largest=$(find "$dir" -type f -printf '%s %P\n' | awk '$1 + 0 > max + 0 { max = $1; line = $0 } END { print line }')
   echo "size of $(basename "$dir"): $total bytes; largest file: $largest"
   [ "$total" -le 25000000 ] || fail "$(basename "$dir") holds $total bytes, over 25 MB"
   [ "${largest%% *}" -le 20000000 ] || fail "$(basename "$dir")'s largest file is over 20 MB: $largest"
