@@ -371,7 +371,7 @@ std::vector<Check> make_modern_checks() {
       LINATTN_ORACLE_OF(calls_large_gamma, expect_decayed)));
   checks.push_back(sequence_check(
       kDecayed, "decayed/no-decay", 1.5, Visibility::Visible, 1,
-      "gamma = 1: no forgetting, TransNormer's causal form with SiLU features and gains.",
+      "gamma = 1: no forgetting: TransNormer's normalized causal form, with MiniMax-01's SiLU features.",
       LINATTN_ORACLE_OF(calls_no_decay, expect_decayed)));
   checks.push_back(sequence_check(
       kDecayed, "decayed/rms-and-eps", 2.5, Visibility::Visible, 1,
