@@ -7,7 +7,7 @@
 #   release   the same for the student kit of each assignment, released once each
 #   handouts  every hand-out's table of checks is the grader's: each check once, with its
 #             points, and no check the grader does not have; the title's points are the
-#             exercise's
+#             exercise's; it says what to hand in
 # usage: student_docs.sh KIT_DIR BUILD_DIR TEST_NAME
 set -u
 KIT_DIR=$1
@@ -148,6 +148,11 @@ case "$name" in
         # "# Exercise N — What (kind, P points)"
         title_points=$(head -n 1 "$handout" | sed -n 's/.*, \([0-9.]*\) points)$/\1/p')
         [ "$title_points" = "$points" ] || problem "$ex/README.md's title gives $title_points points, the assignment $a $points"
+        # It says what to hand in, and where the rest of the hand-in is explained.
+        awk '/^## Handing in/ { on = 1; next } /^## / { on = 0 } on' "$handout" >"$work/handing-in"
+        if ! grep -qF "\`$ex/$ex.cpp\`" "$work/handing-in" || ! grep -qF '(../README.md#submitting)' "$work/handing-in"; then
+          problem "$ex/README.md has no section 'Handing in' naming $ex/$ex.cpp and linking ../README.md#submitting"
+        fi
         # The hand-out's rows: | `CHECK` | POINTS | ...
         grep -oE '^\| `[^`]+` \| [0-9.]+ \|' "$handout" | awk -F'`' '{ p = $3; gsub(/[ |]/, "", p); print $2 "\t" p }' |
           sort >"$work/rows"
