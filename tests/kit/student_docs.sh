@@ -3,7 +3,7 @@
 # The student-facing documents against the assignments (label `kit`):
 #   full      the full kit's documents are up to date with grader/tools/student-docs, name only
 #             exercises it has, their relative links resolve, and their tables and totals are
-#             the grader's, for every assignment
+#             the grader's, for every assignment; every exercise is in the table of starters
 #   release   the same for the student kit of each assignment, released once each
 #   handouts  every hand-out's table of checks is the grader's: each check once, with its
 #             points, and no check the grader does not have; the title's points are the
@@ -124,6 +124,12 @@ case "$name" in
       problem "the documents are not up to date: run grader/tools/student-docs $GRADER . --update"
     check_names "$KIT_DIR"
     check_links "$KIT_DIR"
+    # Every exercise has its row in the table of what each stub starts from.
+    awk '/^\*\*What you start from/ { on = 1 } on && /^$/ { if (rows) exit } on && /^\|/ { rows++; print }' \
+      "$KIT_DIR/exercises/README.md" >"$work/starters"
+    for ex in $ALL_EXERCISES; do
+      grep -q "^| \`$ex\` | " "$work/starters" || problem "exercises/README.md's table of starters has no row for $ex"
+    done
     # shellcheck disable=SC2046  # one word per assignment
     check_totals "$KIT_DIR" $(kit_assignments "$KIT_DIR") ;;
   release)
