@@ -95,6 +95,7 @@ std::unique_ptr<CLI::App> make_app(Targets& t) {
   t.grade->add_option("--github-classroom", o.classroom_path, "write GitHub Classroom's autograding payload (JSON)")
       ->type_name("FILE");
   t.grade->add_flag("--quiet", o.quiet, "no report on the terminal");
+  t.grade->add_flag("--verbose", o.verbose, "every check's details in full (repeats are folded otherwise)");
   t.grade->add_flag("--course", o.course, "grade with the course's own seeds (implies --strict)");
   t.grade->add_option("--replay", o.replay_path, "expected values recorded by record-oracle")->type_name("FILE");
 

@@ -79,7 +79,7 @@ int grade(const grader::Options& options) {
                            options.quiet ? grader::Progress{} : grader::stderr_progress(false))
             .front();
     grader::clear_progress_line();
-    if (!options.quiet) grader::print_terminal(report, std::cout, colour_wanted());
+    if (!options.quiet) grader::print_terminal(report, std::cout, colour_wanted(), options.verbose);
     bool written = true;
     if (!options.json_path.empty())
       written &= write_file(options.json_path, json_text(grader::to_native_json(report)));

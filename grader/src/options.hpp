@@ -18,6 +18,7 @@ struct Options {
   int jobs = 0;                         // --jobs N; 0 = one per core
   bool visible_only = false;            // --visible-only: skip the checks students do not see yet
   bool quiet = false;                   // --quiet: no terminal report
+  bool verbose = false;                 // --verbose: no folding in the terminal report
   bool strict = false;                  // --strict: refuse to grade without a sandbox (course grading)
   bool course = false;                  // --course: the course's own seeds (course_seeds.hpp); implies --strict
   std::string replay_path;              // --replay FILE: expected values recorded by record-oracle

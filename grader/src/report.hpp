@@ -79,7 +79,8 @@ nlohmann::json to_gradescope_json(const Report& report);
 // are the native ones, capped; no check's output, and no rerun line for non-visible checks.
 nlohmann::json to_github_classroom_json(const Report& report);
 std::string to_junit_xml(const Report& report);
-void print_terminal(const Report& report, std::ostream& out, bool colour);
+// verbose: every check's details in full; otherwise repeats are folded (report_terminal.cpp).
+void print_terminal(const Report& report, std::ostream& out, bool colour, bool verbose = false);
 
 // Text from a submission, safe for a terminal: control characters other than newline and tab
 // (C1 controls included) written as \xNN / \uNNNN.

@@ -1,9 +1,13 @@
 // The report a person reads: a line per check, the reasons under each one that did not pass,
-// and a total. Colour only when asked for (a terminal, and NO_COLOR unset).
+// a total, and where to start. Colour only when asked for (a terminal, and NO_COLOR unset).
+// Unless verbose, what repeats is said once: the checks of a function not written yet are one
+// line, and a likely mistake that several checks of an exercise share is explained under the
+// first of them, the others naming it.
 #include "report.hpp"
 
 #include <cstdio>
 #include <iomanip>
+#include <map>
 #include <sstream>
 
 namespace grader {
@@ -31,6 +35,11 @@ const char* tag(Status s) {
     case Status::Ambiguous: return "AMBIG";
   }
   return "?    ";
+}
+
+std::string tag_word(Status s) {
+  std::string t = tag(s);
+  return t.substr(0, t.find(' '));
 }
 
 const char* colour_of(Status s) {
@@ -79,9 +88,64 @@ void indented(std::ostream& out, const std::string& text, const std::string& pad
   for (std::string line; std::getline(lines, line);) out << pad << line << "\n";
 }
 
+const std::string kLikely = "Likely mistake: ";
+
+// The likely mistake a check's message names (its line, without the label), or "".
+std::string likely_mistake(const std::string& message) {
+  std::size_t at = message.rfind("\n" + kLikely);
+  at = at == std::string::npos ? (message.rfind(kLikely, 0) == 0 ? 0 : std::string::npos) : at + 1;
+  if (at == std::string::npos) return "";
+  const std::size_t from = at + kLikely.size();
+  return message.substr(from, message.find('\n', from) - from);
+}
+
+// A check whose details are worth reading: it did not pass, its code exists, and the grader
+// itself did not fail on it.
+bool diagnosed(const CheckResult& c) {
+  return c.status != Status::Passed && c.status != Status::NotImplemented && c.status != Status::BuildError &&
+         !c.grader_fault;
+}
+
+// Per exercise: each likely mistake shared by two or more checks, and the checks it covers in
+// report order (the first one carries the details).
+std::map<std::string, std::vector<const CheckResult*>> shared_mistakes(const ExerciseResult& ex) {
+  std::map<std::string, std::vector<const CheckResult*>> by_mistake;
+  for (const auto& c : ex.checks) {
+    if (!diagnosed(c)) continue;
+    const std::string mistake = likely_mistake(c.message);
+    if (!mistake.empty()) by_mistake[mistake].push_back(&c);
+  }
+  for (auto it = by_mistake.begin(); it != by_mistake.end();)
+    it = it->second.size() < 2 ? by_mistake.erase(it) : std::next(it);
+  return by_mistake;
+}
+
+// "Start here": the first check, in hand-out order, that did not pass, what to do about it
+// and the command that grades it again.
+void print_start_here(const Report& report, const Style& style, std::ostream& out) {
+  for (const auto& ex : report.exercises)
+    for (const auto& c : ex.checks) {
+      if (c.status == Status::Passed || c.grader_fault) continue;
+      out << "\n" << style.paint("Start here:", "1") << " " << ex.name << ", " << printable(c.name) << " ("
+          << tag_word(c.status) << ")\n";
+      if (c.status == Status::NotImplemented) {
+        out << "  " << c.function << " is not written yet: exercises/" << ex.name << "/README.md says what it "
+            << "computes; ./kit hint " << ex.name << " helps when stuck.\n";
+      } else if (c.status == Status::BuildError) {
+        out << "  " << ex.name << " does not build: fix the first compiler error shown under it above.\n";
+      } else {
+        const std::string mistake = likely_mistake(c.message);
+        if (!mistake.empty()) out << "  " << kLikely << printable(mistake) << "\n";
+        else out << "  The message under it above says what was called, expected and returned.\n";
+      }
+      if (!c.rerun.empty()) out << "  rerun: " << style.paint(c.rerun, "36") << "\n";
+      return;
+    }
+}
+
 }  // namespace
 
-void print_terminal(const Report& report, std::ostream& out, bool colour) {
+void print_terminal(const Report& report, std::ostream& out, bool colour, bool verbose) {
   const Style style{colour};
   out << "Grading " << printable(report.submission) << "\n";
   for (const auto& notice : report.notices) out << style.paint("Note: " + notice, "33") << "\n";
@@ -109,7 +173,26 @@ void print_terminal(const Report& report, std::ostream& out, bool colour) {
       out << "\n";
     }
     bool build_error_shown = false;
+    const auto shared = verbose ? decltype(shared_mistakes(ex)){} : shared_mistakes(ex);
+    std::map<std::string, bool> todo_shown;  // functions whose TODO line is out (not verbose)
     for (const auto& c : ex.checks) {
+      // Not verbose: the checks of a function not written yet are one line, at the first.
+      if (!verbose && c.status == Status::NotImplemented) {
+        if (todo_shown[c.function]) continue;
+        todo_shown[c.function] = true;
+        int count = 0;
+        double max = 0;
+        for (const auto& other : ex.checks)
+          if (other.status == Status::NotImplemented && other.function == c.function) {
+            ++count;
+            max += other.max_score;
+          }
+        std::ostringstream what;
+        what << "(" << count << (count == 1 ? " check)" : " checks)");
+        out << "  " << style.paint(tag(c.status), colour_of(c.status)) << "  " << std::left << std::setw(38)
+            << what.str() << " " << std::setw(7) << points(0, max) << " " << c.function << ": not written yet\n";
+        continue;
+      }
       std::ostringstream line;
       line << "  " << style.paint(tag(c.status), colour_of(c.status)) << "  " << std::left
            << std::setw(38) << printable(c.name) << " " << std::setw(7) << points(c.score, c.max_score)
@@ -124,7 +207,20 @@ void print_terminal(const Report& report, std::ostream& out, bool colour) {
         continue;
       }
       if (c.status == Status::NotImplemented) continue;  // the tag says it all
+      // Not verbose: a likely mistake shared with an earlier check of the exercise is not
+      // explained again.
+      const auto group = shared.find(likely_mistake(c.message));
+      if (diagnosed(c) && group != shared.end() && group->second.front() != &c) {
+        out << "        Likely mistake: the same as " << printable(group->second.front()->name) << " above\n";
+        continue;
+      }
       indented(out, c.message, "        ");
+      if (diagnosed(c) && group != shared.end()) {
+        out << "        The same likely mistake explains " << group->second.size() - 1 << " more "
+            << (group->second.size() == 2 ? "check" : "checks") << " below:";
+        for (std::size_t i = 1; i < group->second.size(); ++i) out << " " << printable(group->second[i]->name);
+        out << " (--verbose shows each one's own details)\n";
+      }
       if (!c.output.empty()) {
         out << "        what your code printed:\n";
         indented(out, c.output, "          | ");
@@ -147,6 +243,7 @@ void print_terminal(const Report& report, std::ostream& out, bool colour) {
     out << style.paint("The grader itself ran into a problem (see above); the score may be incomplete.",
                        "31")
         << "\n";
+  print_start_here(report, style, out);
 }
 
 }  // namespace grader

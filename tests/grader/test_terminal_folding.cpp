@@ -1,0 +1,134 @@
+// The terminal report says each thing once unless --verbose: the checks of a function not
+// written yet are one line, a likely mistake shared by several checks of an exercise is
+// explained under the first, and the report ends with "Start here".
+#include "status_words.hpp"
+#include "src/report.hpp"
+
+#include <doctest/doctest.h>
+
+#include <sstream>
+#include <string>
+
+namespace {
+
+using grader_test::status_called;
+
+grader::CheckResult check(const std::string& name, const std::string& function, const std::string& status,
+                          double max, const std::string& message = "") {
+  grader::CheckResult c;
+  c.name = name;
+  c.function = function;
+  c.status = status_called(status);
+  c.max_score = max;
+  c.score = status == "passed" ? max : 0;
+  c.seed = 1;
+  c.visibility = "visible";
+  c.message = message;
+  if (status != "passed") c.rerun = "./kit grade sub --only chunkwise/" + name + " --seed 1";
+  return c;
+}
+
+// One exercise: a passed check, three checks that share the strict-mask slip, one with a
+// mistake of its own, and a function not written yet (three checks).
+grader::Report sample() {
+  const std::string mask = "Likely mistake: the mask drops the diagonal.";
+  grader::ExerciseResult ex;
+  ex.name = "chunkwise";
+  ex.build_ok = true;
+  ex.checks = {check("chunk-one", "f", "passed", 3),
+               check("hand-example", "f", "failed", 4, "details of hand-example\n" + mask),
+               check("uneven-last-chunk", "f", "failed", 5, "details of uneven-last-chunk\n" + mask),
+               check("large-eps", "f", "failed", 2, "details of large-eps\nLikely mistake: eps added twice."),
+               check("many-chunk-sizes", "f", "crashed", 4, "details of many-chunk-sizes\n" + mask),
+               check("g/one", "g", "not_implemented", 1),
+               check("g/two", "g", "not_implemented", 1.5),
+               check("g/three", "g", "not_implemented", 2)};
+  for (const auto& c : ex.checks) ex.max_score += c.max_score;
+  ex.score = 3;
+  grader::Report r;
+  r.submission = "sub";
+  r.exercises = {ex};
+  r.score = ex.score;
+  r.max_score = ex.max_score;
+  return r;
+}
+
+std::string text(const grader::Report& r, bool verbose) {
+  std::ostringstream out;
+  grader::print_terminal(r, out, false, verbose);
+  return out.str();
+}
+
+// The checks' part of the report, before the total and "Start here".
+std::string body(const std::string& report) { return report.substr(0, report.find("\nTotal:")); }
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::size_t count(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("terminal report: the checks of a function not written yet are one line") {
+  const std::string folded = text(sample(), false);
+  CHECK(count(folded, "TODO ") == 1);
+  CHECK(has(folded, "(3 checks)"));
+  CHECK(has(folded, "0/4.5   g: not written yet"));
+  CHECK_FALSE(has(folded, "g/two"));
+  const std::string verbose = text(sample(), true);
+  CHECK(count(verbose, "TODO ") == 3);
+  CHECK(has(verbose, "g/two"));
+}
+
+TEST_CASE("terminal report: a likely mistake shared by several checks is explained once") {
+  const std::string folded = body(text(sample(), false));
+  // Explained under the first check, the others named there and pointing back to it.
+  CHECK(has(folded, "details of hand-example"));
+  CHECK(count(folded, "Likely mistake: the mask drops the diagonal.") == 1);
+  CHECK(has(folded, "The same likely mistake explains 2 more checks below: uneven-last-chunk many-chunk-sizes"));
+  CHECK(count(folded, "Likely mistake: the same as hand-example above") == 2);
+  CHECK_FALSE(has(folded, "details of uneven-last-chunk"));
+  CHECK_FALSE(has(folded, "details of many-chunk-sizes"));
+  CHECK_FALSE(has(folded, "--only chunkwise/uneven-last-chunk"));
+  // A mistake of its own is shown in full.
+  CHECK(has(folded, "details of large-eps"));
+  CHECK(has(folded, "Likely mistake: eps added twice."));
+  // Every check still has its line.
+  for (const char* name : {"FAIL   hand-example", "FAIL   uneven-last-chunk", "CRASH  many-chunk-sizes"})
+    CHECK(has(folded, name));
+  // --verbose: every check's own details, nothing folded.
+  const std::string verbose = body(text(sample(), true));
+  CHECK(count(verbose, "Likely mistake: the mask drops the diagonal.") == 3);
+  CHECK(has(verbose, "details of uneven-last-chunk"));
+  CHECK_FALSE(has(verbose, "the same as"));
+}
+
+TEST_CASE("terminal report: it ends with where to start") {
+  const std::string folded = text(sample(), false);
+  const std::size_t start = folded.find("Start here: chunkwise, hand-example (FAIL)");
+  REQUIRE(start != std::string::npos);
+  CHECK(start > folded.find("Total:"));
+  const std::string tail = folded.substr(start);
+  CHECK(has(tail, "Likely mistake: the mask drops the diagonal."));
+  CHECK(has(tail, "rerun: ./kit grade sub --only chunkwise/hand-example --seed 1"));
+  CHECK(has(text(sample(), true), "Start here: chunkwise, hand-example (FAIL)"));
+
+  // Only functions not written yet: start with the first of them.
+  grader::Report todo = sample();
+  auto& checks = todo.exercises[0].checks;
+  checks.erase(checks.begin() + 1, checks.begin() + 5);
+  CHECK(has(text(todo, false), "Start here: chunkwise, g/one (TODO)\n  g is not written yet"));
+
+  // A check the grader itself failed on is not the student's to start with.
+  grader::Report fault = sample();
+  fault.exercises[0].checks[1].grader_fault = true;
+  CHECK(has(text(fault, false), "Start here: chunkwise, uneven-last-chunk (FAIL)"));
+
+  // Full marks: nothing to start with.
+  grader::Report full = sample();
+  full.exercises[0].checks.resize(1);
+  CHECK_FALSE(has(text(full, false), "Start here"));
+}
