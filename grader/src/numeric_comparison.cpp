@@ -73,6 +73,9 @@ Comparison compare_impl(const Matrix& expected, const Matrix& got, const Toleran
 
   std::vector<std::string> shown;
   double worst_score = -1.0;  // how far past the tolerance, used to pick the worst entry
+  // A relative error against an expected value within the absolute tolerance of zero is noise
+  // (1e-3 off an expected 1e-16 is "1e+13 relative"): only the others count towards it.
+  bool rel_counted = false, rel_skipped = false;
   for (Eigen::Index r = 0; r < expected.rows(); ++r) {
     for (Eigen::Index col = 0; col < expected.cols(); ++col) {
       const double e = expected(r, col), g = got(r, col);
@@ -80,9 +83,13 @@ Comparison compare_impl(const Matrix& expected, const Matrix& got, const Toleran
       double score;
       if (std::isfinite(e) && std::isfinite(g)) {
         const double abs_err = std::fabs(g - e);
-        const double rel_err = e != 0.0 ? abs_err / std::fabs(e) : (abs_err == 0.0 ? 0.0 : INFINITY);
         c.max_abs_error = std::max(c.max_abs_error, abs_err);
-        c.max_rel_error = std::max(c.max_rel_error, rel_err);
+        if (std::fabs(e) > tol.abs) {
+          c.max_rel_error = std::max(c.max_rel_error, abs_err / std::fabs(e));
+          rel_counted |= abs_err > 0.0;
+        } else if (!ok) {
+          rel_skipped = true;
+        }
         score = abs_err / (tol.abs + tol.rel * std::fabs(e) + 1e-300);
       } else {
         score = ok ? 0.0 : INFINITY;
@@ -110,8 +117,11 @@ Comparison compare_impl(const Matrix& expected, const Matrix& got, const Toleran
   out << name << ", " << where << meaning << ": " << c.mismatches << " of " << expected.size()
       << " entries differ";
   if (c.non_finite > 0) out << ", " << c.non_finite << " of them NaN or Inf";
-  out << ".\n  max abs error " << fmt(c.max_abs_error) << ", max rel error "
-      << fmt(c.max_rel_error) << (c.non_finite > 0 ? " (over the finite entries)" : "")
+  out << ".\n  max abs error " << fmt(c.max_abs_error);
+  if (rel_counted)
+    out << ", max rel error " << fmt(c.max_rel_error)
+        << (rel_skipped ? " (where |expected| is above the absolute tolerance)" : "");
+  out << (c.non_finite > 0 ? " (over the finite entries)" : "")
       << "\n  worst entry " << index_of(c.worst_row, c.worst_col, vector) << ": expected "
       << fmt(c.worst_expected) << ", got " << fmt(c.worst_got)
       << "\n  tolerance: " << tol.describe() << "\n  first mismatches: ";
@@ -142,15 +152,18 @@ Comparison compare_scalars(double expected, double got, const Tolerance& tol,
   c.worst_got = got;
   if (std::isfinite(expected) && std::isfinite(got)) {
     c.max_abs_error = std::fabs(got - expected);
-    c.max_rel_error = expected != 0.0 ? c.max_abs_error / std::fabs(expected) : c.max_abs_error;
+    c.max_rel_error = std::fabs(expected) > tol.abs ? c.max_abs_error / std::fabs(expected) : 0.0;
   }
   if (c.ok) return c;
   c.mismatches = 1;
   if (std::isfinite(expected) && !std::isfinite(got)) c.non_finite = 1;
   std::ostringstream out;
   out << name << ": expected " << fmt(expected) << ", got " << fmt(got);
-  if (std::isfinite(expected) && std::isfinite(got))
-    out << " (abs error " << fmt(c.max_abs_error) << ", rel error " << fmt(c.max_rel_error) << ")";
+  if (std::isfinite(expected) && std::isfinite(got)) {
+    out << " (abs error " << fmt(c.max_abs_error);
+    if (std::fabs(expected) > tol.abs) out << ", rel error " << fmt(c.max_rel_error);  // else noise
+    out << ")";
+  }
   out << "\n  tolerance: " << tol.describe();
   c.report = out.str();
   return c;

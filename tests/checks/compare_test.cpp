@@ -51,6 +51,24 @@ TEST_CASE("checks/compare: errors, worst entry, tolerance and first mismatches")
   CHECK(contains(c.report, "max rel error 3"));
 }
 
+TEST_CASE("checks/compare: no relative error against expected values within the absolute tolerance of 0") {
+  // Expected 1e-16 (zero up to rounding), got 1e-3: "max rel error 1e+13" would be noise.
+  Vector e(3), g(3);
+  e << 1e-16, 2.0, 0.0;
+  g << 1e-3, 2.0, 0.0;
+  const auto only_noise = grader::compare_vectors(e, g, grader::kTight, "o");
+  CHECK_FALSE(only_noise.ok);
+  CHECK(contains(only_noise.report, "max abs error 0.001"));
+  CHECK_FALSE(contains(only_noise.report, "rel error"));
+  // Where another entry is off as well, its relative error is the one shown, and said to be.
+  g(1) = 3.0;
+  const auto both = grader::compare_vectors(e, g, grader::kTight, "o");
+  CHECK(contains(both.report, "max rel error 0.5 (where |expected| is above the absolute tolerance)"));
+  const auto scalar = grader::compare_scalars(1e-16, 1e-3, grader::kTight, "energy");
+  CHECK(contains(scalar.report, "(abs error 0.001)"));
+  CHECK(contains(grader::compare_scalars(2.0, 3.0, grader::kTight, "energy").report, "rel error 0.5"));
+}
+
 TEST_CASE("checks/compare: Inf must match Inf, NaN never matches a number") {
   const double inf = std::numeric_limits<double>::infinity();
   const double nan = std::numeric_limits<double>::quiet_NaN();
