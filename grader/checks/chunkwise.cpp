@@ -72,14 +72,16 @@ Chunking chunking(Eigen::Index T, Eigen::Index chunk) {
   return c;
 }
 
+// "1 token", "3 tokens".
+std::string tokens(Eigen::Index n) { return std::to_string(n) + (n == 1 ? " token" : " tokens"); }
+
 std::string describe_chunking(Eigen::Index T, Eigen::Index chunk) {
   const Chunking c = chunking(T, chunk);
-  std::string s = "T = " + std::to_string(T) + " tokens, chunk = " + std::to_string(chunk) + ": ";
-  if (c.n == 1) return s + "a single chunk of " + std::to_string(T) + " tokens";
+  std::string s = "T = " + tokens(T) + ", chunk = " + std::to_string(chunk) + ": ";
+  if (c.n == 1) return s + "a single chunk of " + tokens(T);
   s += std::to_string(c.n) + " chunks";
-  if (c.last == c.size) return s + " of " + std::to_string(c.size) + " tokens";
-  return s + ", " + std::to_string(c.n - 1) + " of " + std::to_string(c.size) + " tokens and a last one of " +
-         std::to_string(c.last);
+  if (c.last == c.size) return s + " of " + tokens(c.size);
+  return s + ", " + std::to_string(c.n - 1) + " of " + tokens(c.size) + " and a last one of " + tokens(c.last);
 }
 
 // When no named slip matches: which rows are wrong, said in chunks. Rows are counted from 0,
@@ -91,7 +93,7 @@ std::optional<std::string> chunk_pattern(const Matrix& expected, const Matrix& g
   if (got.cols() == expected.cols() && got.rows() < T && got.rows() == last_start &&
       same_values(expected.topRows(last_start), got, kTight))
     return "the output stops after " + std::to_string(last_start) + " rows: the last chunk (" +
-           std::to_string(c.last) + " tokens) was left out. Run the loop while start < T and give "
+           tokens(c.last) + ") was left out. Run the loop while start < T and give "
            "each chunk min(chunk, T - start) tokens.";
   if (got.rows() != T || got.cols() != expected.cols()) return std::nullopt;
   Eigen::Index first_wrong = T;
@@ -100,8 +102,8 @@ std::optional<std::string> chunk_pattern(const Matrix& expected, const Matrix& g
   if (first_wrong == T || c.n < 2) return std::nullopt;
   if (first_wrong >= last_start)
     return "every row before the last chunk is right, and rows " + std::to_string(last_start) +
-           ".." + std::to_string(T - 1) + " (the last chunk, " + std::to_string(c.last) +
-           " tokens) are not: the last chunk was dropped or given the wrong size. It holds "
+           ".." + std::to_string(T - 1) + " (the last chunk, " + tokens(c.last) +
+           ") are not: the last chunk was dropped or given the wrong size. It holds "
            "min(chunk, T - start) tokens, which is a full chunk when chunk divides T (T mod chunk "
            "is then 0) and the T - start tokens left over when it does not.";
   if (first_wrong >= c.size)
@@ -252,7 +254,7 @@ std::vector<Suspect> chunk_suspects(const Matrix& FQ, const Matrix& FK, const Ma
   if (ch.last < ch.size) {
     s = Slip{};
     s.drop_last = true;
-    add("the last, shorter chunk (" + std::to_string(ch.last) + " tokens) was dropped: it was never "
+    add("the last, shorter chunk (" + tokens(ch.last) + ") was dropped: it was never "
         "computed, so its rows are left at 0. With T not a multiple of chunk, the last chunk holds "
         "the T - start tokens left over.", s);
   }

@@ -153,6 +153,10 @@ TEST_CASE("checks/chunkwise: a last chunk of T mod chunk tokens fails chunk = 1 
   CHECK(v.at("chunkwise/uneven-last-chunk").passed);
   expect_named(v, "chunkwise/chunk-one", "every row before the last chunk is right");
   CHECK(contains(v.at("chunkwise/chunk-one").message, "T mod chunk"));
+  // Counts of one token are singular: "9 chunks of 1 token", "(the last chunk, 1 token)".
+  CHECK(contains(v.at("chunkwise/chunk-one").message, "chunks of 1 token"));
+  CHECK(contains(v.at("chunkwise/chunk-one").message, "(the last chunk, 1 token)"));
+  CHECK_FALSE(contains(v.at("chunkwise/chunk-one").message, " 1 tokens"));
   REQUIRE_FALSE(v.at("chunkwise/chunk-at-least-T").passed);
   CHECK(contains(v.at("chunkwise/chunk-at-least-T").message, "a single chunk of 8 tokens"));
 }
