@@ -199,6 +199,13 @@ json grad_suspects(const Matrix& FQ, const Matrix& FK, const Matrix& V, const Ma
   add("the normalizer's derivative is left out. o_t = N_t / D_t depends on FQ_t and on every "
       "FK_s (s <= t) through the denominator D_t = z_t . FQ_t + eps too; dL/dD_t = -(dO_t . o_t) / D_t "
       "adds w_t z_t to dFQ_t and the sum of w_t FQ_t over t >= s to dFK_s.", s);
+  // Each part names its own missing term only: a dFQ that is right must not be sent for a fix.
+  const std::string denominator = "the normalizer's derivative is left out of ";
+  dFQ.back().mistake = denominator + "dFQ. o_t = N_t / D_t depends on FQ_t through the denominator "
+                       "D_t = z_t . FQ_t + eps too; dL/dD_t = -(dO_t . o_t) / D_t adds w_t z_t to dFQ_t.";
+  dFK.back().mistake = denominator + "dFK. o_t = N_t / D_t depends on every FK_s (s <= t) through the "
+                       "denominator D_t = z_t . FQ_t + eps too; dL/dD_t = -(dO_t . o_t) / D_t adds the sum "
+                       "of w_t FQ_t over t >= s to dFK_s.";
   s = Slip{};
   s.normalizer_sign = true;
   add("the normalizer's term has the wrong sign: the derivative of 1/D is -1/D^2, so "

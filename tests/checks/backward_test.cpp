@@ -32,6 +32,7 @@ fake::Impl impl(Grad f) {
 
 struct Twist {
   bool no_normalizer = false;   // the denominator's derivative left out
+  bool no_normalizer_keys = false;  // ... of dFK only
   bool strict_keys = false;     // dFK_s, dV_s summed over t > s
   bool keys_reversed = false;   // dFK_s, dV_s summed over t <= s
   bool eps_dropped = false;     // D_t without eps
@@ -64,7 +65,7 @@ Grad pairwise(Twist tw) {
         if (s <= t) g.dFQ.row(t) += dk * FK.row(s);  // queries: always the true range
         const bool key_range = tw.keys_reversed ? s >= t : (tw.strict_keys ? s < t : s <= t);
         if (key_range) {
-          g.dFK.row(s) += dk * FQ.row(t);
+          g.dFK.row(s) += (tw.no_normalizer_keys ? via_num : dk) * FQ.row(t);
           g.dV.row(s) += (k / D(t)) * dO.row(t);
         }
       }
@@ -115,6 +116,19 @@ TEST_CASE("checks/backward: the normalizer's derivative left out is named") {
   expect_named(v, "backward/constant-values", "the normalizer's derivative is left out");
   expect_named(v, "backward/central-differences", "the normalizer's derivative is left out");
   CHECK(contains(v.at("backward/central-differences").message, "central differences"));
+  // Both parts wrong: each says its own term.
+  CHECK(contains(v.at("backward/hand-example").message, "adds w_t z_t to dFQ_t"));
+  CHECK(contains(v.at("backward/hand-example").message, "over t >= s to dFK_s"));
+}
+
+TEST_CASE("checks/backward: when only dFK lacks the normalizer's term, dFQ is not sent for a fix") {
+  Twist tw;
+  tw.no_normalizer_keys = true;
+  const auto v = all(pairwise(tw));
+  expect_named(v, "backward/hand-example", "the normalizer's derivative is left out of dFK");
+  const std::string& m = v.at("backward/hand-example").message;
+  CHECK(contains(m, "over t >= s to dFK_s"));
+  CHECK_FALSE(contains(m, "dFQ_t"));
 }
 
 TEST_CASE("checks/backward: sums the wrong way in time, and a strict t > s, are named") {
