@@ -69,6 +69,27 @@ TEST_CASE("checks/compare: no relative error against expected values within the 
   CHECK(contains(grader::compare_scalars(2.0, 3.0, grader::kTight, "energy").report, "rel error 0.5"));
 }
 
+TEST_CASE("checks/compare: rows never written are named") {
+  Matrix e = Matrix::Constant(6, 2, 0.5), g = e;
+  g.row(2) << 4.68e-310, 0.0;  // as a fresh allocation leaves them
+  g.row(3) << 0.0, 1e-320;
+  g.row(5).setZero();
+  const auto c = grader::compare_matrices(e, g, grader::kTight, "O", "T x d_v");
+  CHECK(contains(c.report, "rows 2..3, 5 were never written: nothing but zeros and denormal numbers such as 4.68e-310"));
+  // Zeros alone, in one row.
+  Matrix z = e;
+  z.row(4).setZero();
+  CHECK(contains(grader::compare_matrices(e, z, grader::kTight, "O").report,
+                 "row 4 was never written: all zeros, where values were expected."));
+  // Rows that are simply wrong, or zero where zero is expected, are not called unwritten.
+  Matrix w = e;
+  w(1, 1) = 7.0;
+  Matrix e0 = e;
+  e0.row(3).setZero();
+  w.row(3).setZero();
+  CHECK_FALSE(contains(grader::compare_matrices(e0, w, grader::kTight, "O").report, "never written"));
+}
+
 TEST_CASE("checks/compare: Inf must match Inf, NaN never matches a number") {
   const double inf = std::numeric_limits<double>::infinity();
   const double nan = std::numeric_limits<double>::quiet_NaN();
