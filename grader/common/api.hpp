@@ -60,20 +60,9 @@ struct Schema {
   std::vector<std::string> watched;  // arguments that must come back unchanged
 };
 
-// Which inputs a call changed, compared bit for bit with copies taken before it.
-// Bit for bit, so that a NaN written over a NaN, or -0.0 over 0.0, still counts as a change,
-// and so does a matrix resized through const_cast.
+// Which inputs a call changed (see watch, below).
 struct CallRecord {
   std::vector<std::string> inputs_changed;
-  template <class M>  // Matrix or Vector
-  void watch(const std::string& name, const M& before, const M& after) {
-    const bool same = before.rows() == after.rows() && before.cols() == after.cols() &&
-                      (before.size() == 0 ||
-                       std::memcmp(before.data(), after.data(),
-                                   static_cast<std::size_t>(before.size()) * sizeof(double)) == 0);
-    if (!same && std::find(inputs_changed.begin(), inputs_changed.end(), name) == inputs_changed.end())
-      inputs_changed.push_back(name);
-  }
 };
 
 // A binding: one call's arguments in, its results out.
@@ -104,6 +93,25 @@ FeatureMap feature_map(const json& spec);
 void register_exercise(const std::string& exercise, std::vector<Function> functions);
 
 // ---- decoding arguments, encoding results --------------------------------------------------
+
+// Everything the runner does around a student's call has internal linkage (an unnamed
+// namespace): no symbol of it reaches the linker, so a submission's definition under the same
+// name (an explicit specialization of make_binding, say) cannot take its place.
+namespace {
+
+// Compares an input bit for bit with the copy taken before the call. Bit for bit, so that a
+// NaN written over a NaN, or -0.0 over 0.0, still counts as a change, and so does a matrix
+// resized through const_cast.
+template <class M>  // Matrix or Vector
+void watch(CallRecord& record, const std::string& name, const M& before, const M& after) {
+  const bool same = before.rows() == after.rows() && before.cols() == after.cols() &&
+                    (before.size() == 0 ||
+                     std::memcmp(before.data(), after.data(),
+                                 static_cast<std::size_t>(before.size()) * sizeof(double)) == 0);
+  if (!same && std::find(record.inputs_changed.begin(), record.inputs_changed.end(), name) ==
+                   record.inputs_changed.end())
+    record.inputs_changed.push_back(name);
+}
 
 template <class T>
 struct is_struct_result
@@ -183,7 +191,7 @@ json call_bound(const Schema& s, R (*fn)(A...), const json& call, CallRecord& re
   metered([&] { out.emplace(fn(std::get<I>(working)...)); });
   (([&] {
      if constexpr (is_watched<std::decay_t<A>>)
-       record.watch(s.arguments[I].name, std::get<I>(given), std::get<I>(working));
+       watch(record, s.arguments[I].name, std::get<I>(given), std::get<I>(working));
    }()),
    ...);
   return encode_result(*out, s.results);
@@ -196,6 +204,8 @@ Binding make_binding(const Schema& s, R (*fn)(A...)) {
     return call_bound(s, fn, call, record, std::index_sequence_for<A...>{});
   };
 }
+
+}  // namespace
 
 // The judge's stand-in for a function's address: its type only.
 template <class F>

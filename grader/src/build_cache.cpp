@@ -109,7 +109,7 @@ std::string runner_key(const std::string& object_key, const fs::path& harness) {
   Sha256 runner_hash;
   runner_hash.add(object_key);
   runner_hash.add(file_digest(harness));
-  runner_hash.add(std::string(kBuilderVersion) + " link: object, --whole-archive harness, -pthread");
+  runner_hash.add(std::string(kBuilderVersion) + " link: --whole-archive harness, then object, -pthread");
   return runner_hash.hex().substr(0, 32);
 }
 

@@ -21,8 +21,10 @@
 #include "build_toolchain.hpp"
 #include "find_files.hpp"
 #include "grader_config.hpp"
+#include "elf_symbols.hpp"
 #include "object_policy.hpp"
 #include "read_file.hpp"
+#include "runner_symbols.hpp"
 
 #include <sys/stat.h>
 
@@ -123,19 +125,7 @@ BuildResult build_runner_from_source(const std::string& exercise, const std::str
       std::string deps_text;
       read_file(stage.host("out.d"), deps_text);
       rejected = refused_includes(parse_depfile(deps_text), source_name, shown, source, public_header);
-      // What the object holds: nothing that runs before the harness, nothing that replaces
-      // what it relies on (object_policy.hpp). readelf runs in the sandbox like the compiler.
-      const RunOutcome elf =
-          stage.run({"/usr/bin/readelf", "-W", "-S", "-s", stage.in("out.o")}, 60, 64ull << 20);
-      if (elf.ending != RunOutcome::Ending::Exited || elf.exit_code != 0 || elf.output_truncated()) {
-        result.log = compile_log + "grader fault: cannot list the object's sections and symbols: " +
-                     elf.output.substr(0, 300) + elf.launch_error + "\n";
-        result.fault = true;
-        return finish(result);
-      }
-      rejected += object_policy_violations(elf.output, shown);
     }
-
     if (!compiled || !rejected.empty()) {
       std::string log = compile_log + rejected;
       if (!compiled) {
@@ -171,20 +161,38 @@ BuildResult build_runner_from_source(const std::string& exercise, const std::str
     }
   }
 
-  // Link, in a stage of its own: the student's object and the whole harness (its main, meter
-  // and bindings register themselves from static initialisers, which a plain archive link
-  // would drop).
+  // What the object holds, read with libelf: nothing that runs before the harness, nothing
+  // that takes the place of what the harness or the libraries define or call
+  // (object_policy.hpp). Checked against this harness, so at each link; a refusal is
+  // remembered with the runner's key, like a failed link.
+  const auto runner_names = runner_symbols_of(harness);
+  if (!runner_names->error.empty()) {
+    result.log = compile_log + "grader fault: " + runner_names->error + "\n";
+    result.fault = true;
+    return finish(result);
+  }
+  const std::string refused = object_policy_violations(read_elf(entry.object), *runner_names, shown);
+  if (!refused.empty()) {
+    write_file_atomically(entry.runner_fail, refused);
+    result.log = compile_log + refused;
+    return finish(result);
+  }
+
+  // Link, in a stage of its own: the whole harness (its main, meter and bindings register
+  // themselves from static initialisers, which a plain archive link would drop), then the
+  // student's object. The harness comes first so that where both hold a weak copy of the
+  // same inline function (Eigen's, the standard library's), the harness's copy is kept.
   const Stage stage(worker);
   if (!stage.put(entry.object, "student.o") || !stage.put(harness, "harness.a")) {
     result.log = compile_log + "grader fault: cannot stage the link in " + stage.jail.work.string() + "\n";
     result.fault = true;
     return finish(result);
   }
-  std::vector<std::string> link = {compiler(), stage.in("student.o")};
+  std::vector<std::string> link = {compiler()};
   const auto& linker = linker_choice(stage);
   link.insert(link.end(), linker.begin(), linker.end());
   link.insert(link.end(), {"-Wl,--whole-archive", stage.in("harness.a"), "-Wl,--no-whole-archive",
-                           "-pthread", "-o", stage.in("runner")});
+                           stage.in("student.o"), "-pthread", "-o", stage.in("runner")});
   const double limit = kToolSeconds;
   const RunOutcome r = stage.run(link, limit);
   if (r.ending == RunOutcome::Ending::LaunchFailed) {

@@ -1,52 +1,129 @@
 #include "object_policy.hpp"
 
-#include <regex>
+#include <cxxabi.h>
+#include <elf.h>
+
+#include <cstdlib>
 #include <set>
-#include <sstream>
 
 namespace grader {
 
-std::string object_policy_violations(const std::string& readelf_output, const std::string& shown) {
-  // "  [ 5] .init_array.00101 INIT_ARRAY  ..." (a section header)
-  static const std::regex section(R"(^\s*\[\s*\d+\]\s+(\S+)\s+(\S+).*)");
-  // "    12: 0000000000000000    42 FUNC    GLOBAL DEFAULT    2 name" (a symbol)
-  static const std::regex symbol(R"(^\s*\d+:\s+[0-9a-fA-F]+\s+\d+\s+(\w+)\s+(\w+)\s+\w+\s+(\S+)\s+(\S+).*)");
+namespace {
+
+// A name from a hostile file, fit for a report: printable ASCII, at most `max` characters.
+std::string shown_name(const std::string& name, std::size_t max = 200) {
+  std::string out;
+  for (const char ch : name) {
+    if (out.size() >= max) return out + "...";
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x20 && c < 0x7f) {
+      out += ch;
+    } else {
+      static const char hex[] = "0123456789abcdef";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+// The C++ name a student wrote, when the mangled one can be demangled; else the symbol itself.
+std::string readable(const std::string& symbol) {
+  std::string text = symbol;
+  if (symbol.rfind("_Z", 0) == 0 && symbol.size() < 4096) {
+    int status = 0;
+    char* plain = abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status);
+    if (status == 0 && plain != nullptr) text = plain;
+    std::free(plain);
+  }
+  return shown_name(text);
+}
+
+// True when a mangled name belongs to namespace api, wire or runner (the harness's own code):
+// _Z, then any special-name prefix (vtable, typeinfo, guard variable, local entity), then a
+// nested name whose first component is one of those.
+bool in_grader_namespace(const std::string& name) {
+  std::size_t i = 2;
+  for (;;) {
+    if (name.compare(i, 2, "TV") == 0 || name.compare(i, 2, "TI") == 0 || name.compare(i, 2, "TS") == 0 ||
+        name.compare(i, 2, "TT") == 0 || name.compare(i, 2, "TH") == 0 || name.compare(i, 2, "TW") == 0 ||
+        name.compare(i, 2, "GV") == 0 || name.compare(i, 2, "GR") == 0)
+      i += 2;
+    else if (name.compare(i, 1, "Z") == 0)
+      i += 1;
+    else
+      break;
+  }
+  if (name.compare(i, 1, "N") != 0) return false;
+  ++i;
+  while (i < name.size() && (name[i] == 'r' || name[i] == 'V' || name[i] == 'K' || name[i] == 'R' || name[i] == 'O'))
+    ++i;
+  for (const char* ns : {"3api", "4wire", "6runner"}) {
+    const std::string prefix = ns;
+    if (name.compare(i, prefix.size(), prefix) == 0) return true;
+  }
+  return false;
+}
+
+bool runs_before_harness(const ElfSection& s) {
+  const std::string& n = s.name;
+  return s.type == SHT_PREINIT_ARRAY || (s.type == SHT_INIT_ARRAY && n != ".init_array") ||
+         n.find(".preinit_array") != std::string::npos || n.find(".init_array.") != std::string::npos ||
+         n.find(".ctors") != std::string::npos || n == ".init" || n == ".rela.init";
+}
+
+const char* const kOwnOnly =
+    "; a submission may define only the functions of its exercise's header and helpers of its "
+    "own (in an unnamed namespace)";
+
+}  // namespace
+
+std::string object_policy_violations(const ElfContents& object, const RunnerSymbols& runner,
+                                     const std::string& shown) {
+  if (!object.error.empty())
+    return shown + ": error: the compiled object is not one the grader reads: " + object.error +
+           "; a submission's object is a few hundred symbols\n";
   std::set<std::string> refused;
-  std::istringstream in(readelf_output);
-  std::string line;
-  std::smatch m;
-  while (std::getline(in, line)) {
-    if (std::regex_match(line, m, section)) {
-      const std::string name = m[1].str(), type = m[2].str();
-      // By type as well as by name: the linker places a section by its type, whatever it is
-      // called, and a second INIT_ARRAY could even take the place of the harness's own.
-      const bool before_main = type == "PREINIT_ARRAY" ||
-                               (type == "INIT_ARRAY" && name != ".init_array") ||
-                               name.find(".preinit_array") != std::string::npos ||
-                               name.find(".init_array.") != std::string::npos ||
-                               name.find(".ctors") != std::string::npos || name == ".init" ||
-                               name == ".rela.init";
-      if (before_main)
-        refused.insert(shown + ": error: the object has a section " + name + ", whose code would "
-                       "run before the grader's harness is set up; a submission may not have one "
-                       "(plain static objects and constructors are fine)");
-    } else if (std::regex_match(line, m, symbol)) {
-      const std::string type = m[1].str(), bind = m[2].str(), index = m[3].str(), name = m[4].str();
-      if (type == "IFUNC")
-        refused.insert(shown + ": error: " + name + " is an IFUNC, whose resolver would run before "
-                       "the grader's harness is set up; a submission may not define one");
-      const bool defined = index != "UND" && (bind == "GLOBAL" || bind == "WEAK");
-      if (!defined) continue;
-      // DW.ref.__gxx_personality_v0: the compiler's own reference for exception tables.
-      if (name.rfind("_Z", 0) != 0 && name.rfind("DW.ref.", 0) != 0)
+  for (const ElfSection& s : object.sections)
+    if (runs_before_harness(s))
+      refused.insert(shown + ": error: the object has a section " + shown_name(s.name) +
+                     ", whose code would run before the grader's harness is set up; a "
+                     "submission may not have one (plain static objects and constructors are fine)");
+  for (const ElfSymbol& s : object.symbols) {
+    const std::string name = readable(s.name);
+    if (s.type == STT_GNU_IFUNC) {
+      refused.insert(shown + ": error: " + name + " is an IFUNC, whose resolver would run before "
+                     "the grader's harness is set up; a submission may not define one");
+      continue;
+    }
+    if (s.bind == STB_LOCAL || !s.defined) continue;
+    const bool weak = s.bind == STB_WEAK || s.bind == STB_GNU_UNIQUE;
+    // DW.ref.__gxx_personality_v0: the compiler's own reference for exception tables.
+    if (s.name.rfind("_Z", 0) != 0) {
+      if (s.name.rfind("DW.ref.", 0) != 0)
         refused.insert(shown + ": error: the file defines the C-linkage symbol " + name +
                        ", which could replace a function of the C library or of the grader; "
                        "write C++ (functions in namespace linattn, helpers of your own in an "
                        "unnamed namespace), no extern \"C\" definitions");
-      else if (name.rfind("_Znw", 0) == 0 || name.rfind("_Zna", 0) == 0 ||
-               name.rfind("_Zdl", 0) == 0 || name.rfind("_Zda", 0) == 0)
-        refused.insert(shown + ": error: the file replaces operator new or delete (" + name +
-                       "), which the grader's memory meter relies on; a submission may not");
+    } else if (s.name.rfind("_Znw", 0) == 0 || s.name.rfind("_Zna", 0) == 0 ||
+               s.name.rfind("_Zdl", 0) == 0 || s.name.rfind("_Zda", 0) == 0) {
+      refused.insert(shown + ": error: the file replaces operator new or delete (" + name +
+                     "), which the grader's memory meter relies on; a submission may not");
+    } else if (in_grader_namespace(s.name)) {
+      refused.insert(shown + ": error: the file defines " + name + ", in the grader's own "
+                     "namespace" + kOwnOnly);
+    } else if (runner.api.count(s.name) != 0) {
+      continue;  // the exercise's function
+    } else if (runner.harness_used.count(s.name) != 0) {
+      refused.insert(shown + ": error: the file defines " + name + ", which the grader's harness "
+                     "calls" + kOwnOnly);
+    } else if (!weak && runner.harness_defined.count(s.name) != 0) {
+      refused.insert(shown + ": error: the file defines " + name + ", which would take the place "
+                     "of the grader's harness's own" + kOwnOnly);
+    } else if (!weak && runner.library.count(s.name) != 0) {
+      refused.insert(shown + ": error: the file defines " + name + ", which would take the place "
+                     "of the standard library's own" + kOwnOnly);
     }
   }
   std::string out;

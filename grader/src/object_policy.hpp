@@ -1,17 +1,31 @@
-// What a compiled submission may not contain. The runner's harness closes execve from its
-// first constructor and meters the heap through malloc; code that runs before that constructor
-// (.preinit_array, prioritized constructors, IFUNC resolvers) or that replaces what the harness
-// or the C library rely on (C-linkage symbols such as __libc_start_main, prctl or malloc;
-// operator new and delete) would get around both. A submission is C++ in namespace linattn and
-// helpers of its own: it never needs any of these.
+// What a compiled submission may contain, read from its object file with libelf
+// (elf_symbols.hpp), never from a tool's printed text. The runner's harness closes execve from
+// its first constructor, meters the heap, watches the inputs and answers the judge; a
+// submission may not get around it, so its object
+//  - has no code that runs before the harness is set up: no section of type PREINIT_ARRAY, no
+//    INIT_ARRAY but the plain .init_array (constructors without a priority), nothing named
+//    .preinit_array, .init_array.N, .ctors, .init, whatever else the name holds; no IFUNC;
+//  - defines, of the names the linker sees, only the exercise's functions (those the harness
+//    calls) and names that nothing else in the runner defines or uses. Refused: any C-linkage
+//    name (memcmp, clock_gettime, malloc, __libc_start_main...), operator new and delete,
+//    anything in the grader's namespaces (api, wire, runner), a strong definition of a name
+//    the harness or a library defines, and any definition of a name the harness uses.
+//    Allowed: a weak copy of an inline function the harness also has (the harness is linked
+//    first, so its copy is the one kept) or a library has (the same header code).
+// Each refusal names the symbol or section; an object past the reader's bounds (a million
+// symbols) is refused too: all of these are the student's build errors.
 #pragma once
+
+#include "elf_symbols.hpp"
+#include "runner_symbols.hpp"
 
 #include <string>
 
 namespace grader {
 
-// `readelf -W -S -s` of the submission's object file. Returns one line per thing refused,
-// "<shown>: error: ..." each, or an empty string when the object is acceptable.
-std::string object_policy_violations(const std::string& readelf_output, const std::string& shown);
+// One line per thing refused, "<shown>: error: ..." each, or an empty string when the object
+// is acceptable. `object` is read_elf's view of the student's object file.
+std::string object_policy_violations(const ElfContents& object, const RunnerSymbols& runner,
+                                     const std::string& shown);
 
 }  // namespace grader
