@@ -56,6 +56,14 @@ TEST_CASE("object policy: the harness's names are read from its archive and the 
   CHECK(runner->harness_used.count("memcmp") + runner->library.count("memcmp") >= 1);
   CHECK(runner->library.count("clock_gettime") == 1);
   CHECK(runner->library.count("_Znwm") == 1);
+  // The binding code around a student's call has internal linkage (api.hpp): none of it is a
+  // global symbol that a submission's definition of the same name could take the place of.
+  for (const auto& name : runner->harness_defined) {
+    INFO(name);
+    CHECK(name.find("12make_binding") == std::string::npos);
+    CHECK(name.find("10call_bound") == std::string::npos);
+    CHECK(name.find("5watch") == std::string::npos);
+  }
 }
 
 TEST_CASE("object policy: a section of type PREINIT_ARRAY with a space in its name is refused") {
