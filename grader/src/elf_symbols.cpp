@@ -140,6 +140,23 @@ int open_bounded(const std::filesystem::path& file, const ElfBounds& bounds, std
   return fd;
 }
 
+// The section count an ELF64 file's header gives, read before libelf is asked to open it:
+// libelf sets up every section at once, so a header that claims millions would cost memory
+// before any bound here is checked. Returns false when the header cannot be read.
+bool header_section_count(int fd, std::size_t& count) {
+  Elf64_Ehdr ehdr;
+  if (::pread(fd, &ehdr, sizeof ehdr, 0) != static_cast<ssize_t>(sizeof ehdr)) return false;
+  if (std::memcmp(ehdr.e_ident, ELFMAG, SELFMAG) != 0 || ehdr.e_ident[EI_CLASS] != ELFCLASS64) return false;
+  count = ehdr.e_shnum;
+  if (count == 0 && ehdr.e_shoff != 0) {  // extended numbering: the count is section 0's size
+    Elf64_Shdr first;
+    if (::pread(fd, &first, sizeof first, static_cast<off_t>(ehdr.e_shoff)) != static_cast<ssize_t>(sizeof first))
+      return false;
+    count = first.sh_size;
+  }
+  return true;
+}
+
 }  // namespace
 
 ElfContents read_elf(const std::filesystem::path& file, const ElfBounds& bounds) {
@@ -147,6 +164,18 @@ ElfContents read_elf(const std::filesystem::path& file, const ElfBounds& bounds)
   ElfContents c;
   const int fd = open_bounded(file, bounds, c.error);
   if (fd < 0) return c;
+  std::size_t sections = 0;
+  if (!header_section_count(fd, sections)) {
+    c.error = "it is not a 64-bit ELF file";
+    ::close(fd);
+    return c;
+  }
+  if (sections > bounds.max_sections) {
+    c.error = "it has " + std::to_string(sections) + " sections, more than the grader reads (" +
+              std::to_string(bounds.max_sections) + ")";
+    ::close(fd);
+    return c;
+  }
   Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
   if (elf == nullptr) c.error = std::string("libelf cannot open it: ") + elf_errmsg(-1);
   else c = read_open_elf(elf, bounds);

@@ -31,8 +31,8 @@ struct ElfContents {
 };
 
 struct ElfBounds {
-  std::size_t max_file_bytes = std::size_t{256} << 20;
-  std::size_t max_sections = 200000;
+  std::size_t max_file_bytes = std::size_t{64} << 20;
+  std::size_t max_sections = 100000;
   std::size_t max_symbols = 500000;
   std::size_t max_name_bytes = 16384;
   std::size_t max_total_name_bytes = std::size_t{64} << 20;  // many symbols may share one name

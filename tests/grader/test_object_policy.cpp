@@ -175,6 +175,10 @@ TEST_CASE("object policy: an object past the reader's bounds is the student's bu
   RunnerSymbols runner;
   const std::string refused = object_policy_violations(read, runner, "m.cpp");
   CHECK(refused.find("m.cpp: error: the compiled object is not one the grader reads") == 0);
+  ElfBounds few_sections;
+  few_sections.max_sections = 5;  // checked from the ELF header, before libelf sets them up
+  CHECK(read_elf(object, few_sections).error.find("sections, more than the grader reads (5)") !=
+        std::string::npos);
   CHECK(read_elf(object).error.empty());  // within the usual bounds
   // Not an ELF file, and not a file at all: errors, not crashes.
   std::ofstream(object) << "not an object";
