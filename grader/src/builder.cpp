@@ -171,7 +171,8 @@ BuildResult build_runner_from_source(const std::string& exercise, const std::str
     result.fault = true;
     return finish(result);
   }
-  const std::string refused = object_policy_violations(read_elf(entry.object), *runner_names, shown);
+  const ElfContents object = read_elf(entry.object);
+  const std::string refused = object_policy_violations(object, *runner_names, shown);
   if (!refused.empty()) {
     write_file_atomically(entry.runner_fail, refused);
     result.log = compile_log + refused;
@@ -186,6 +187,12 @@ BuildResult build_runner_from_source(const std::string& exercise, const std::str
   if (!stage.put(entry.object, "student.o") || !stage.put(harness, "harness.a")) {
     result.log = compile_log + "grader fault: cannot stage the link in " + stage.jail.work.string() + "\n";
     result.fault = true;
+    return finish(result);
+  }
+  const std::string hidden = hide_symbols(stage.host("student.o"), library_copies(object, *runner_names));
+  if (!hidden.empty()) {
+    result.log = compile_log + shown + ": error: the compiled object cannot be prepared for the link: " +
+                 hidden + "\n";
     return finish(result);
   }
   std::vector<std::string> link = {compiler()};

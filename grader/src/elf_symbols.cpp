@@ -98,6 +98,7 @@ ElfContents read_open_elf(Elf* elf, const ElfBounds& bounds) {
       s.bind = GELF_ST_BIND(sym.st_info);
       s.type = GELF_ST_TYPE(sym.st_info);
       s.defined = sym.st_shndx != SHN_UNDEF;
+      s.visibility = GELF_ST_VISIBILITY(sym.st_other);
       // A local matters only when it is an IFUNC: a million locals cost no memory.
       if (s.bind == STB_LOCAL && s.type != STT_GNU_IFUNC) continue;
       if (!table_string(elf, shdr.sh_link, sym.st_name, bounds.max_name_bytes, s.name)) {
@@ -182,6 +183,51 @@ ElfContents read_elf(const std::filesystem::path& file, const ElfBounds& bounds)
   elf_end(elf);
   ::close(fd);
   return c;
+}
+
+std::string hide_symbols(const std::filesystem::path& object, const std::set<std::string>& names) {
+  start_libelf();
+  if (names.empty()) return "";
+  const int fd = ::open(object.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return "cannot open " + object.string();
+  Elf* elf = elf_begin(fd, ELF_C_RDWR, nullptr);
+  std::string error;
+  bool changed = false;
+  if (elf == nullptr) error = std::string("libelf cannot open it: ") + elf_errmsg(-1);
+  // Every offset stays where the assembler put it: only symbol entries change.
+  if (elf != nullptr) elf_flagelf(elf, ELF_C_SET, ELF_F_LAYOUT);
+  for (Elf_Scn* scn = elf ? elf_nextscn(elf, nullptr) : nullptr; scn != nullptr && error.empty();
+       scn = elf_nextscn(elf, scn)) {
+    GElf_Shdr shdr;
+    if (gelf_getshdr(scn, &shdr) == nullptr || shdr.sh_type != SHT_SYMTAB || shdr.sh_entsize == 0) continue;
+    Elf_Data* data = elf_getdata(scn, nullptr);
+    if (data == nullptr) {
+      error = std::string("its symbol table cannot be read: ") + elf_errmsg(-1);
+      break;
+    }
+    const std::size_t count = shdr.sh_size / shdr.sh_entsize;
+    for (std::size_t i = 1; i < count; ++i) {
+      GElf_Sym sym;
+      std::string name;
+      if (gelf_getsym(data, static_cast<int>(i), &sym) == nullptr || sym.st_shndx == SHN_UNDEF ||
+          GELF_ST_BIND(sym.st_info) == STB_LOCAL ||
+          !table_string(elf, shdr.sh_link, sym.st_name, ElfBounds{}.max_name_bytes, name) ||
+          names.count(name) == 0)
+        continue;
+      sym.st_other = static_cast<unsigned char>((sym.st_other & ~0x3) | STV_HIDDEN);
+      if (gelf_update_sym(data, static_cast<int>(i), &sym) == 0) {
+        error = std::string("a symbol cannot be changed: ") + elf_errmsg(-1);
+        break;
+      }
+      changed = true;
+    }
+    if (changed) elf_flagdata(data, ELF_C_SET, ELF_F_DIRTY);
+  }
+  if (error.empty() && changed && elf_update(elf, ELF_C_WRITE) < 0)
+    error = std::string("cannot write it: ") + elf_errmsg(-1);
+  if (elf != nullptr) elf_end(elf);
+  ::close(fd);
+  return error;
 }
 
 std::vector<ElfContents> read_elf_archive(const std::filesystem::path& file, const ElfBounds& bounds) {

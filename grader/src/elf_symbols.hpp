@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@ struct ElfSymbol {
   unsigned char bind = 0;  // STB_*
   unsigned char type = 0;  // STT_*
   bool defined = false;    // in a section of the file, common or absolute
+  unsigned char visibility = 0;  // STV_*
 };
 
 struct ElfContents {
@@ -40,6 +42,12 @@ struct ElfBounds {
 
 // One ELF file: a relocatable object or a shared library.
 ElfContents read_elf(const std::filesystem::path& file, const ElfBounds& bounds = {});
+
+// Gives the defined symbols of `object` (a relocatable object, read within `bounds` by read_elf
+// first) whose names are in `names` hidden visibility, in place: the linker then keeps them out of
+// the program's dynamic symbol table, so no shared library's own calls reach them. Returns an
+// empty string, or why the file could not be changed.
+std::string hide_symbols(const std::filesystem::path& object, const std::set<std::string>& names);
 
 // Every member of an ar archive (a static library), one ElfContents each; on an unreadable
 // archive, one entry with the error.

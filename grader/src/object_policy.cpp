@@ -121,7 +121,7 @@ std::string object_policy_violations(const ElfContents& object, const RunnerSymb
     } else if (!weak && runner.harness_defined.count(s.name) != 0) {
       refused.insert(shown + ": error: the file defines " + name + ", which would take the place "
                      "of the grader's harness's own" + kOwnOnly);
-    } else if (!weak && runner.library.count(s.name) != 0) {
+    } else if ((!weak || s.type != STT_FUNC) && runner.library.count(s.name) != 0) {
       refused.insert(shown + ": error: the file defines " + name + ", which would take the place "
                      "of the standard library's own" + kOwnOnly);
     }
@@ -129,6 +129,16 @@ std::string object_policy_violations(const ElfContents& object, const RunnerSymb
   std::string out;
   for (const auto& r : refused) out += r + "\n";
   return out;
+}
+
+std::set<std::string> library_copies(const ElfContents& object, const RunnerSymbols& runner) {
+  std::set<std::string> copies;
+  for (const ElfSymbol& s : object.symbols)
+    if (s.defined && (s.bind == STB_WEAK || s.bind == STB_GNU_UNIQUE) && s.type == STT_FUNC &&
+        runner.library.count(s.name) != 0 && runner.harness_defined.count(s.name) == 0 &&
+        runner.harness_used.count(s.name) == 0 && runner.api.count(s.name) == 0)
+      copies.insert(s.name);
+  return copies;
 }
 
 }  // namespace grader

@@ -9,9 +9,12 @@
 //    calls) and names that nothing else in the runner defines or uses. Refused: any C-linkage
 //    name (memcmp, clock_gettime, malloc, __libc_start_main...), operator new and delete,
 //    anything in the grader's namespaces (api, wire, runner), a strong definition of a name
-//    the harness or a library defines, and any definition of a name the harness uses.
+//    the harness or a library defines (or any but a function's, for a library's name), and
+//    any definition of a name the harness uses.
 //    Allowed: a weak copy of an inline function the harness also has (the harness is linked
-//    first, so its copy is the one kept) or a library has (the same header code).
+//    first, so its copy is the one kept) or a library has (the same header code; std::endl
+//    makes one of std::ctype<char>::do_widen). The latter are hidden before the link
+//    (library_copies, hide_symbols), so the library's own calls keep the library's copy.
 // Each refusal names the symbol or section; an object past the reader's bounds (a million
 // symbols) is refused too: all of these are the student's build errors.
 #pragma once
@@ -19,6 +22,7 @@
 #include "elf_symbols.hpp"
 #include "runner_symbols.hpp"
 
+#include <set>
 #include <string>
 
 namespace grader {
@@ -27,5 +31,9 @@ namespace grader {
 // is acceptable. `object` is read_elf's view of the student's object file.
 std::string object_policy_violations(const ElfContents& object, const RunnerSymbols& runner,
                                      const std::string& shown);
+
+// The weak definitions the policy lets through because a library defines the same name (and
+// nothing of the harness does): to be hidden in the object before it is linked.
+std::set<std::string> library_copies(const ElfContents& object, const RunnerSymbols& runner);
 
 }  // namespace grader

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 namespace fs = std::filesystem;
 using namespace grader;
@@ -132,6 +133,38 @@ TEST_CASE("object policy: an honest object passes, library inline copies and all
   CHECK(refused.empty());
 }
 
+TEST_CASE("object policy: a library's inline copies are hidden before the link") {
+  // Linked as it is, the program exports its weak copy of std::ctype<char>::do_widen, and
+  // libstdc++'s own calls go to it; hidden, the library keeps its own copy.
+  const fs::path object = compiled("#include <iostream>\nint main() { std::cout << 1 << std::endl; }\n");
+  const auto runner = runner_symbols_of(kMemoryHarness);
+  const std::set<std::string> copies = library_copies(read_elf(object), *runner);
+  const std::string widen = "_ZNKSt5ctypeIcE8do_widenEc";
+  REQUIRE(copies.count(widen) == 1);
+  CHECK(copies.count("main") == 0);
+  auto exported = [&](const fs::path& o) {
+    const fs::path program = o.parent_path() / "program";
+    const std::string command = std::string(LINATTN_CXX) + " " + o.string() + " -o " + program.string();
+    REQUIRE(std::system(command.c_str()) == 0);
+    REQUIRE(std::system(program.string().c_str()) == 0);
+    const ElfContents dynamic = read_elf(program);  // a PIE: its .dynsym
+    REQUIRE(dynamic.error.empty());
+    for (const auto& s : dynamic.symbols)
+      if (s.name == widen && s.defined) return true;
+    return false;
+  };
+  CHECK(exported(object));
+  CHECK(hide_symbols(object, copies).empty());
+  const ElfContents hidden = read_elf(object);
+  REQUIRE(hidden.error.empty());
+  for (const auto& s : hidden.symbols) {
+    if (!s.defined) continue;
+    INFO(s.name);
+    CHECK(s.visibility == (copies.count(s.name) ? STV_HIDDEN : STV_DEFAULT));
+  }
+  CHECK(!exported(object));
+}
+
 TEST_CASE("object policy: the allow-list, name by name") {
   RunnerSymbols runner;
   runner.api = {"_ZN7linattn4readEv"};
@@ -147,6 +180,10 @@ TEST_CASE("object policy: the allow-list, name by name") {
   CHECK(one("_ZN7linattn6helperEv", STB_GLOBAL).empty());        // a name of its own
   CHECK(one("_ZN5Eigen6inlineEv", STB_WEAK).empty());            // the harness's copy is kept
   CHECK(one("_ZNKSt5ctypeIcE8do_widenEc", STB_WEAK).empty());    // a header's inline copy
+  ElfContents data;  // a library's data, even weak, is not a function's inline copy
+  data.symbols.push_back({"_ZNKSt5ctypeIcE8do_widenEc", STB_WEAK, STT_OBJECT, true});
+  CHECK(object_policy_violations(data, runner, "m.cpp").find("the standard library's own") !=
+        std::string::npos);
   CHECK(one("_ZN5Eigen6inlineEv", STB_GLOBAL).find("take the place of the grader's harness's own") !=
         std::string::npos);
   CHECK(one("_ZNKSt5ctypeIcE8do_widenEc", STB_GLOBAL).find("the standard library's own") !=
