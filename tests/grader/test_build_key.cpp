@@ -85,10 +85,11 @@ TEST_CASE("build key: the builder's digest is that of every builder source as it
   const auto is_listed = [&](const std::string& name) {
     return std::find(listed.begin(), listed.end(), name) != listed.end();
   };
-  // What stages, polices and confines a build: the builder, both policies, the sandbox layers.
+  // What stages, polices and confines a build: the builder, both policies (and the object
+  // policy's ELF reader and runner names), the sandbox layers.
   for (const char* name : {"builder.cpp", "build_stage.cpp", "build_include_policy.cpp",
-                           "object_policy.cpp", "isolation.cpp", "landlock.cpp",
-                           "seccomp_filter.cpp", "sandbox.cpp"}) {
+                           "object_policy.cpp", "elf_symbols.cpp", "runner_symbols.cpp",
+                           "isolation.cpp", "landlock.cpp", "seccomp_filter.cpp", "sandbox.cpp"}) {
     CAPTURE(name);
     CHECK(is_listed(name));
   }
