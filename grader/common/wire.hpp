@@ -3,13 +3,11 @@
 // every double exactly (NaN and infinities included), unlike JSON text.
 //
 // Request (judge -> runner), one per check:
-//   { "function": "<API function>", "calls": [ {<arguments>}, ... ],
-//     "repeat": N }   // optional (1..16): call each N times, report the least CPU time
+//   { "function": "<API function>", "calls": [ {<arguments>}, ... ] }
 // Reply (runner -> judge), written only if the runner got back from the student's code:
 //   { "outcome": "returned" | "not_implemented" | "exception" | "bad_alloc",
 //     "what": "<what() of the exception>", "call": <index of the call that threw>,
 //     "results": [ {<outputs>}, ... ],           // one per call that returned
-//     "cpu_seconds": [ ... ],                    // per call: CPU time of the student's call
 //     "peak_heap_bytes": <max over calls of the heap growth during the call>,
 //     "inputs_changed": [ "<argument name>", ... ],
 //     "failed_allocation_bytes": <with "bad_alloc": the largest request that failed> }

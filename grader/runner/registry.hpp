@@ -18,7 +18,4 @@ struct BindingTable {
 
 BindingTable& binding_table();
 
-// The CPU time, in seconds, of the last call of a student function (all its threads).
-double last_call_cpu_seconds();
-
 }  // namespace runner

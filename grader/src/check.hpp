@@ -55,13 +55,18 @@ struct Check {
   double points = 1.0;
   Visibility visibility = Visibility::Visible;
   std::uint64_t seed = 1;             // default seed; `--seed N` replaces it
-  int repeat = 1;                     // calls of each call, least CPU time kept (time rule)
+  // The time rule's checks: each call runs in a runner process of its own, and its CPU time is
+  // the supervisor's figure for that process (reply["cpu_seconds"], filled in by the judge).
+  bool timed = false;
   Limits limits{};                    // per-check process limits
   std::optional<std::uint64_t> heap_budget_bytes;   // the memory rule, where one applies
   std::string heap_budget_rule;       // how the budget is computed, said when it is exceeded
   // The likely mistake when the code stops on an assertion (Eigen's shape checks): the checks
   // with unequal widths make a transposed product fail that way rather than give wrong numbers.
   std::string crash_hint;
+  // The likely mistake when the check runs into its wall limit (the time rule's checks: work
+  // that grows much faster than the input looks like this). Optional.
+  std::string timeout_hint;
   // Said when the heap budget is exceeded, after the figures: what a peak of that size looks
   // like for this request (for example, how many T x T matrices). Optional.
   std::function<std::string(const json& request, std::uint64_t peak_bytes)> memory_hint;

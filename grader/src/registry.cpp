@@ -34,11 +34,8 @@ Registrar::Registrar(std::string exercise, std::vector<Check> (*make)()) {
 
 void attach_oracle(Check& check, Oracle oracle) {
   if (!oracle.calls || !oracle.expect) return;
-  check.request = [function = check.function, repeat = check.repeat,
-                   calls = std::move(oracle.calls)](std::uint64_t seed) {
-    json request{{"function", function}, {"calls", calls(seed)}};
-    if (repeat > 1) request["repeat"] = repeat;
-    return request;
+  check.request = [function = check.function, calls = std::move(oracle.calls)](std::uint64_t seed) {
+    return json{{"function", function}, {"calls", calls(seed)}};
   };
   check.expect = [one = std::move(oracle.expect)](const json& request) {
     json out = json::array();

@@ -2,6 +2,7 @@
 
 #include "../common/wire.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdlib>
@@ -109,6 +110,103 @@ struct JailFolder {
   }
 };
 
+// One runner process on `request`: how it ended, its reply if it gave a readable one, and the
+// scratch bytes it left (chroot layer). Throws for a fault of the grader.
+struct RunnerRun {
+  RunOutcome outcome;
+  json reply;
+  bool have_reply = false;
+  std::uint64_t scratch_used = 0;
+};
+
+RunnerRun run_runner(const CheckRun& run, const json& request, double wall_seconds) {
+  const Check& check = *run.check;
+  RunnerRun done;
+  RunOutcome& outcome = done.outcome;
+  json& reply = done.reply;
+  bool& have_reply = done.have_reply;
+  std::uint64_t& scratch_used = done.scratch_used;
+  Jail jail;
+  jail.purpose = FilterPurpose::Runner;
+  jail.worker = run.worker;
+  jail.scratch_bytes = kScratchQuota;
+  jail.read_only = {{run.runner, "/runner"}};  // the chroot layer copies it in here
+  JailFolder folder{make_jail_folder(jail)};
+  jail.work = folder.path;
+  const std::filesystem::path runner = readable_copy(jail, run.runner);
+  jail.read_only = {{runner, "/runner"}};
+  OwnedFd request_file{request_fd(request)};
+  Limits limits = check.limits;
+  limits.wall_seconds = wall_seconds;
+  limits.reply_pipe = true;
+  limits.pass_fds.emplace_back(request_file.fd, 3);
+  const Confinement confined = confine(jail, {inside(jail, runner), "--fds"}, limits);
+  outcome = run_sandboxed(confined.argv, confined.cwd, limits);
+  unwrap_signal(outcome);
+  if (isolation().layer != Layer::Namespaces) scratch_used = bytes_under(folder.path);
+  // Nested too deep for the decoder's recursion: as good as garbled. (A real reply is a map
+  // of arrays of numbers, a few levels deep.)
+  if (!outcome.reply.empty() && cbor_nesting_within(outcome.reply, kMaxReplyNesting)) {
+    const std::vector<std::uint8_t> bytes(outcome.reply.begin(), outcome.reply.end());
+    try {
+      reply = wire::decode(bytes);
+      have_reply = reply.is_object() && reply.contains("outcome");
+    } catch (const std::exception&) {
+      have_reply = false;  // a garbled reply counts as no reply
+    }
+  }
+  return done;
+}
+
+// The time rule's way (Check::timed): every call in a runner process of its own, one after the
+// other, under the check's wall limit in all. A call's CPU time is the supervisor's figure for
+// its process, so the student's code can neither skew the clock nor see a later call's inputs;
+// and no state, memo or file outlives its call. The replies are merged into one, as a single
+// runner would give it, with "cpu_seconds" from outside. The first call that does not return
+// normally (a crash, a time-out, an exception) is the check's outcome.
+RunnerRun run_each_call(const CheckRun& run, const json& request) {
+  const Check& check = *run.check;
+  const json& calls = request.at("calls");
+  RunnerRun merged;
+  merged.have_reply = true;
+  merged.reply = json{{"outcome", "returned"}, {"results", json::array()}, {"cpu_seconds", json::array()},
+                      {"peak_heap_bytes", 0}, {"inputs_changed", json::array()}};
+  double seconds = 0;
+  std::string output;
+  std::uint64_t output_bytes = 0;
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    const double left = check.limits.wall_seconds - seconds;
+    RunnerRun one = left > 0 ? run_runner(run, json{{"function", request.at("function")}, {"calls", json::array({calls[i]})}}, left)
+                             : RunnerRun{};
+    if (left <= 0) one.outcome.ending = RunOutcome::Ending::TimedOut;
+    seconds += one.outcome.seconds;
+    output += one.outcome.output;
+    output_bytes += one.outcome.output_bytes;
+    if (output.size() > check.limits.output_bytes_kept) output.resize(check.limits.output_bytes_kept);
+    one.outcome.seconds = seconds;
+    one.outcome.output = output;
+    one.outcome.output_bytes = output_bytes;
+    const bool returned = one.outcome.ending == RunOutcome::Ending::Exited && one.have_reply &&
+                          !one.outcome.reply_over_cap && one.scratch_used <= kScratchQuota &&
+                          one.reply.value("outcome", "") == "returned" && one.reply.contains("results") &&
+                          one.reply["results"].is_array() && one.reply["results"].size() == 1;
+    if (!returned) {
+      if (one.have_reply && one.reply.contains("call")) one.reply["call"] = i;
+      return one;
+    }
+    json& m = merged.reply;
+    m["results"].push_back(one.reply["results"][0]);
+    m["cpu_seconds"].push_back(one.outcome.cpu_seconds);
+    m["peak_heap_bytes"] = std::max(m["peak_heap_bytes"].get<std::uint64_t>(),
+                                    one.reply.value("peak_heap_bytes", std::uint64_t{0}));
+    for (const auto& name : one.reply.value("inputs_changed", json::array()))
+      if (std::find(m["inputs_changed"].begin(), m["inputs_changed"].end(), name) == m["inputs_changed"].end())
+        m["inputs_changed"].push_back(name);
+    merged.outcome = one.outcome;
+  }
+  return merged;
+}
+
 }  // namespace
 
 std::string describe_call(const json& request) {
@@ -144,34 +242,11 @@ CheckResult run_check(const CheckRun& run, CheckResult r) {
   bool have_reply = false;
   std::uint64_t scratch_used = 0;
   try {
-    Jail jail;
-    jail.purpose = FilterPurpose::Runner;
-    jail.worker = run.worker;
-    jail.scratch_bytes = kScratchQuota;
-    jail.read_only = {{run.runner, "/runner"}};  // the chroot layer copies it in here
-    JailFolder folder{make_jail_folder(jail)};
-    jail.work = folder.path;
-    const std::filesystem::path runner = readable_copy(jail, run.runner);
-    jail.read_only = {{runner, "/runner"}};
-    OwnedFd request_file{request_fd(request)};
-    Limits limits = check.limits;
-    limits.reply_pipe = true;
-    limits.pass_fds.emplace_back(request_file.fd, 3);
-    const Confinement confined = confine(jail, {inside(jail, runner), "--fds"}, limits);
-    outcome = run_sandboxed(confined.argv, confined.cwd, limits);
-    unwrap_signal(outcome);
-    if (isolation().layer != Layer::Namespaces) scratch_used = bytes_under(folder.path);
-    // Nested too deep for the decoder's recursion: as good as garbled. (A real reply is a map
-    // of arrays of numbers, a few levels deep.)
-    if (!outcome.reply.empty() && cbor_nesting_within(outcome.reply, kMaxReplyNesting)) {
-      const std::vector<std::uint8_t> bytes(outcome.reply.begin(), outcome.reply.end());
-      try {
-        reply = wire::decode(bytes);
-        have_reply = reply.is_object() && reply.contains("outcome");
-      } catch (const std::exception&) {
-        have_reply = false;  // a garbled reply counts as no reply
-      }
-    }
+    const RunnerRun done = check.timed ? run_each_call(run, request) : run_runner(run, request, check.limits.wall_seconds);
+    outcome = done.outcome;
+    reply = done.reply;
+    have_reply = done.have_reply;
+    scratch_used = done.scratch_used;
   } catch (const std::exception& e) {
     return fault(std::string("running the check: ") + e.what());
   }
@@ -189,6 +264,7 @@ CheckResult run_check(const CheckRun& run, CheckResult r) {
     r.message = tried + "\nStopped after " + seconds_text(check.limits.wall_seconds) +
                 " (the limit for this check). Look for a loop that never ends, or work that grows "
                 "much faster than the input.";
+    if (!check.timeout_hint.empty()) r.message += "\nLikely mistake: " + check.timeout_hint;
     return r;
   }
   if (outcome.ending == Ending::Signaled) {

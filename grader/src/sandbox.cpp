@@ -249,6 +249,7 @@ RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesy
     outcome.launch_error = "cannot run " + plan.args[0] + ": " + std::strerror(finished.exec_errno);
     return outcome;
   }
+  outcome.cpu_seconds = static_cast<double>(finished.cpu_microseconds) * 1e-6;
   if (finished.timed_out) {
     outcome.ending = RunOutcome::Ending::TimedOut;
   } else if (WIFSIGNALED(finished.wait_status)) {

@@ -55,6 +55,9 @@ struct RunOutcome {
   int exit_code = 0;               // if Exited
   int signal = 0;                  // if Signaled
   double seconds = 0.0;            // wall time
+  // CPU time of the program and everything it started (every thread, user + system), measured
+  // by the supervisor after all of them ended: a figure the program cannot forge (time rule).
+  double cpu_seconds = 0.0;
   std::string output;              // stdout and stderr, interleaved, first output_bytes_kept
   std::uint64_t output_bytes = 0;  // how much was written in all
   bool output_truncated() const { return output_bytes > output.size(); }

@@ -24,6 +24,9 @@ struct StatusRecord {
   std::int32_t wait_status = 0; // P's status from waitpid, in Finished
   std::int32_t timed_out = 0;   // 1 if S killed P at the deadline
   std::int32_t exec_errno = 0;  // non-zero if P could not exec
+  // In Finished: the CPU time (user + system, every thread) of P and of every process under
+  // it, in microseconds, read by S once all of them are reaped (see supervise).
+  std::int64_t cpu_microseconds = 0;
 };
 
 // Everything the forked processes need, prepared while allocating is still allowed.
