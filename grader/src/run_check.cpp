@@ -159,7 +159,8 @@ RunnerRun run_runner(const CheckRun& run, const json& request, double wall_secon
 }
 
 // The time rule's way (Check::timed): every call in a runner process of its own, one after the
-// other, under the check's wall limit in all. A call's CPU time is the supervisor's figure for
+// other, each under the check's wall limit (a hang guard: on a loaded machine nine processes in
+// one check's 10 s would time out code that is fine; the verdict is on CPU time). A call's CPU time is the supervisor's figure for
 // its process, so the student's code can neither skew the clock nor see a later call's inputs;
 // and no state, memo or file outlives its call. The replies are merged into one, as a single
 // runner would give it, with "cpu_seconds" from outside. The first call that does not return
@@ -175,10 +176,8 @@ RunnerRun run_each_call(const CheckRun& run, const json& request) {
   std::string output;
   std::uint64_t output_bytes = 0;
   for (std::size_t i = 0; i < calls.size(); ++i) {
-    const double left = check.limits.wall_seconds - seconds;
-    RunnerRun one = left > 0 ? run_runner(run, json{{"function", request.at("function")}, {"calls", json::array({calls[i]})}}, left)
-                             : RunnerRun{};
-    if (left <= 0) one.outcome.ending = RunOutcome::Ending::TimedOut;
+    const json one_call{{"function", request.at("function")}, {"calls", json::array({calls[i]})}};
+    RunnerRun one = run_runner(run, one_call, check.limits.wall_seconds);
     seconds += one.outcome.seconds;
     output += one.outcome.output;
     output_bytes += one.outcome.output_bytes;
@@ -262,8 +261,8 @@ CheckResult run_check(const CheckRun& run, CheckResult r) {
   if (outcome.ending == Ending::TimedOut) {
     r.status = Status::Timeout;
     r.message = tried + "\nStopped after " + seconds_text(check.limits.wall_seconds) +
-                " (the limit for this check). Look for a loop that never ends, or work that grows "
-                "much faster than the input.";
+                (check.timed ? " (the limit for each call of this check)" : " (the limit for this check)") +
+                ". Look for a loop that never ends, or work that grows much faster than the input.";
     if (!check.timeout_hint.empty()) r.message += "\nLikely mistake: " + check.timeout_hint;
     return r;
   }

@@ -88,19 +88,23 @@ TEST_CASE("time rule: the least time of each size is kept, so load on one call d
   CHECK(judge(reply(loaded)).passed);
 }
 
-TEST_CASE("time rule: steps below the noise floor never fail the check") {
+TEST_CASE("time rule: the first step is never taken as less than the noise floor") {
   // A fast linear form: its steps (0.1 ms, 0.6 ms) are start-up jitter, and the ratio of such
-  // steps means nothing (here 6). The floor, 2 ms, keeps it from failing.
+  // steps means nothing (here 6). The floor, 5 ms, keeps it from failing.
   auto jitter = [](long tokens, int) {
     return tokens == 2048 ? 0.0100 : tokens == 4096 ? 0.0101 : 0.0107;
   };
   CHECK(judge(reply(jitter)).passed);
+  // The linear recurrence as measured on a loaded machine: steps of 3.5 and 11 ms (3.1 by
+  // themselves), 11 / 5 = 2.2 with the floor. A floor of 1 ms would fail it.
+  auto loaded = [](long tokens, int) { return tokens == 2048 ? 0.015 : tokens == 4096 ? 0.0185 : 0.0295; };
+  CHECK(judge(reply(loaded)).passed);
   // A step down (the middle size measured high) is no reason to fail either.
   auto dip = [](long tokens, int) { return tokens == 2048 ? 0.010 : tokens == 4096 ? 0.013 : 0.0125; };
   CHECK(judge(reply(dip)).passed);
-  // But the floor is a floor, not a pass: a cheap quadratic form with steps of 2.5 and 10 ms is
-  // told (10 / 2.5 = 4); with a floor of 10 ms it would pass.
-  CHECK(!judge(reply(cost(0.010, 0.0, 0.0008333333))).passed);
+  // But the floor is a floor, not a pass: a cheap quadratic form with steps of 6 and 24 ms is
+  // told (24 / 6 = 4); with a floor of 10 ms it would pass.
+  CHECK(!judge(reply(cost(0.010, 0.0, 0.002))).passed);
 }
 
 TEST_CASE("time rule: a failed check names the likely mistake its exercise gave it") {

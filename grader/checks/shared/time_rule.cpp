@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <map>
 
 namespace grader {
@@ -122,9 +121,6 @@ Verdict judge_linear_time(const json& request, const json& expected, const json&
   const auto [t2, m2] = *it;
   const double low = m1 - m0, high = m2 - m1;
   const double ratio = high / std::max(low, kTimeRuleNoiseFloor);
-  if (std::getenv("H3_DEBUG")) {  // TEMPORARY
-    std::fprintf(stderr, "H3 %s: m=%.2f %.2f %.2f ms low=%.2f high=%.2f ratio=%.2f all=%s\n", request.at("function").get<std::string>().c_str(), m0*1e3, m1*1e3, m2*1e3, low*1e3, high*1e3, ratio, cpu.dump().c_str());
-  }
   if (ratio <= kTimeRuleMaxStepRatio) return Verdict::pass();
   char figures[512];
   std::snprintf(figures, sizeof figures,
