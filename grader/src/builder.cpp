@@ -1,5 +1,6 @@
 // build_runner: a submission's <ex>/<ex>.cpp compiled against the kit's headers and linked
-// with that exercise's harness, cached by content; build_scratch: ./kit try's program. This
+// with that exercise's harness, cached by content; build_scratch: ./kit try's program, cached
+// by content too. This
 // file holds the steps of a build; what they rely on has a file of its own:
 //   build_toolchain     the compiler, its flags and include folders, fixed by the kit
 //   build_include_policy which headers a submission may include, and what it is told if not
@@ -19,12 +20,14 @@
 #include "build_paths.hpp"
 #include "build_stage.hpp"
 #include "build_toolchain.hpp"
+#include "builder_sources.hpp"
 #include "elf_symbols.hpp"
 #include "find_files.hpp"
 #include "grader_config.hpp"
 #include "object_policy.hpp"
 #include "read_file.hpp"
 #include "runner_symbols.hpp"
+#include "sha256.hpp"
 
 #include <sys/stat.h>
 
@@ -246,52 +249,145 @@ BuildResult build_runner_from_source(const std::string& exercise, const std::str
   return finish(result);
 }
 
-ScratchBuild build_scratch(const std::string& exercise,
-                           const std::vector<std::pair<std::string, std::string>>& sources) {
-  ScratchBuild result;
+namespace {
+
+// One source of a scratch program compiled to an object in the try cache, unless an object of
+// the same key is there. Returns false with `log` set when it does not compile.
+bool scratch_object(const std::string& exercise, const std::string& name, const std::string& text,
+                    const fs::path& object, std::string& log, bool& compiled) {
+  std::error_code ec;
+  const fs::path object_log = object.string() + ".log";
+  compiled = false;
+  if (fs::is_regular_file(object, ec) && read_file(object_log, log)) {
+    fs::last_write_time(object, fs::file_time_type::clock::now(), ec);  // recently used
+    return true;
+  }
+  compiled = true;
   const Stage stage(0);
   std::vector<std::string> argv = {compiler(), LINATTN_CXX_STANDARD};
   for (const auto& f : submission_flags()) argv.push_back(f);
   argv.push_back("-fdiagnostics-color=never");
   for (const auto& d : eigen_dirs()) argv.insert(argv.end(), {"-isystem", d});
   argv.insert(argv.end(), {"-I" + stage.in("include/" + exercise), "-I" + stage.in("include/common")});
-  bool staged_ok = true;
+  bool staged_ok = stage.write(name, text);  // at its relative path, compiled by it (see build_runner)
   for (const auto& header : kit_headers())
     staged_ok = stage.put(header, "include/" + header.lexically_relative(normal(header_dir())).string()) && staged_ok;
-  // Each source at its own relative path in the stage, compiled by that path (see build_runner).
-  for (const auto& [name, text] : sources) {
-    staged_ok = stage.write(name, text) && staged_ok;
-    argv.push_back(name);
-  }
   if (!staged_ok) {
-    result.log = "grader fault: cannot stage the sources\n";
+    log = "grader fault: cannot stage " + name + "\n";
+    return false;
+  }
+  argv.insert(argv.end(), {"-c", name, "-o", stage.in("out.o")});
+  const RunOutcome r = stage.run(argv, 240);
+  log = own_files_only_log(
+      capped_log(r), [&](const std::string& path) { return path == name; },
+      [&](const std::string& path) {
+        return is_under(stage_path(stage, path), fs::path(stage.in("include"))) || library_header(path);
+      });
+  if (r.ending != RunOutcome::Ending::Exited || r.exit_code != 0) {
+    if (r.ending != RunOutcome::Ending::Exited) log += "the compiler was " + ending_text(r, 240) + "\n";
+    return false;
+  }
+  const fs::path tmp = object.string() + unique_suffix();
+  fs::copy_file(stage.host("out.o"), tmp, ec);
+  if (!ec) fs::rename(tmp, object, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    return true;  // compiled, but not stored: the caller finds no object and says so
+  }
+  write_file_atomically(object_log, log);
+  return true;
+}
+
+// What decides a scratch object: everything that decides a submission's object
+// (object_key_inputs: the text, the kit's headers, the compiler, the builder, the sandbox),
+// and the scratch program's own name and flags.
+std::string scratch_object_key(const std::string& name, const std::string& text) {
+  Sha256 h;
+  for (const auto& input : object_key_inputs(text)) h.add(input);
+  h.add("scratch " + name + " " LINATTN_CXX_STANDARD);
+  for (const auto& f : submission_flags()) h.add("flag " + f);
+  return h.hex().substr(0, 32);
+}
+
+}  // namespace
+
+ScratchBuild build_scratch(const std::string& exercise,
+                           const std::vector<std::pair<std::string, std::string>>& sources) {
+  ScratchBuild result;
+  // The try cache: one object per source, keyed by its content, and the linked program keyed
+  // by its objects, so that running `./kit try` again compiles nothing and an edit of one file
+  // compiles that file alone.
+  const fs::path dir = cache_entry(exercise, "", "").dir / "try";
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  Sha256 program_key;
+  program_key.add(std::string("builder ") + LINATTN_BUILDER_SOURCES_SHA256 + " link: objects, -pthread");
+  std::vector<fs::path> objects;
+  for (const auto& [name, text] : sources) {
+    const std::string key = scratch_object_key(name, text);
+    program_key.add(key);
+    objects.push_back(dir / ("obj-" + key + ".o"));
+    std::string log;
+    bool compiled = false;
+    const bool ok = scratch_object(exercise, name, text, objects.back(), log, compiled);
+    if (compiled) result.compiled.push_back(name);
+    result.log += log;
+    if (!ok || !fs::is_regular_file(objects.back(), ec)) {
+      if (ok) result.log += "grader fault: cannot store the object of " + name + " in " + dir.string() + "\n";
+      return result;
+    }
+  }
+  const std::string key = program_key.hex().substr(0, 32);
+  const fs::path program = dir / ("prog-" + key), program_sum = dir / ("prog-" + key + ".sha256");
+  std::string recorded;
+  // A program is run, not trusted: its bytes are checked against the digest taken at its link.
+  if (fs::is_regular_file(program, ec) && read_file(program_sum, recorded) &&
+      whole_file_digest(program) == recorded) {
+    fs::last_write_time(program, fs::file_time_type::clock::now(), ec);
+    result.program = program;
+    result.ok = true;
     return result;
+  }
+  result.linked = true;
+  const Stage stage(0);
+  std::vector<std::string> argv = {compiler()};
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    const std::string staged = "object-" + std::to_string(i) + ".o";
+    if (!stage.put(objects[i], staged)) {
+      result.log += "grader fault: cannot stage the objects\n";
+      return result;
+    }
+    argv.push_back(stage.in(staged));
   }
   argv.insert(argv.end(), {"-pthread", "-o", stage.in("program")});
   const RunOutcome r = stage.run(argv, 240);
   std::string log = capped_log(r);
   replace_all(log, stage.in("program"), "the program");
-  auto own = [&](const std::string& path) {
-    for (const auto& source : sources)
-      if (path == source.first) return true;
-    return false;
-  };
-  result.log = own_files_only_log(log, own, [&](const std::string& path) {
-    return is_under(stage_path(stage, path), fs::path(stage.in("include"))) || library_header(path);
-  });
+  for (std::size_t i = 0; i < objects.size(); ++i)
+    replace_all(log, stage.in("object-" + std::to_string(i) + ".o"), sources[i].first);
+  result.log += own_files_only_log(
+      log, [&](const std::string& path) {
+        for (const auto& source : sources)
+          if (path == source.first) return true;
+        return false;
+      },
+      [](const std::string&) { return false; });
   if (r.ending != RunOutcome::Ending::Exited || r.exit_code != 0) {
-    if (r.ending != RunOutcome::Ending::Exited) result.log += "the compiler was " + ending_text(r, 240) + "\n";
+    if (r.ending != RunOutcome::Ending::Exited) result.log += "the linker was " + ending_text(r, 240) + "\n";
     return result;
   }
-  std::string pattern = (fs::temp_directory_path() / "linattn-try-XXXXXX").string();
-  if (!::mkdtemp(pattern.data())) {
-    result.log += "grader fault: cannot make a folder for the program\n";
+  const fs::path tmp = program.string() + unique_suffix();
+  copy_program(stage.host("program"), tmp, 0755, ec);
+  if (!ec) write_file_atomically(program_sum, whole_file_digest(tmp));
+  if (!ec) fs::rename(tmp, program, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    result.log += "grader fault: cannot store the program in " + dir.string() + "\n";
     return result;
   }
-  result.program = fs::path(pattern) / "program";
-  std::error_code ec;
-  copy_program(stage.host("program"), result.program, 0755, ec);
-  result.ok = !ec;
+  prune(dir, 32);
+  result.program = program;
+  result.ok = true;
   return result;
 }
 

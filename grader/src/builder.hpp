@@ -39,14 +39,18 @@ BuildResult build_runner(const std::string& exercise, const std::filesystem::pat
 std::vector<std::string> object_key_inputs(const std::string& source);
 std::string object_cache_key(const std::string& source);
 
-// A scratch program (./kit try): `sources` as {name shown in messages, text}, compiled and
-// linked together in the sandbox with the kit's flags and headers, without the harness and
-// without caching. The program lands in a temporary folder of its own, which the caller
-// removes (program.parent_path()).
+// A scratch program (./kit try): `sources` as {name shown in messages, text}, each compiled in
+// the sandbox with the kit's flags and headers (without the harness), then linked together.
+// Cached by content in the exercise's folder of the build cache (try/): an object per source,
+// keyed like a submission's object plus the source's name, and the program keyed by its
+// objects, so a second run compiles nothing and an edit compiles the edited file alone. The
+// program stays in the cache (checked against its digest before each use): do not remove it.
 struct ScratchBuild {
   bool ok = false;
   std::string log;                // messages about the sources only (see build_log.hpp)
   std::filesystem::path program;  // if ok
+  std::vector<std::string> compiled;  // the sources compiled this time (the rest came from the cache)
+  bool linked = false;                // false: the program itself came from the cache
 };
 ScratchBuild build_scratch(const std::string& exercise,
                            const std::vector<std::pair<std::string, std::string>>& sources);

@@ -60,6 +60,12 @@ int run_try(const std::string& exercise, const fs::path& dir) {
     std::cout << printable(build.log) << "It does not build; the messages above say why.\n";
     return 1;
   }
+  // Said, so that a student knows a rerun without an edit costs nothing (the build cache).
+  if (build.compiled.empty() && !build.linked) {
+    std::cout << "(nothing changed since the last build: the program comes from the cache)\n";
+  } else if (build.compiled.size() == 1) {
+    std::cout << "(compiled " << build.compiled.front() << "; the rest came from the cache)\n";
+  }
   Jail jail;
   jail.purpose = FilterPurpose::Runner;
   jail.read_only = {{build.program, "/runner"}};  // the chroot layer copies it in here
@@ -73,9 +79,7 @@ int run_try(const std::string& exercise, const fs::path& dir) {
     r = run_sandboxed(confined.argv, confined.cwd, limits);
     unwrap_signal(r);
   }
-  remove_jail_folder(jail.work);
-  std::error_code ec;
-  fs::remove_all(build.program.parent_path(), ec);
+  remove_jail_folder(jail.work);  // the program itself stays in the try cache
 
   std::cout << printable(r.output);
   if (r.output_truncated()) std::cout << "\n[output cut at " << r.output.size() << " bytes]\n";

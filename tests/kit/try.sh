@@ -48,6 +48,27 @@ int main() {
 CPP
     "$KIT_DIR/kit" try "$ex" "$work/sub" >"$out" 2>&1 || fail "try exited $?"
     grep -q "kit not visible" "$out" || fail "the scratch program could read the kit's README" ;;
+  cached)
+    # The build is cached by content: a second run compiles nothing, an edit of the scratch
+    # program compiles it alone, and an edit undone finds the earlier build again.
+    mkdir -p "$work/sub/$ex"
+    cp "$KIT_DIR/exercises/$ex/$ex.cpp" "$work/sub/$ex/"
+    cp "$KIT_DIR/exercises/$ex/try.cpp" "$work/sub/$ex/try.cpp"
+    printf '// edit %s\n' "$$-$RANDOM" >>"$work/sub/$ex/try.cpp"  # not built by any earlier run
+    "$KIT_DIR/kit" try "$ex" "$work/sub" >"$out" 2>&1 || fail "first run exited $?"
+    grep -q "nothing changed" "$out" && fail "the first build of a new scratch program came from the cache"
+    "$KIT_DIR/kit" try "$ex" "$work/sub" >"$out" 2>&1 || fail "second run exited $?"
+    grep -q "nothing changed since the last build: the program comes from the cache" "$out" ||
+      fail "a second run without an edit built again"
+    cp "$work/sub/$ex/try.cpp" "$work/try.saved"
+    printf '// another edit\n' >>"$work/sub/$ex/try.cpp"
+    "$KIT_DIR/kit" try "$ex" "$work/sub" >"$out" 2>&1 || fail "run after an edit exited $?"
+    grep -q "(compiled $ex/try.cpp; the rest came from the cache)" "$out" ||
+      fail "an edit of try.cpp did not compile it alone"
+    cp "$work/try.saved" "$work/sub/$ex/try.cpp"
+    touch "$work/sub/$ex/try.cpp" "$work/sub/$ex/$ex.cpp"  # same text, new times: content counts
+    "$KIT_DIR/kit" try "$ex" "$work/sub" >"$out" 2>&1 || fail "run after undoing the edit exited $?"
+    grep -q "nothing changed since the last build" "$out" || fail "undoing an edit built again" ;;
   unknown)
     "$KIT_DIR/kit" try nosuch >"$out" 2>&1; code=$?
     [ $code -eq 2 ] || fail "an unknown exercise exited $code, expected 2"
