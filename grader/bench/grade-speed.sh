@@ -2,7 +2,11 @@
 # Benchmark of the grader's speed (a benchmark, not a test: it prints figures, asserts nothing).
 #  1. warm `./kit grade solutions`: best of 5 wall times, everything cached;
 #  2. per exercise: after a one-line change to its file, `linattn-grade --only <it>` against
-#     compiling that file alone with the same compiler and flags (best of 3 each).
+#     compiling that file alone with the same compiler and flags (best of 3 each; aim 1.3x);
+#  3. `./kit try` as a student types it, with nothing changed since the last run (aim < 0.5 s);
+#  4. `./kit try` after a one-line change to the exercise's file, against compiling the scratch
+#     program (the file and try.cpp) with the same compiler and flags (aim 1.2x).
+# The aims hold on a quiet machine: the load average is printed first.
 # usage: grader/bench/grade-speed.sh   (after ./kit test or ./kit grade has built the kit)
 set -euo pipefail
 KIT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,6 +27,9 @@ best_of() {  # best_of N command...: the smallest wall time of N runs, in second
   echo "$best"
 }
 
+ratio() { echo "$1 $2" | awk '{printf "%.2f", $1/$2}'; }
+
+echo "load average (1, 5, 15 min): $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores (the aims are for a quiet machine)"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 cp -r "$KIT/solutions" "$work/sub"
 "$GRADE" "$work/sub" --quiet >/dev/null 2>&1 || true   # warm the cache
@@ -43,4 +50,21 @@ grep -E '^[a-z_0-9]+$' "$KIT/exercises/list.txt" | while read -r ex; do
         -isystem "$EIGEN" -c "$file" -o "$work/alone.o")
   printf '%-16s %10.2f s %10.2f s %6.2fx\n' "$ex" "$g" "$c" "$(echo "$g $c" | awk '{print $1/$2}')"
 done
-echo "(aim: grade --only within 1.5x of compiling the file alone)"
+echo "(aim: grade --only within 1.3x of compiling the file alone)"
+
+# ./kit try: the first exercise with a scratch program, on the solutions' file.
+ex=causal
+[ -f "$KIT/exercises/$ex/try.cpp" ] || ex=$(grep -E '^[a-z_0-9]+$' "$KIT/exercises/list.txt" | head -n 1)
+cp "$KIT/exercises/$ex/try.cpp" "$work/sub/$ex/try.cpp"
+"$KIT/kit" try "$ex" "$work/sub" >/dev/null 2>&1 || true   # build once
+echo
+echo "./kit try $ex, nothing changed, best of 5: $(best_of 5 "$KIT/kit" try "$ex" "$work/sub") s   (aim: < 0.5 s)"
+t=999
+for i in 1 2 3; do
+  echo "// edit $RANDOM$RANDOM $i" >> "$work/sub/$ex/$ex.cpp"
+  t=$(echo "$(best_of 1 "$KIT/kit" try "$ex" "$work/sub") $t" | awk '{print ($1<$2)?$1:$2}')
+done
+# shellcheck disable=SC2086
+c=$(best_of 3 "$CXX" -std=c++17 $FLAGS -I "$KIT/exercises/$ex" -I "$KIT/exercises/common" \
+      -isystem "$EIGEN" "$work/sub/$ex/$ex.cpp" "$work/sub/$ex/try.cpp" -pthread -o "$work/scratch")
+echo "./kit try $ex after an edit of $ex.cpp, best of 3: $t s; compiling the scratch program: $c s; ratio $(ratio "$t" "$c")x   (aim: 1.2x)"

@@ -100,6 +100,7 @@ Verdict judge_backward(const std::string& note, const Tolerance& tol, const json
       if (cmp.ok) continue;
       report += (report.empty() ? "" : "\n") + cmp.report;
       std::optional<std::string> m = diagnose(got, e.at("suspects").at(p.name), kTight);
+      if (!m) m = cmp.unwritten;  // rows left as allocated
       if (!m && !cmp.shape_ok && want.rows() != want.cols() && got.rows() == want.cols() &&
           got.cols() == want.rows() && same_values(want.transpose(), got, tol))
         m = std::string(p.name) + " is transposed: it has one row per token, (" + p.dims + ").";

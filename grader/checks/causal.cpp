@@ -183,6 +183,7 @@ Verdict judge_attention(const std::string& function, const std::string& note,
                         ", eps = " + fmt(eps) + ")";
     if (!note.empty()) tried += "\n" + note;
     std::optional<std::string> mistake = diagnose(got, e.at("suspects"), kTight);
+    if (!mistake) mistake = cmp.unwritten;  // rows left as allocated
     if (!mistake && shifted_by_one(expected, got, kTight))
       mistake = "the outputs are one token late: row t holds what row t-1 should. Write o_t "
                 "in the same step that adds token t to the state.";

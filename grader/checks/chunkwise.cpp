@@ -138,6 +138,7 @@ Verdict judge_chunkwise(const std::string& note, const json& request, const json
     if (!note.empty()) tried += "\n" + note;
     std::optional<std::string> mistake = diagnose(got, e.at("suspects"), kTight);
     if (!mistake) mistake = chunk_pattern(expected, got, chunk);
+    if (!mistake) mistake = cmp.unwritten;  // rows left as allocated
     if (!mistake && !cmp.shape_ok && got.rows() == V.cols() && got.cols() == V.rows())
       mistake = "the output is transposed; it has one row per token, (T, d_v).";
     return failure(tried, cmp.report, mistake);

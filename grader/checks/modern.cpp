@@ -251,6 +251,7 @@ Verdict judge_sequence(const std::string& function, const std::string& note, con
         if (!note.empty()) tried += "\n" + note;
         std::optional<std::string> mistake;
         if (e.contains("suspects")) mistake = diagnose(got, e.at("suspects"), kTight);
+        if (!mistake) mistake = cmp.unwritten;  // rows left as allocated
         if (!mistake && shifted_by_one(want, got, kTight))
           mistake =
               "the outputs are one token late: row t holds what row t-1 should. Write token t "

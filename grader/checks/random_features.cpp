@@ -261,7 +261,9 @@ Verdict judge_features(FeatureProbe probe, const std::string& note, const json& 
     }
     const Comparison c = compare_matrices(expected, got, kTight, "features", "n x d_phi");
     if (c.ok) return std::nullopt;
-    return failure(tried, c.report, diagnose(got, e.at("suspects")));
+    std::optional<std::string> mistake = diagnose(got, e.at("suspects"));
+    if (!mistake) mistake = c.unwritten;  // rows left as allocated
+    return failure(tried, c.report, mistake);
   });
 }
 

@@ -240,6 +240,7 @@ Verdict judge_taylor_values(const std::string& note, const json& rq, const json&
                                           "features", "n x (1 + d + d^2)");
     if (c.ok) return std::nullopt;
     auto mistake = c.shape_ok ? diagnose(got, e.at("suspects")) : taylor_shape_mistake(X.cols(), got);
+    if (!mistake) mistake = c.unwritten;  // rows left as allocated
     return failure(taylor_tried(X) + (note.empty() ? "" : "\n" + note), c.report, mistake);
   });
 }

@@ -172,14 +172,80 @@ Comparison compare_impl(const Matrix& expected, const Matrix& got, const Toleran
 
 }  // namespace
 
+std::optional<std::string> never_written(const Matrix& expected, const Matrix& got, const Tolerance& tol,
+                                         const std::string& name, bool vector) {
+  if (expected.rows() != got.rows() || expected.cols() != got.cols() || got.size() == 0) return std::nullopt;
+  auto blank = [](double x) {
+    const int kind = std::fpclassify(x);
+    return kind == FP_ZERO || kind == FP_SUBNORMAL;
+  };
+  // A run of rows that hold only 0 or leftovers where some value is expected.
+  struct Run {
+    Eigen::Index first, last;
+    bool leftover;  // holds a subnormal
+  };
+  std::vector<Run> runs;
+  double example = 0.0;
+  for (Eigen::Index r = 0; r < got.rows(); ++r) {
+    bool all_blank = true, wanted = false, leftover = false;
+    for (Eigen::Index c = 0; c < got.cols(); ++c) {
+      all_blank = all_blank && blank(got(r, c));
+      wanted = wanted || !(std::fabs(expected(r, c)) <= tol.abs);
+      if (std::fpclassify(got(r, c)) == FP_SUBNORMAL) {
+        leftover = true;
+        if (example == 0.0) example = got(r, c);
+      }
+    }
+    if (!all_blank || !wanted) continue;
+    if (!runs.empty() && runs.back().last == r - 1) {
+      runs.back().last = r;
+      runs.back().leftover = runs.back().leftover || leftover;
+    } else {
+      runs.push_back({r, r, leftover});
+    }
+  }
+  // A lone row of zeros at the start is what a token left out of its own sum gives (o_1 = 0):
+  // a mistake in the formula, not in the writing. Zeros count when they hold a leftover, run
+  // over two rows or more, or reach the last row (a loop that stops early).
+  const Eigen::Index last_row = got.rows() - 1;
+  std::vector<Run> kept;
+  for (const Run& run : runs)
+    if (run.leftover || run.last > run.first || run.last == last_row) kept.push_back(run);
+  if (kept.empty()) return std::nullopt;
+  std::string where;
+  Eigen::Index rows = 0;
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    rows += kept[i].last - kept[i].first + 1;
+    if (i == 4) {
+      where += ", ...";
+      break;
+    }
+    where += (i ? ", " : "") + std::to_string(kept[i].first) +
+             (kept[i].last > kept[i].first ? ".." + std::to_string(kept[i].last) : "");
+  }
+  for (std::size_t i = 5; i < kept.size(); ++i) rows += kept[i].last - kept[i].first + 1;
+  const bool one = rows == 1;
+  const std::string units = vector ? (one ? "entry" : "entries") : (one ? "row" : "rows");
+  std::string text = units + " " + where + " of " + name + (one ? " was" : " were") + " never written: " +
+                     (one ? "it holds" : "they hold") + " only 0";
+  if (example != 0.0) text += " and leftovers of memory as allocated, such as " + fmt(example) + ",";
+  text += " where values are expected. Look for a loop that stops early, or a result allocated "
+          "(or set to zero) whose " + std::string(vector ? "entries" : "rows") + " are not all filled.";
+  return text;
+}
+
 Comparison compare_matrices(const Matrix& expected, const Matrix& got, const Tolerance& tol,
                             const std::string& name, const std::string& dims) {
-  return compare_impl(expected, got, tol, name, dims, false);
+  Comparison c = compare_impl(expected, got, tol, name, dims, false);
+  if (!c.ok) c.unwritten = never_written(expected, got, tol, name);
+  return c;
 }
 
 Comparison compare_vectors(const Vector& expected, const Vector& got, const Tolerance& tol,
                            const std::string& name, const std::string& dims) {
-  return compare_impl(expected, got, tol, name, dims, true);
+  Comparison c = compare_impl(expected, got, tol, name, dims, true);
+  if (!c.ok) c.unwritten = never_written(expected, got, tol, name, true);
+  return c;
 }
 
 Comparison compare_scalars(double expected, double got, const Tolerance& tol,

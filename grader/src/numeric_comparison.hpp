@@ -6,6 +6,7 @@
 
 #include <Eigen/Dense>
 
+#include <optional>
 #include <string>
 
 namespace grader {
@@ -36,6 +37,10 @@ struct Comparison {
   Eigen::Index worst_row = -1, worst_col = -1;
   double worst_expected = 0.0, worst_got = 0.0;
   std::string report;              // several lines; empty when ok
+  // When rows (entries of a vector) that should hold values hold only 0 or leftovers of
+  // memory as allocated (subnormals such as 4.68e-310, which no arithmetic here produces):
+  // "rows 3..5 of O were never written: ...", a likely mistake of its own (never_written).
+  std::optional<std::string> unwritten;
 };
 
 // `name` is how the output is called in messages ("O", "S"); `dims` says what its shape means
@@ -46,6 +51,11 @@ Comparison compare_vectors(const Vector& expected, const Vector& got, const Tole
                            const std::string& name, const std::string& dims = "");
 Comparison compare_scalars(double expected, double got, const Tolerance& tol,
                            const std::string& name);
+
+// The rows of `got` that were never written (see Comparison::unwritten), said as a likely
+// mistake; nothing when every row was written or the shapes differ. `vector`: say "entries".
+std::optional<std::string> never_written(const Matrix& expected, const Matrix& got, const Tolerance& tol,
+                                         const std::string& name, bool vector = false);
 
 // Same shape and every entry within tol, NaN matching NaN: for recognising mistaken variants.
 bool same_values(const Matrix& a, const Matrix& b, const Tolerance& tol);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <csignal>
+#include <optional>
 #include <cstdlib>
 #include <fstream>
 #include <iomanip>
@@ -16,7 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "api_registry.hpp"
 #include "byte_units.hpp"
+#include "call_text.hpp"
+#include "crash_text.hpp"
 #include "cbor_shape.hpp"
 #include "isolation.hpp"
 
@@ -232,9 +236,16 @@ CheckResult run_check(const CheckRun& run, CheckResult r) {
     return fault("making the inputs: " + (run.oracle_error.empty() ? std::string("no inputs") : run.oracle_error));
   const json& request = run.oracle_case->request;
   const std::size_t calls = request.contains("calls") ? request["calls"].size() : 0;
-  const std::string tried = "Tried: " + check.function + "(" + describe_call(request) + ")" +
-                            (calls > 1 ? ", " + std::to_string(calls) + " calls" : "") +
-                            ", seed " + std::to_string(r.seed) + ".";
+  // Said as a failed comparison says it (call_text.hpp); `tried_call` when the reply names the call.
+  auto tried_call = [&](std::optional<std::size_t> call) -> std::string {
+    try {
+      return tried_text(api::schema_of(check.function), request, r.seed, call);
+    } catch (const std::exception&) {  // a function without a schema: the request's own names
+      return "Tried: " + check.function + "(" + describe_call(request) + ")" +
+             (calls > 1 ? ", " + std::to_string(calls) + " calls" : "") + ", seed " + std::to_string(r.seed) + ".";
+    }
+  };
+  const std::string tried = tried_call(std::nullopt);
 
   RunOutcome outcome;
   json reply;
@@ -268,14 +279,8 @@ CheckResult run_check(const CheckRun& run, CheckResult r) {
   }
   if (outcome.ending == Ending::Signaled) {
     r.status = Status::Crashed;
-    r.message = tried + "\ncrashed: " + signal_name(outcome.signal) + ".";
-    if (outcome.signal == SIGABRT)
-      r.message += " An abort usually comes from a failed assertion; Eigen's assertions name a "
-                   "shape mismatch (see what your code printed).";
-    if (outcome.signal == SIGABRT && !check.crash_hint.empty()) r.message += "\nLikely mistake: " + check.crash_hint;
-    if (outcome.signal == SIGSEGV)
-      r.message += " A segmentation fault is an access outside memory you own: an index out of "
-                   "range, or a dangling reference.";
+    r.message = tried + "\ncrashed: " + signal_name(outcome.signal) + "." +
+                crash_explanation(outcome.signal, outcome.output, check.crash_hint);
     return r;
   }
   if (scratch_used > kScratchQuota) {
@@ -307,6 +312,9 @@ CheckResult run_check(const CheckRun& run, CheckResult r) {
   // written: read it as untrusted. Anything malformed costs this check, never the grader.
   try {
     const std::string what = reply.value("outcome", "");
+    // The call the runner was in when it gave up (its reply says, for a throw or a bad_alloc).
+    std::optional<std::size_t> stopped_in;
+    if (reply.contains("call") && reply["call"].is_number_unsigned()) stopped_in = reply["call"].get<std::size_t>();
     r.peak_heap_bytes = reply.value("peak_heap_bytes", std::uint64_t{0});
     if (what == "not_implemented") {
       r.status = Status::NotImplemented;
@@ -319,7 +327,7 @@ CheckResult run_check(const CheckRun& run, CheckResult r) {
       // size of what it was building.
       const auto asked = reply.value("failed_allocation_bytes", std::uint64_t{0});
       const std::uint64_t wanted = r.peak_heap_bytes + asked;
-      r.message = tried + "\nAn allocation" +
+      r.message = tried_call(stopped_in) + "\nAn allocation" +
                   (asked > 0 ? " of " + mib(static_cast<double>(asked)) : std::string()) +
                   " failed under the address-space limit of " +
                   mib(static_cast<double>(check.limits.address_space_bytes)) +
@@ -335,7 +343,7 @@ CheckResult run_check(const CheckRun& run, CheckResult r) {
     }
     if (what == "exception") {
       r.status = Status::Error;
-      r.message = tried + "\nThrew an exception: " + capped_text(reply.value("what", std::string("(no message)")));
+      r.message = tried_call(stopped_in) + "\nThrew an exception: " + capped_text(reply.value("what", std::string("(no message)")));
       return r;
     }
     if (what == "harness_error") {

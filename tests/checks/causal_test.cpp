@@ -86,6 +86,18 @@ TEST_CASE("checks/causal: outputs written one token late are named") {
   expect_named(both(kRec, late), "recurrent/hand-example", "the outputs are one token late");
 }
 
+TEST_CASE("checks/causal: outputs never written are named by their rows") {
+  // The loop stops after the first token; the rest of O is as allocated (a subnormal leftover).
+  const Form stops = [](const Matrix& FQ, const Matrix& FK, const Matrix& V, double eps) {
+    Matrix O = kCorrect(FQ, FK, V, eps);
+    O.bottomRows(O.rows() - 1).setConstant(4.68e-310);
+    return O;
+  };
+  const auto v = both(kRec, stops);
+  expect_named(v, "recurrent/hand-example", "rows 1..2 of O were never written");
+  CHECK(contains(v.at("recurrent/hand-example").message, "leftovers of memory as allocated, such as 4.68e-310"));
+}
+
 TEST_CASE("checks/causal: a transposed state is named where d_phi = d_v") {
   const Form transposed = loop([](const Matrix& S, const Vector& z, const Matrix&, const Vector&,
                                   const Vector& fq, double eps) -> Vector {

@@ -138,3 +138,39 @@ TEST_CASE("checks/compare: integer rules name the first range that holds the ans
   CHECK(grader::diagnose_int(9, rules) == std::optional<std::string>("near"));
   CHECK_FALSE(grader::diagnose_int(0, rules).has_value());
 }
+
+TEST_CASE("checks/compare: rows never written are named, leftovers of memory and zeros alike") {
+  Matrix e = Matrix::Ones(6, 2), g = e;
+  g.bottomRows(3).setZero();
+  g(4, 1) = 4.68e-310;  // what memory as allocated often holds: a subnormal
+  const auto c = grader::compare_matrices(e, g, grader::kTight, "O", "T x d_v");
+  REQUIRE(c.unwritten);
+  CHECK(contains(*c.unwritten, "rows 3..5 of O were never written"));
+  CHECK(contains(*c.unwritten, "such as 4.68e-310"));
+  // Zeros alone, one row, at the end: a loop that stops one token early.
+  Matrix last = e;
+  last.row(5).setZero();
+  const auto l = grader::compare_matrices(e, last, grader::kTight, "O");
+  REQUIRE(l.unwritten);
+  CHECK(contains(*l.unwritten, "row 5 of O was never written: it holds only 0 where"));
+  // A lone row of zeros at the start is a formula's mistake (o_1 = 0), not a write left out;
+  // a row of wrong numbers is not unwritten either.
+  Matrix first = e;
+  first.row(0).setZero();
+  CHECK_FALSE(grader::compare_matrices(e, first, grader::kTight, "O").unwritten);
+  Matrix wrong = e;
+  wrong.row(3).setConstant(2.0);
+  CHECK_FALSE(grader::compare_matrices(e, wrong, grader::kTight, "O").unwritten);
+  // Rows expected to be zero are not "never written" when they are zero.
+  Matrix ez = e;
+  ez.row(2).setZero();
+  Matrix gz = ez;
+  gz(0, 0) = 3.0;
+  CHECK_FALSE(grader::compare_matrices(ez, gz, grader::kTight, "O").unwritten);
+  // Vectors: entries.
+  Vector ev = Vector::Ones(5), gv = ev;
+  gv.segment(2, 2).setConstant(6.9e-310);
+  const auto v = grader::compare_vectors(ev, gv, grader::kTight, "z", "d_phi");
+  REQUIRE(v.unwritten);
+  CHECK(contains(*v.unwritten, "entries 2..3 of z were never written"));
+}
