@@ -50,44 +50,6 @@ std::string index_of(Eigen::Index r, Eigen::Index c, bool vector) {
                 : "[" + std::to_string(r) + "," + std::to_string(c) + "]";
 }
 
-// Rows of `got` that hold nothing but zeros and denormal numbers (4.68e-310 is what a fresh
-// allocation often holds) where `expected` has values: an output never written there. Says
-// which rows, in runs, or "" when there are none.
-std::string unwritten_rows(const Matrix& expected, const Matrix& got, const Tolerance& tol) {
-  if (got.rows() < 2) return "";
-  auto blank = [&](Eigen::Index r) {
-    bool expected_has_values = false;
-    for (Eigen::Index k = 0; k < got.cols(); ++k) {
-      const int kind = std::fpclassify(got(r, k));
-      if (kind != FP_ZERO && kind != FP_SUBNORMAL) return false;
-      expected_has_values |= std::fabs(expected(r, k)) > tol.abs;
-    }
-    return expected_has_values;
-  };
-  std::vector<std::pair<Eigen::Index, Eigen::Index>> runs;
-  double denormal = 0.0;
-  for (Eigen::Index r = 0; r < got.rows(); ++r) {
-    if (!blank(r)) continue;
-    if (!runs.empty() && runs.back().second == r - 1) runs.back().second = r;
-    else runs.push_back({r, r});
-    for (Eigen::Index k = 0; k < got.cols() && denormal == 0.0; ++k)
-      if (std::fpclassify(got(r, k)) == FP_SUBNORMAL) denormal = got(r, k);
-  }
-  if (runs.empty()) return "";
-  std::string rows;
-  for (std::size_t i = 0; i < runs.size() && i < 3; ++i) {
-    rows += (i ? ", " : "") + std::to_string(runs[i].first);
-    if (runs[i].second > runs[i].first) rows += ".." + std::to_string(runs[i].second);
-  }
-  if (runs.size() > 3) rows += ", ...";
-  const bool one = runs.size() == 1 && runs[0].first == runs[0].second;
-  std::string text = (one ? "\n  row " : "\n  rows ") + rows + (one ? " was" : " were") + " never written: ";
-  text += denormal != 0.0 ? "nothing but zeros and denormal numbers such as " + fmt(denormal) +
-                                " (what memory holds before anything is stored in it)"
-                          : "all zeros, where values were expected";
-  return text + ".";
-}
-
 Comparison compare_impl(const Matrix& expected, const Matrix& got, const Tolerance& tol,
                         const std::string& name, const std::string& dims, bool vector) {
   Comparison c;
@@ -165,7 +127,6 @@ Comparison compare_impl(const Matrix& expected, const Matrix& got, const Toleran
       << "\n  tolerance: " << tol.describe() << "\n  first mismatches: ";
   for (std::size_t i = 0; i < shown.size(); ++i) out << (i ? "; " : "") << shown[i];
   if (c.mismatches > static_cast<Eigen::Index>(shown.size())) out << "; ...";
-  if (!vector) out << unwritten_rows(expected, got, tol);
   c.report = out.str();
   return c;
 }
@@ -204,13 +165,11 @@ std::optional<std::string> never_written(const Matrix& expected, const Matrix& g
       runs.push_back({r, r, leftover});
     }
   }
-  // A lone row of zeros at the start is what a token left out of its own sum gives (o_1 = 0):
-  // a mistake in the formula, not in the writing. Zeros count when they hold a leftover, run
-  // over two rows or more, or reach the last row (a loop that stops early).
-  const Eigen::Index last_row = got.rows() - 1;
+  // A lone row 0 of zeros is what a token left out of its own sum gives (o_1 = 0 / eps): a
+  // mistake in the formula, not in the writing. Any other run of blank rows counts.
   std::vector<Run> kept;
   for (const Run& run : runs)
-    if (run.leftover || run.last > run.first || run.last == last_row) kept.push_back(run);
+    if (run.leftover || run.last > run.first || run.first > 0) kept.push_back(run);
   if (kept.empty()) return std::nullopt;
   std::string where;
   Eigen::Index rows = 0;
