@@ -198,6 +198,13 @@ void print_terminal(const Report& report, std::ostream& out, bool colour, bool v
            << std::setw(38) << printable(c.name) << " " << std::setw(7) << points(c.score, c.max_score)
            << " " << c.function;
       if (c.visibility != "visible" && !c.visibility.empty()) line << "  [" << c.visibility << "]";
+      // Not verbose: a likely mistake shared with an earlier check of the exercise is not
+      // explained again; the check's own line points back to it.
+      const auto group = c.status == Status::Passed ? shared.end() : shared.find(likely_mistake(c.message));
+      if (diagnosed(c) && group != shared.end() && group->second.front() != &c) {
+        out << line.str() << "  (likely mistake: as " << printable(group->second.front()->name) << ")\n";
+        continue;
+      }
       out << line.str() << "\n";
       if (c.status == Status::Passed) continue;
       // A build error is the same for every check of the exercise: say it once.
@@ -207,13 +214,6 @@ void print_terminal(const Report& report, std::ostream& out, bool colour, bool v
         continue;
       }
       if (c.status == Status::NotImplemented) continue;  // the tag says it all
-      // Not verbose: a likely mistake shared with an earlier check of the exercise is not
-      // explained again.
-      const auto group = shared.find(likely_mistake(c.message));
-      if (diagnosed(c) && group != shared.end() && group->second.front() != &c) {
-        out << "        Likely mistake: the same as " << printable(group->second.front()->name) << " above\n";
-        continue;
-      }
       indented(out, c.message, "        ");
       if (diagnosed(c) && group != shared.end()) {
         out << "        The same likely mistake explains " << group->second.size() - 1 << " more "
