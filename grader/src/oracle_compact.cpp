@@ -114,20 +114,23 @@ double column_weight(std::size_t c) { return 1.0 + static_cast<double>(c % 7) / 
 json shrink_matrix(const json& m) {
   const std::size_t rows = m["rows"].get<std::size_t>(), cols = m["cols"].get<std::size_t>();
   const json& data = m["data"];
-  json kept = json::array(), sums = json::array(), weighted = json::array();
+  json kept = json::array(), sums = json::array(), weighted = json::array(), magnitudes = json::array();
   for (std::size_t r = 0; r < rows; ++r) {
-    double s = 0, w = 0;
+    double s = 0, w = 0, a = 0;
     for (std::size_t c = 0; c < cols; ++c) {
       const double x = data[r * cols + c].get<double>();
       s += x;
       w += column_weight(c) * x;
+      a += std::fabs(x);
       if (kept_row(r, rows)) kept.push_back(x);
     }
     sums.push_back(s);
     weighted.push_back(w);
+    magnitudes.push_back(a);
   }
   return json{{"rows", rows}, {"cols", cols}, {kKeptEveryKey, kKeptRowEvery}, {"kept", std::move(kept)},
-              {"row_sums", std::move(sums)}, {"row_weighted_sums", std::move(weighted)}};
+              {"row_sums", std::move(sums)}, {"row_weighted_sums", std::move(weighted)},
+              {"row_abs_sums", std::move(magnitudes)}};
 }
 
 bool is_shrunk_matrix(const json& j) { return j.is_object() && j.contains(kKeptEveryKey); }
@@ -150,16 +153,20 @@ bool contains_shrunk(const json& node) {
   return false;
 }
 
-bool row_matches(const std::vector<double>& got, double sum, double weighted) {
+// `scale` is the expected row's sum of magnitudes: the slack comes from the expected values,
+// never from the reply's (a reply of +1e300 and -1e300 in two columns of the same weight has
+// both sums right to the last bit and would otherwise widen its own tolerance past any error).
+bool row_matches(const std::vector<double>& got, double sum, double weighted, double scale) {
   double s = 0, w = 0, slack = 0, weighted_slack = 0;
   for (std::size_t c = 0; c < got.size(); ++c) {
     if (!std::isfinite(got[c])) return false;
-    const double allowed = kChecksumTolerance.abs + kChecksumTolerance.rel * std::fabs(got[c]);
     s += got[c];
     w += column_weight(c) * got[c];
-    slack += allowed;
-    weighted_slack += column_weight(c) * allowed;
+    slack += kChecksumTolerance.abs;
+    weighted_slack += column_weight(c) * kChecksumTolerance.abs;
   }
+  slack += kChecksumTolerance.rel * scale;
+  weighted_slack += column_weight(6) * kChecksumTolerance.rel * scale;  // the largest weight
   return std::fabs(s - sum) <= slack && std::fabs(w - weighted) <= weighted_slack;
 }
 
@@ -171,6 +178,11 @@ json complete_matrix(const json& shrunk, const json* got, const std::string& whe
   const json& kept = shrunk.at("kept");
   const json& sums = shrunk.at("row_sums");
   const json& weighted = shrunk.at("row_weighted_sums");
+  // A recording from before row_abs_sums: the kept rows' largest entry stands for every entry.
+  double largest_kept = 0;
+  for (const auto& x : kept) largest_kept = std::max(largest_kept, std::fabs(x.get<double>()));
+  const json fallback_scale = json::array();
+  const json& magnitudes = shrunk.contains("row_abs_sums") ? shrunk.at("row_abs_sums") : fallback_scale;
   const bool same_shape = got && is_matrix(*got) && (*got)["rows"].get<std::size_t>() == rows &&
                           (*got)["cols"].get<std::size_t>() == cols;
   json data = json::array();
@@ -193,7 +205,9 @@ json complete_matrix(const json& shrunk, const json* got, const std::string& whe
       const json& x = g[r * cols + c];
       row[c] = x.is_number() ? x.get<double>() : std::numeric_limits<double>::quiet_NaN();
     }
-    if (!row_matches(row, sums.at(r).get<double>(), weighted.at(r).get<double>())) {
+    const double scale = r < magnitudes.size() ? magnitudes.at(r).get<double>()
+                                               : largest_kept * static_cast<double>(cols);
+    if (!row_matches(row, sums.at(r).get<double>(), weighted.at(r).get<double>(), scale)) {
       if (missed++ == 0) {
         first_missed = r;
         first_sum = sums.at(r).get<double>();

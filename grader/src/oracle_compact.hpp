@@ -12,7 +12,8 @@
 //    token one the course's input makers drew), not the course grader's at that seed.
 //  - A large expected matrix (kLargeMatrixNumbers numbers or more) is recorded as every
 //    kKeptRowEvery-th row and the last row whole, and two checksums of every row (its sum, and
-//    a sum with weights 1 + (column mod 7) / 7). Before the judge runs, complete_expected fills
+//    a sum with weights 1 + (column mod 7) / 7), with the sum of the row's magnitudes that sets
+//    their tolerance (never the reply's own magnitudes). Before the judge runs, complete_expected fills
 //    each row that was not kept from the student's own row when that row matches the row's
 //    checksums (so the judge compares the rows kept, entry by entry, with its own tolerance and
 //    messages), and lists the rows that do not match, which fail the check.

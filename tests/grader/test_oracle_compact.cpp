@@ -167,3 +167,27 @@ TEST_CASE("oracle compact: judging shrunk values: kept rows by the judge, the ot
   CHECK_FALSE(v2.passed);
   CHECK(v2.message.find("row 65,") != std::string::npos);
 }
+
+TEST_CASE("oracle compact: a reply cannot widen the checksums' tolerance with huge entries") {
+  // Red-team: the slack was taken from the reply's own entries, so a row of +L in column 0
+  // and -L in column 7 (the same weight: both sums exactly 0) had a slack of about 1e-8 * 2L,
+  // and passed for any expected row. Computing only every 32nd row was enough to pass.
+  const json expected = large_expected();
+  const json shrunk = grader::shrink_expected(expected);
+  const grader::Check check = matrix_check();
+  const json request = json{{"function", "f"}, {"calls", json::array({json::object()})}};
+  for (const double L : {1e9, 1e300}) {
+    CAPTURE(L);
+    json O = expected["calls"][0]["O"];
+    for (std::size_t r = 0; r < 4096; ++r) {
+      if (r % grader::kKeptRowEvery == 0 || r + 1 == 4096) continue;  // the kept rows: right
+      for (std::size_t c = 0; c < 16; ++c) O["data"][r * 16 + c] = 0.0;
+      O["data"][r * 16 + 0] = L;
+      O["data"][r * 16 + 7] = -L;
+    }
+    const auto done = grader::complete_expected(shrunk, reply_with(O));
+    REQUIRE(done.mismatches.size() == 1);
+    CHECK(done.mismatches[0].find("O: 3967 of its 4096 rows") == 0);
+    CHECK_FALSE(grader::judge_shrunk(check, request, shrunk, reply_with(O)).passed);
+  }
+}
