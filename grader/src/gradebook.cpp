@@ -54,14 +54,35 @@ std::string join_names(const std::vector<std::string>& v) {
   return out;
 }
 
+// Whether a spreadsheet could read the cell as a formula: its first character, or its first
+// after leading blanks (some importers trim them: "  =1+2", "\n=1+2"), is = + - @, or one of
+// their full-width forms (U+FF1D, U+FF0B, U+FF0D, U+FF20), which some locales' spreadsheets
+// take as the ASCII ones.
+bool starts_like_formula(const std::string& text) {
+  if (text.empty()) return false;
+  if (text[0] == '\t' || text[0] == '\r') return true;
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return false;
+  if (std::string("=+-@").find(text[first]) != std::string::npos) return true;
+  for (const char* wide : {"\xEF\xBC\x9D", "\xEF\xBC\x8B", "\xEF\xBC\x8D", "\xEF\xBC\xA0"})
+    if (text.compare(first, 3, wide) == 0) return true;
+  return false;
+}
+
 }  // namespace
 
 std::string csv_field(const std::string& text) {
   // A cell a spreadsheet would read as a formula (a folder named "=1+2", a file path a student
   // chose) gets a leading apostrophe, so that it shows as text: OWASP's advice on CSV injection.
-  const bool formula = !text.empty() && std::string("=+-@\t\r").find(text[0]) != std::string::npos;
+  const bool formula = starts_like_formula(text);
   const std::string s = formula ? "'" + text : text;
-  if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  // A spreadsheet set to a European locale splits cells at ';': the part after one would start
+  // a cell of its own ("x;=1+2"), so such a field is quoted (one cell everywhere). A plain "; "
+  // in the notes is left as it is.
+  bool formula_after_semicolon = false;
+  for (std::size_t at = s.find(';'); at != std::string::npos; at = s.find(';', at + 1))
+    formula_after_semicolon |= starts_like_formula(s.substr(at + 1));
+  if (!formula_after_semicolon && s.find_first_of(",\"\r\n") == std::string::npos) return s;
   std::string q = "\"";
   for (char c : s) q += (c == '"') ? std::string("\"\"") : std::string(1, c);
   return q + "\"";

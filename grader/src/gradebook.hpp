@@ -47,8 +47,9 @@ namespace grader::gradebook {
 
 inline constexpr const char* kBom = "\xEF\xBB\xBF";
 
-// RFC 4180: fields with a comma, quote, CR or LF quoted, quotes doubled. A field that starts
-// with =, +, -, @, tab or CR (a spreadsheet formula) gets a leading ' (OWASP, "CSV Injection").
+// RFC 4180: fields with a comma, quote, CR or LF quoted (and ';', a separator in some locales),
+// quotes doubled. A field that starts with =, +, -, @, tab or CR, or with =, +, -, @ after blanks
+// or in full width (a spreadsheet formula), gets a leading ' (OWASP, "CSV Injection").
 std::string csv_field(const std::string& s);
 // Rows of a CSV text: a leading UTF-8 BOM dropped, quoted fields (commas, quotes, newlines),
 // LF or CRLF line ends; blank lines skipped. Throws std::runtime_error on an unclosed quote.

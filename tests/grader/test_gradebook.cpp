@@ -338,6 +338,29 @@ TEST_CASE("csv injection: a cell that starts like a formula is written as text, 
   CHECK(sim[2][6] == "'-flops.cpp");
 }
 
+TEST_CASE("csv injection: formulas after blanks, in full width, or after a semicolon are written as text") {
+  // Red-team: only the very first character was looked at, and ';' (the separator of Excel in
+  // many European locales) was not quoted, so "x;=1+2" became two cells, the second a formula.
+  for (const std::string cell : {"  =1+2", "\n=1+2", " \t@SUM(A1)", "\xEF\xBC\x9D" "1+2", " \xEF\xBC\x8B" "1"}) {
+    CAPTURE(cell);
+    const auto rows = gb::parse_csv(gb::csv_field(cell) + "\n");
+    REQUIRE(rows.size() == 1);
+    CHECK(rows[0][0] == "'" + cell);
+  }
+  CHECK(gb::csv_field("x;=1+2") == "\"x;=1+2\"");
+  CHECK(gb::csv_field("x; @A1") == "\"x; @A1\"");
+  CHECK(gb::csv_field("missing: flops; does not build: causal") == "missing: flops; does not build: causal");
+  CHECK(gb::csv_field("a = b") == "a = b");  // '=' inside a cell is no formula
+  CHECK(gb::csv_field("Zoë") == "Zoë");
+  CHECK(gb::csv_field("   ") == "   ");
+  // A Canvas upload whose name is a formula, as the gradebook's notes show it after a "; ".
+  json r = report({exercise("flops", 10, 10)});
+  r["intake"] = {"=HYPERLINK(\"http://x\").cpp (Canvas submission 900) is graded"};
+  const gb::Book book = gb::join({}, {{"kim", r}}, {"flops"});
+  const std::string csv = gb::gradebook_csv(book, false);
+  CHECK(csv.find("\"not in the roster; =HYPERLINK") != std::string::npos);
+}
+
 TEST_CASE("gradebook: how grade-all took the files (the report's intake) is in the notes") {
   json r = report({exercise("flops", 10, 10)});
   r["intake"] = {"flops-1.cpp (Canvas submission 900) is graded", "kim.zip was unpacked (1 file)"};
