@@ -53,7 +53,10 @@ std::optional<CanvasFileName> parse_canvas_name(const std::string& filename) {
   name.uploaded = filename.substr(rest);
   if (name.uploaded.empty() || name.uploaded[0] == '.') return std::nullopt;  // nothing, or hidden
   name.student = parts[0] + "_" + parts[ids];
-  name.submission_id = parts[ids + 1];
+  // Without leading zeros: every comparison of ids (here, in grade-all and the gradebook) takes a
+  // longer string of digits for a larger number, which "0199" against "200" would make untrue.
+  const std::string& id = parts[ids + 1];
+  name.submission_id = id.substr(std::min(id.find_first_not_of('0'), id.size() - 1));
   return name;
 }
 

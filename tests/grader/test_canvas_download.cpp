@@ -130,3 +130,21 @@ TEST_CASE("canvas download: a -N copy is a resubmission of the same file, the la
   CHECK_FALSE(unpacked.notes.count("hoppergrace_1003"));
   fs::remove_all(root);
 }
+
+TEST_CASE("canvas download: ids with leading zeros are compared as the numbers they are") {
+  // Red-team: ids were compared as "a longer string of digits is a larger number", so an upload
+  // under submission 0199 was taken as later than one under 200.
+  CHECK(parse_canvas_name("ann_100_0199_flops.cpp")->submission_id == "199");
+  CHECK(parse_canvas_name("ann_100_000_flops.cpp")->submission_id == "0");
+  const fs::path root = temp_folder();
+  const fs::path cls = root / "class", staging = root / "grades" / "canvas-download";
+  fs::create_directories(cls);
+  write(cls / "ann_100_200_flops.cpp", "ann's latest");
+  write(cls / "ann_100_0199_flops-1.cpp", "ann's earlier");
+  const auto unpacked = grader::unpack_canvas_download(cls, staging);
+  CHECK(read(staging / "ann_100" / "flops.cpp") == "ann's latest");
+  CHECK_FALSE(fs::exists(staging / "ann_100" / "flops-1.cpp"));
+  CHECK(unpacked.latest_submission.at("ann_100") == "200");
+  fs::remove_all(root);
+}
+
