@@ -39,7 +39,8 @@ std::vector<fs::path> archives_in(const fs::path& submission) {
 
 StagedSubmission stage_archives(const fs::path& submission, const std::vector<fs::path>& archives,
                                 const fs::path& staging,
-                                const std::vector<std::string>& exercises) {
+                                const std::vector<std::string>& exercises,
+                                const ArchiveLimits& limits) {
   StagedSubmission out;
   std::error_code ec;
   fs::remove_all(staging, ec);
@@ -60,13 +61,21 @@ StagedSubmission stage_archives(const fs::path& submission, const std::vector<fs
           out.notes.push_back("could not copy " + rel + " to grade it beside the archives: " + problem);
       }
     }
+  // One budget for all of the submission's archives: each within the limits alone, a hundred
+  // small zips of 64 MiB of zeros each would still write 6.4 GB.
+  ArchiveLimits left = limits;
   for (const auto& archive : archives) {
     const std::string name = archive.filename().string();
-    const UnpackResult r = unpack_archive(archive, staging / name);
+    const UnpackResult r = unpack_archive(archive, staging / name, left);
     const std::string files = std::to_string(r.files) + (r.files == 1 ? " file" : " files");
+    if (r.ok) {
+      left.max_bytes -= r.bytes;
+      left.max_entries -= r.entries;
+    }
+    const bool shared = left.max_bytes != limits.max_bytes || left.max_entries != limits.max_entries;
     out.notes.push_back(r.ok ? name + " was unpacked (" + files + "); its files are graded as " +
                                    name + "/..."
-                             : r.problem);
+                             : r.problem + (shared ? " (the limits hold for all of a submission's archives together)" : ""));
   }
   out.folder = staging;
   return out;

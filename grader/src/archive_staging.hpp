@@ -3,6 +3,8 @@
 // is graded from a folder the grader makes, never from the student's own.
 #pragma once
 
+#include "archive_unpack.hpp"
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -21,11 +23,12 @@ struct StagedSubmission {
 // `submission` is a folder, a copy of every file the file finder takes or sees competing there
 // for one of `exercises` (so that loose files and archives are graded together, and two
 // copies of one file, loose and archived, compete as they would in one folder). `staging` is
-// made anew.
+// made anew. `limits` hold for all of the archives together (bytes and entries), not for each.
 StagedSubmission stage_archives(const std::filesystem::path& submission,
                                 const std::vector<std::filesystem::path>& archives,
                                 const std::filesystem::path& staging,
-                                const std::vector<std::string>& exercises);
+                                const std::vector<std::string>& exercises,
+                                const ArchiveLimits& limits = {});
 
 // The archives at the top of a submission folder (not links, not hidden), sorted.
 std::vector<std::filesystem::path> archives_in(const std::filesystem::path& submission);

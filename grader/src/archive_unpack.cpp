@@ -64,14 +64,13 @@ struct ArchiveCloser {
 std::string unpack_entries(archive* a, const fs::path& into, const ArchiveLimits& limits,
                            UnpackResult& result) {
   std::vector<char> buffer(64 * 1024);
-  std::size_t entries = 0;
   archive_entry* entry = nullptr;
   for (;;) {
     const int r = archive_read_next_header(a, &entry);
     if (r == ARCHIVE_EOF) return "";
     if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
       return std::string("it cannot be read: ") + archive_error_string(a);
-    if (++entries > limits.max_entries)
+    if (++result.entries > limits.max_entries)
       return "it has more than " + std::to_string(limits.max_entries) + " entries";
     const EntryPath path = entry_path(archive_entry_pathname(entry));
     if (!path.problem.empty()) return path.problem;

@@ -31,6 +31,7 @@ struct UnpackResult {
   bool ok = false;
   std::string problem;  // why it was refused: "kim.zip was not unpacked: ..."
   std::size_t files = 0;
+  std::size_t entries = 0;  // files, folders and the rest, as counted against max_entries
   std::uint64_t bytes = 0;
 };
 

@@ -235,3 +235,30 @@ TEST_CASE(
   std::sort(own.begin(), own.end());
   CHECK(own == std::vector<std::string>{"causal.zip", "flops.cpp"});
 }
+
+TEST_CASE("archive staging: the limits hold for all of a submission's archives together") {
+  // Red-team: each archive had its own 64 MiB and 2000 entries, so a submission of a hundred
+  // small zips of zeros could write gigabytes into the grades folder.
+  TempDir t;
+  const fs::path kim = t.path / "class" / "kim";
+  fs::create_directories(kim);
+  const std::string forty(40, 'x');
+  for (const char* name : {"a.zip", "b.zip", "c.zip"}) write_archive(kim / name, Format::Zip, {{"f.txt", forty}});
+  ArchiveLimits limits;
+  limits.max_bytes = 100;  // two archives' worth, not three
+  auto staged = grader::stage_archives(kim, grader::archives_in(kim), t.path / "unpacked", {"flops"}, limits);
+  REQUIRE(staged.notes.size() == 3);
+  CHECK(staged.notes[0].find("a.zip was unpacked") == 0);
+  CHECK(staged.notes[1].find("b.zip was unpacked") == 0);
+  CHECK(staged.notes[2].find("c.zip was not unpacked: it unpacks to more than") == 0);
+  CHECK(staged.notes[2].find("all of a submission's archives together") != std::string::npos);
+  CHECK_FALSE(fs::exists(t.path / "unpacked" / "c.zip"));
+
+  limits = ArchiveLimits{};
+  limits.max_entries = 2;  // the entries too
+  staged = grader::stage_archives(kim, grader::archives_in(kim), t.path / "unpacked", {"flops"}, limits);
+  REQUIRE(staged.notes.size() == 3);
+  CHECK(staged.notes[1].find("b.zip was unpacked") == 0);
+  CHECK(staged.notes[2].find("c.zip was not unpacked: it has more than 0 entries") == 0);
+}
+
