@@ -43,7 +43,7 @@ std::string read(const fs::path& p) {
 
 // One entry of an archive to write: a file (text), a folder, a symbolic or a hard link.
 struct Entry {
-  enum Kind { File, Folder, Symlink, Hardlink };
+  enum Kind { File, Folder, Symlink, Hardlink, Fifo };
   Entry(std::string path_, std::string text_ = "", Kind kind_ = File, std::string target_ = "")
       : path(std::move(path_)), text(std::move(text_)), kind(kind_), target(std::move(target_)) {}
   std::string path;
@@ -73,6 +73,7 @@ void write_archive(const fs::path& file, Format format, const std::vector<Entry>
         archive_entry_set_size(entry, static_cast<la_int64_t>(e.text.size()));
         break;
       case Entry::Folder: archive_entry_set_filetype(entry, AE_IFDIR); break;
+      case Entry::Fifo: archive_entry_set_filetype(entry, AE_IFIFO); break;
       case Entry::Symlink:
         archive_entry_set_filetype(entry, AE_IFLNK);
         archive_entry_set_symlink(entry, e.target.c_str());
@@ -260,5 +261,40 @@ TEST_CASE("archive staging: the limits hold for all of a submission's archives t
   REQUIRE(staged.notes.size() == 3);
   CHECK(staged.notes[1].find("b.zip was unpacked") == 0);
   CHECK(staged.notes[2].find("c.zip was not unpacked: it has more than 0 entries") == 0);
+}
+
+TEST_CASE("archives: a second entry of one path, a FIFO, a backslash name, an archive inside") {
+  // Red-team attacks that held; kept as regressions.
+  TempDir t;
+  // The second causal.cpp would override the first: refused whole (O_EXCL), not written over.
+  const fs::path dup = t.path / "dup.zip";
+  write_archive(dup, Format::Zip, {{"causal.cpp", "// first\n"}, {"causal.cpp", "// second\n"}});
+  const auto d = unpack_archive(dup, t.path / "dup");
+  CHECK_FALSE(d.ok);
+  CHECK(d.problem.find("the entry causal.cpp cannot be written") != std::string::npos);
+  CHECK_FALSE(fs::exists(t.path / "dup"));
+  // A FIFO named like the exercise: neither a file nor a folder.
+  const fs::path fifo = t.path / "fifo.tar.gz";
+  write_archive(fifo, Format::TarGz, {{"causal.cpp", "", Entry::Fifo}});
+  const auto f = unpack_archive(fifo, t.path / "fifo");
+  CHECK_FALSE(f.ok);
+  CHECK(f.problem.find("neither a file nor a folder") != std::string::npos);
+  // Backslashes: libarchive reads them as folder separators, so the climb is seen and refused.
+  const fs::path bs = t.path / "bs.zip";
+  write_archive(bs, Format::Zip, {{"..\\..\\causal.cpp", "// bs\n"}});
+  const auto b = unpack_archive(bs, t.path / "bs");
+  CHECK_FALSE(b.ok);
+  CHECK(b.problem.find("points outside the archive's folder") != std::string::npos);
+  CHECK_FALSE(fs::exists(t.path / "causal.cpp"));
+  CHECK_FALSE(fs::exists(t.path / "bs"));
+  // An archive inside an archive stays a file.
+  const fs::path inner = t.path / "inner.zip", outer = t.path / "outer.zip";
+  write_archive(inner, Format::Zip, {{"causal.cpp", "// inner\n"}});
+  write_archive(outer, Format::Zip, {{"inner.zip", read(inner)}});
+  const auto o = unpack_archive(outer, t.path / "outer");
+  REQUIRE(o.ok);
+  CHECK(o.files == 1);
+  CHECK(fs::is_regular_file(t.path / "outer" / "inner.zip"));
+  CHECK_FALSE(fs::exists(t.path / "outer" / "causal.cpp"));
 }
 
