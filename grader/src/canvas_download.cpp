@@ -73,9 +73,16 @@ CanvasUnpacked unpack_canvas_download(const fs::path& class_dir, const fs::path&
   std::map<std::string, std::map<std::string, std::vector<std::pair<fs::path, CanvasFileName>>>> by_student;
   CanvasUnpacked out;
   for (const auto& entry : fs::directory_iterator(class_dir)) {
-    if (!entry.is_regular_file() || entry.is_symlink()) continue;  // a link could point anywhere
+    // A folder is a submission of its own, a link is named by grade-all (it could point
+    // anywhere); a pipe, a socket or a device is named with the files that are not graded.
+    const auto type = entry.symlink_status().type();
+    if (type == fs::file_type::directory || type == fs::file_type::symlink) continue;
     const std::string filename = entry.path().filename().string();
     if (filename[0] == '.') continue;
+    if (type != fs::file_type::regular) {
+      out.ignored.push_back(filename);
+      continue;
+    }
     const auto name = parse_canvas_name(filename);
     if (!name) {
       out.ignored.push_back(filename);

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
@@ -145,6 +146,19 @@ TEST_CASE("canvas download: ids with leading zeros are compared as the numbers t
   CHECK(read(staging / "ann_100" / "flops.cpp") == "ann's latest");
   CHECK_FALSE(fs::exists(staging / "ann_100" / "flops-1.cpp"));
   CHECK(unpacked.latest_submission.at("ann_100") == "200");
+  fs::remove_all(root);
+}
+
+TEST_CASE("canvas download: a pipe in the class folder is named as not graded, never opened") {
+  // Red-team: a FIFO (even one named like a Canvas file) was passed over without a word.
+  const fs::path root = temp_folder();
+  const fs::path cls = root / "class", staging = root / "grades" / "canvas-download";
+  fs::create_directories(cls);
+  REQUIRE(::mkfifo((cls / "jay_109_300_flops.cpp").c_str(), 0644) == 0);
+  REQUIRE(::mkfifo((cls / "pipe").c_str(), 0644) == 0);
+  const auto unpacked = grader::unpack_canvas_download(cls, staging);
+  CHECK(unpacked.students.empty());
+  CHECK(unpacked.ignored == std::vector<std::string>{"jay_109_300_flops.cpp", "pipe"});
   fs::remove_all(root);
 }
 
