@@ -10,6 +10,7 @@
 #include "find_files.hpp"
 #include "gradebook.hpp"
 #include "progress.hpp"
+#include "report.hpp"
 #include "grader_config.hpp"
 #include "sha256.hpp"
 
@@ -128,9 +129,11 @@ LmsColumns lms_columns(const std::string& chosen, const Assignment& assignment) 
   return {assignment.name, title.empty() ? assignment.name : title};
 }
 
+// Names a student chose (a file in the class folder, a folder, an archive) reach the terminal:
+// printable, so that none can clear the screen or retitle the window.
 std::string list(const std::vector<std::string>& v) {
   std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + printable(s);
   return out;
 }
 
@@ -250,7 +253,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
     notes.insert(notes.end(), staged.notes.begin(), staged.notes.end());
   }
   for (const auto& [student, notes] : notes_of)
-    for (const auto& note : notes) std::cerr << "grade-all: " << student << ": " << note << "\n";
+    for (const auto& note : notes) std::cerr << "grade-all: " << printable(student) << ": " << printable(note) << "\n";
   if (!ignored.empty())
     std::cerr << "grade-all: files of " << dir << " that are neither a folder nor a Canvas download file, "
               << "not graded: " << list(ignored) << "\n";

@@ -96,12 +96,16 @@ case "$name" in
 $(cat "$grades/gradebook.csv")" ;;
 
   csv-injection)
+    # A file named with terminal escapes (red team): grade-all's lines show them escaped.
+    printf x >"$class/$(printf '\033]0;pwned\007\033[2Jnotes.txt')"
     cp -r "$S" "$class/=1+2"
     mkdir -p "$class/@bob/=HYPERLINK(0)"
     cp "$S/flops/flops.cpp" "$class/@bob/=HYPERLINK(0)/"
     grade
     row "'=1+2,,,,10,10,10,ok,ok,not in the roster"
     row "'@bob,,,,10,10,10,ok,ok,not in the roster"
+    if grep -q "$(printf '\033')" "$out"; then fail "an escape character reached the terminal"; fi
+    grep -qF 'not graded: \x1b]0;pwned\x07\x1b[2Jnotes.txt' "$out" || fail "the escaped name is not shown"
     # The two identical files: in the similarity report, the folders and the file as text.
     grep -qF "flops,1," "$grades/similarity.csv" || fail "no similarity group: $(cat "$grades/similarity.csv")"
     python3 - "$grades" <<'EOF' || fail "a cell starts like a formula"
