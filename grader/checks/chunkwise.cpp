@@ -291,8 +291,11 @@ std::vector<Suspect> chunk_suspects(const Matrix& FQ, const Matrix& FK, const Ma
     s.eps_num = eps;
     add("eps is added to the numerator as well; only the denominator gets it.", s);
   }
-  // The slips of any causal form (denominators over the wrong axis, no division, ...).
-  for (Suspect& x : causal::sequence_suspects(FQ, FK, V, eps, causal::Form::Parallel)) out.push_back(std::move(x));
+  // The slips of any causal form (denominators over the wrong axis, no division, ...), but not
+  // those with the outputs of a slip worded for chunks above (a strict mask, eps left out):
+  // the first match names the mistake, so such a copy could never be named.
+  for (Suspect& x : causal::sequence_suspects(FQ, FK, V, eps, causal::Form::Parallel))
+    if (!diagnose(x.value, out, kTight)) out.push_back(std::move(x));
   return out;
 }
 

@@ -113,6 +113,14 @@ std::vector<IntRule> flops_mistakes(const FlopsCase& c, Int expected) {
   }
   const Order other = c.order == Order::Left ? Order::Right : Order::Left;
   std::vector<std::pair<std::string, Int>> suspects;
+  // In the Right order one product left out is also half the count, as is m*k*n per product:
+  // the two slips give the same number, so that number names both (it comes first, as the
+  // first matching rule names the mistake).
+  if (c.order == Order::Right)
+    suspects.push_back({"only one of the two products was counted, or each product was counted "
+                        "as m*k*n: either gives half. phi(K)^T V and the queries' read of it "
+                        "cost 2 T d_phi d_v each (one multiply and one add per term).",
+                        2 * c.T * c.d_phi * c.d_v});
   suspects.push_back({"each product was counted as m*k*n; the kit counts one multiply and one "
                       "add per term, 2*m*k*n.", expected / 2});
   suspects.push_back({"the two orders are swapped: Left is (phi(Q) phi(K)^T) V, which builds "
@@ -124,9 +132,6 @@ std::vector<IntRule> flops_mistakes(const FlopsCase& c, Int expected) {
                         "phi(Q) phi(K)^T costs 2 T^2 d_phi first.", 2 * c.T * c.T * c.d_v});
     suspects.push_back({"d_phi and d_v were multiplied; the Left order costs 2 T^2 d_phi plus "
                         "2 T^2 d_v.", 2 * c.T * c.T * c.d_phi * c.d_v});
-  } else {
-    suspects.push_back({"only one of the two products was counted; phi(K)^T V and the queries' "
-                        "read of it cost 2 T d_phi d_v each.", 2 * c.T * c.d_phi * c.d_v});
   }
   for (const auto& [text, value] : suspects)
     if (value != expected) rules.push_back({text, value, value});

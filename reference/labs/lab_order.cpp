@@ -41,6 +41,17 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
+Eigen::Index measured_crossover(const std::vector<OrderRow>& rows) {
+  // Walks down from the largest T while the right order is faster; a size where it is not
+  // ends the walk, so a faster right order at some small size alone is no crossover.
+  Eigen::Index from = -1;
+  for (std::size_t i = rows.size(); i-- > 0;) {
+    if (rows[i].right_seconds < rows[i].left_seconds) from = rows[i].T;
+    else break;
+  }
+  return from;
+}
+
 OrderResult compute_order(Eigen::Index d, Eigen::Index T_max, int repeats) {
   using linref::Matrix;
   OrderResult res;
@@ -67,12 +78,7 @@ OrderResult compute_order(Eigen::Index d, Eigen::Index T_max, int repeats) {
         repeats);
     res.rows.push_back({T, left, right});
   }
-  // Measured crossover: the smallest T from which the right order is faster at every size.
-  res.measured_crossover = -1;
-  for (std::size_t i = res.rows.size(); i-- > 0;) {
-    if (res.rows[i].right_seconds < res.rows[i].left_seconds) res.measured_crossover = res.rows[i].T;
-    else break;
-  }
+  res.measured_crossover = measured_crossover(res.rows);
   // Growth per doubling from T = 256 on, where fixed overheads no longer dominate.
   std::vector<double> lg, rg;
   for (std::size_t i = 1; i < res.rows.size(); ++i) {

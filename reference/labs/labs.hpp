@@ -27,6 +27,9 @@ struct OrderResult {
   double left_growth, right_growth;    // median time ratio per doubling over the largest sizes
   double max_order_difference;         // |left - right| of linref's kernel attention, T = 64
 };
+// The smallest T from which the right order is faster at every larger size measured (rows in
+// increasing T); -1 when it is not faster at the largest.
+Eigen::Index measured_crossover(const std::vector<OrderRow>& rows);
 OrderResult compute_order(Eigen::Index d = 32, Eigen::Index T_max = 4096, int repeats = 5);
 int run_order(const Options& opt, std::ostream& os);
 

@@ -68,6 +68,38 @@ TEST_CASE("checks/flops: a missing factor 2 and swapped orders are named") {
   CHECK(contains(swapped.at("flops/by-hand").message, "Likely mistake: the two orders are swapped"));
 }
 
+// One product left out, in either order, and the widths multiplied: each slip written out here
+// and judged by the by-hand check's judge on one call, T = 12, d_phi = 5, d_v = 7, where every
+// slip gives its own count (where T = 2 d_phi, 2 T^2 d_v is also the Right order's count).
+TEST_CASE("checks/flops: a product left out, in either order, and d_phi times d_v are named") {
+  struct Slip {
+    std::string what;
+    bool left;
+    std::function<std::int64_t(std::int64_t, std::int64_t, std::int64_t)> count;
+  };
+  const Slip slips[] = {
+      {"only one of the two products was counted", false,
+       [](std::int64_t T, std::int64_t p, std::int64_t v) { return 2 * T * p * v; }},
+      {"only the T x T product phi(Q) phi(K)^T (2 T^2 d_phi) was counted", true,
+       [](std::int64_t T, std::int64_t p, std::int64_t) { return 2 * T * T * p; }},
+      {"only the product with V (2 T^2 d_v) was counted", true,
+       [](std::int64_t T, std::int64_t, std::int64_t v) { return 2 * T * T * v; }},
+      {"d_phi and d_v were multiplied", true,
+       [](std::int64_t T, std::int64_t p, std::int64_t v) { return 2 * T * T * p * v; }},
+  };
+  const auto& c = fake::check("flops", "flops/by-hand");
+  for (const Slip& slip : slips) {
+    const json request{{"calls", {{{"T", 12}, {"d_phi", 5}, {"d_v", 7}, {"order", slip.left ? "left" : "right"}}}}};
+    const json reply = fake::reply_from(request, flops_impl([&](std::int64_t T, std::int64_t p, std::int64_t d, bool) {
+      return slip.count(T, p, d);
+    }));
+    const grader::Verdict v = c.judge(request, c.expect(request), reply);
+    INFO(slip.what << "\n" << v.message);
+    REQUIRE_FALSE(v.passed);
+    CHECK(contains(v.message, "Likely mistake: " + slip.what));
+  }
+}
+
 TEST_CASE("checks/flops: the crossover's off-by-one errors are named") {
   // ceil(T*), forgetting "strictly": wrong exactly when T* is an integer.
   const auto tie = fake::judge_all("flops", "crossover_T", crossover_impl([](std::int64_t p, std::int64_t v) {

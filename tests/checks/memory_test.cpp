@@ -71,6 +71,38 @@ TEST_CASE("checks/memory: the write starter K^T V and a transposed memory are na
   CHECK(contains(transposed.at("write/unequal-widths").message, "expected 3 x 6 (d_k x d_v), got 6 x 3"));
 }
 
+// The write's other slips, each written out here: keys divided by their squared length, the
+// values normalized instead of the keys, the columns of K normalized, and the sum averaged.
+TEST_CASE("checks/memory: a write with keys over their squared length, normalized values or columns, or a mean is named") {
+  struct Slip {
+    const char* what;
+    std::function<Matrix(const Matrix&, const Matrix&)> write;
+  };
+  const Slip slips[] = {
+      {"each key was divided by its squared length instead of its length.",
+       [](const Matrix& K, const Matrix& V) {
+         Matrix Ksq = K;
+         for (Eigen::Index r = 0; r < K.rows(); ++r) Ksq.row(r) /= K.row(r).dot(K.row(r));
+         return Matrix(Ksq.transpose() * V);
+       }},
+      {"the values were normalized instead of the keys.",
+       [](const Matrix& K, const Matrix& V) { return Matrix(K.transpose() * unit_rows(V)); }},
+      {"the columns of K were normalized",
+       [](const Matrix& K, const Matrix& V) {
+         return Matrix(unit_rows(K.transpose()) * V);
+       }},
+      {"the memory was averaged over the n pairs",
+       [](const Matrix& K, const Matrix& V) {
+         return Matrix(unit_rows(K).transpose() * V / static_cast<double>(K.rows()));
+       }},
+  };
+  for (const Slip& slip : slips) {
+    CAPTURE(slip.what);
+    const auto v = fake::judge_all("memory", "write", write_impl(slip.write));
+    expect_named(v, "write/unnormalized-keys", slip.what);
+  }
+}
+
 TEST_CASE("checks/memory: the read starter S q and an unnormalized query are named") {
   // S q only runs when S is square, which is where the check can tell it apart.
   const auto& square = fake::check("memory", "read/square-state");

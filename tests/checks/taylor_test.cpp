@@ -77,6 +77,32 @@ TEST_CASE("checks/taylor: the first-order starter is named by its 1 + d columns"
   expect_named(v, "features/based-sizes", "1 + d columns");
 }
 
+// The shape rules' other two slips: one triangle of x x^T (i <= j, d(d+1)/2 entries, the
+// diagonal included) and the constant 1 left out (d + d^2 columns).
+TEST_CASE("checks/taylor: one triangle of x x^T, and the constant left out, are named by their widths") {
+  const double r2 = 1.0 / std::sqrt(2.0);
+  const auto triangle = fake::judge_all("taylor", "taylor_features", features_impl([r2](const Matrix& X) {
+    const Eigen::Index d = X.cols();
+    Matrix F(X.rows(), 1 + d + d * (d + 1) / 2);
+    for (Eigen::Index r = 0; r < X.rows(); ++r) {
+      Eigen::Index col = 0;
+      F(r, col++) = 1.0;
+      for (Eigen::Index i = 0; i < d; ++i) F(r, col++) = X(r, i);
+      for (Eigen::Index i = 0; i < d; ++i)
+        for (Eigen::Index j = i; j < d; ++j) F(r, col++) = r2 * X(r, i) * X(r, j);
+    }
+    return F;
+  }));
+  expect_named(triangle, "features/shape", "only one triangle of x x^T was kept");
+  CHECK(contains(triangle.at("features/shape").message, "expected 3 x 21"));
+
+  const auto no_one = fake::judge_all("taylor", "taylor_features", features_impl([r2](const Matrix& X) {
+    const Matrix F = taylor(X, r2, false);
+    return Matrix(F.rightCols(F.cols() - 1));
+  }));
+  expect_named(no_one, "features/shape", "the constant feature 1 is missing.");
+}
+
 TEST_CASE("checks/taylor: the missing 1/sqrt(2) and the block order are named") {
   const auto no_root = fake::judge_all("taylor", "taylor_features",
                                        features_impl([](const Matrix& X) { return taylor(X, 1.0, false); }));

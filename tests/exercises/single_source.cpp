@@ -91,6 +91,21 @@ TEST_CASE("single-source: the derivation rules on a small example") {
   CHECK(stubgen::derive_stub("a\n\nb") == "a\n\nb");
 }
 
+// A solution saved with CRLF line ends (an editor on Windows): every marker line ends in "\r",
+// and is still a marker. The lines copied keep their "\r"; a STUB line's text is written with
+// "\n", as the marker's own line end is not part of the text.
+TEST_CASE("single-source: markers followed by a carriage return (CRLF) are still markers") {
+  const std::string solution =
+      "int g() {\r\n"
+      "    // BEGIN SOLUTION\r\n"
+      "    return 2;\r\n"
+      "    // END SOLUTION\r\n"
+      "    // STUB: return 0;\r\n"
+      "    // STUB:\r\n"
+      "}\r\n";
+  CHECK(stubgen::derive_stub(solution) == "int g() {\r\n    return 0;\n\n}\r\n");
+}
+
 TEST_CASE("single-source: malformed markers are errors") {
   CHECK_THROWS_AS(stubgen::derive_stub("// BEGIN SOLUTION\nx\n"), stubgen::Error);
   CHECK_THROWS_AS(stubgen::derive_stub("// END SOLUTION\n"), stubgen::Error);

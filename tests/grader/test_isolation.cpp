@@ -10,8 +10,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <filesystem>
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -65,6 +67,37 @@ TEST_CASE("a sandboxed runner can make no socket and start no process") {
   }
   CHECK(reach({"socket"}) == EPERM);
   CHECK(reach({"fork"}) == EPERM);
+}
+
+// Namespaces are a way back to privileges: the filter refuses unshare and setns outright.
+// unshare(0) changes nothing and setns(-1, 0) names no descriptor, so without the filter the
+// kernel's answers would be 0 and EBADF; only the filter gives EPERM.
+TEST_CASE("a sandboxed runner can neither unshare nor setns") {
+  if (isolation().layer == Layer::None) {
+    MESSAGE("no sandbox on this machine: nothing to test");
+    return;
+  }
+  CHECK(reach({"unshare"}) == EPERM);
+  CHECK(reach({"setns"}) == EPERM);
+}
+
+// The judge's environment (paths, tokens, whatever its caller set) stays out of the runner:
+// bubblewrap starts it with --clearenv, the other layers with a short list of their own.
+TEST_CASE("a sandboxed runner does not see the judge's environment") {
+  if (isolation().layer == Layer::None) {
+    MESSAGE("no sandbox on this machine: nothing to test");
+    return;
+  }
+  REQUIRE(::setenv("LINATTN_JUDGE_ONLY", "secret", 1) == 0);
+  const int got = reach({"env", "LINATTN_JUDGE_ONLY"});
+  // The control: the same program run plainly, outside the sandbox, does see the variable.
+  const std::string plain = (fs::path(GRADER_HOSTILE_DIR) / "grader_hostile_try_reach").string() +
+                            " env LINATTN_JUDGE_ONLY";
+  const int status = std::system(plain.c_str());
+  ::unsetenv("LINATTN_JUDGE_ONLY");
+  CHECK(got == 0);
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 1);
 }
 
 TEST_CASE("the compile log keeps the submission's lines and hides other files' text") {

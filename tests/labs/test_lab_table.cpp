@@ -43,3 +43,17 @@ TEST_CASE("order: the two orders agree and the predicted crossover is T* = 32") 
   CHECK(r.rows.size() == 6);           // T = 8 .. 256
   CHECK(r.max_order_difference < 1e-12);
 }
+
+// The measured crossover is where the right order stays faster, from there to the largest T:
+// a size where it happens to win early (timer noise, a cache effect) is not a crossover.
+TEST_CASE("order: the measured crossover is the start of the right order's last winning run") {
+  const std::vector<OrderRow> rows = {{8, 1.0, 2.0},  {16, 2.0, 1.0},  {32, 3.0, 4.0},
+                                      {64, 5.0, 6.0}, {128, 9.0, 7.0}, {256, 30.0, 8.0}};
+  CHECK(measured_crossover(rows) == 128);
+  // Faster only at a small size and slower at the largest: no crossover.
+  const std::vector<OrderRow> early = {{8, 2.0, 1.0}, {16, 2.0, 3.0}, {32, 3.0, 4.0}};
+  CHECK(measured_crossover(early) == -1);
+  // Faster everywhere: from the smallest size.
+  const std::vector<OrderRow> always = {{8, 2.0, 1.0}, {16, 3.0, 1.0}};
+  CHECK(measured_crossover(always) == 8);
+}

@@ -43,6 +43,23 @@ TEST_CASE("retrieval: random keys follow 1/sqrt(1 + (n-1)/d) and (n-1)/d") {
   CHECK(saw_d);
 }
 
+// The lab prints its figures beside the seed's: "the measured cosine tracks 1/sqrt(1 + (n-1)/d),
+// and the measured crosstalk energy tracks (n-1)/d" (about 0.71 at n = d). Those columns are
+// the seed's formulas exactly, worked out here from n and d, not read back from the lab.
+TEST_CASE("retrieval: the formula columns are the seed's (n-1)/d and 1/sqrt(1 + (n-1)/d)") {
+  const RetrievalResult r = compute_retrieval();
+  REQUIRE(r.d == 64);
+  REQUIRE(r.rows.size() >= 8);
+  for (const auto& row : r.rows) {
+    CAPTURE(row.n);
+    const double load = (static_cast<double>(row.n) - 1.0) / 64.0;
+    CHECK(std::fabs(row.predicted_crosstalk - load) < 1e-15);
+    CHECK(std::fabs(row.predicted_cosine - 1.0 / std::sqrt(1.0 + load)) < 1e-15);
+    if (row.n == 1) CHECK(row.predicted_crosstalk == 0.0);  // one pair: nothing to interfere
+    if (row.n == 64) CHECK(std::fabs(row.predicted_cosine - 0.709885) < 1e-6);  // the seed's 0.71
+  }
+}
+
 TEST_CASE("memory-fill: orthonormal exact up to d and random and correlated keys near their formulas") {
   const MemoryFillResult r = compute_memory_fill();
   REQUIRE(r.d == 32);

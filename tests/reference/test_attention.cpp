@@ -104,3 +104,16 @@ TEST_CASE("causal softmax: nothing above the diagonal, rows sum to 1, row t = so
     CHECK(max_abs_diff(O.row(t), prefix) < 1e-14);
   }
 }
+
+// The stabilising maximum is taken over the keys a query may see. A masked future key with a
+// score 1000 above the visible ones would otherwise push every visible exp() to 0, and the
+// row to 0/0.
+TEST_CASE("causal softmax: a huge score on a masked key changes nothing") {
+  // d_k = 1, temperature 1. Query 1 sees key 1 (score 0) only; key 2's score, 1000, is masked.
+  const Matrix q = rows({{1}, {1}}), k = rows({{0}, {1000}});
+  const Matrix W = linref::softmax_weights(q, k, true);
+  REQUIRE(W.allFinite());
+  CHECK(max_abs_diff(W, rows({{1.0, 0.0}, {0.0, 1.0}})) < 1e-15);
+  const Matrix O = linref::softmax_attention(q, k, rows({{2, 3}, {5, 7}}), true);
+  CHECK(max_abs_diff(O, rows({{2, 3}, {5, 7}})) < 1e-15);
+}

@@ -2,9 +2,14 @@
 //   try_reach open PATH     open a file for reading
 //   try_reach socket        make an IPv4 socket
 //   try_reach fork          fork a child
+//   try_reach unshare       unshare(0): a no-op the kernel allows, unless a filter refuses the call
+//   try_reach setns         setns(-1, 0): EBADF from the kernel, EPERM when a filter refuses it
+//   try_reach env NAME      exits 1 when the variable NAME is set in its environment, 0 when not
 #include <cerrno>
 #include <cstring>
+#include <cstdlib>
 #include <fcntl.h>
+#include <sched.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,5 +31,8 @@ int main(int argc, char** argv) {
     if (pid > 0) ::waitpid(pid, nullptr, 0);
     return pid >= 0 ? 0 : errno;
   }
+  if (std::strcmp(what, "unshare") == 0) return ::unshare(0) == 0 ? 0 : errno;
+  if (std::strcmp(what, "setns") == 0) return ::setns(-1, 0) == 0 ? 0 : errno;
+  if (std::strcmp(what, "env") == 0 && argc > 2) return std::getenv(argv[2]) ? 1 : 0;
   return 100;
 }
