@@ -57,3 +57,23 @@ TEST_CASE("order: the measured crossover is the start of the right order's last 
   const std::vector<OrderRow> always = {{8, 2.0, 1.0}, {16, 3.0, 1.0}};
   CHECK(measured_crossover(always) == 8);
 }
+
+// The figures the lab prints beside the seed's (280 MiB of state; 40 GiB and 320 GiB of cache
+// at 2^20 tokens), in the units the seed gives: linref's and the lab's own, each once.
+TEST_CASE("state-vs-cache: the printed figures are the seed's, in its units") {
+  Options opt;
+  opt.plots = false;
+  std::ostringstream os;
+  REQUIRE(find_lab("state-vs-cache")->run(opt, os) == 0);
+  const std::string out = os.str();
+  auto count = [&out](const std::string& part) {
+    int n = 0;
+    for (std::size_t at = out.find(part); at != std::string::npos; at = out.find(part, at + 1)) ++n;
+    return n;
+  };
+  CAPTURE(out);
+  CHECK(count(" 280.0 MiB") == 2);
+  CHECK(count(" 40.0 GiB") == 2);
+  CHECK(count(" 320.0 GiB") == 2);
+  CHECK(count(" 2.0 MiB") == 1);
+}
