@@ -210,6 +210,18 @@ json expect_kv_tokens(const json& a) {
               {"explain", "one token takes 2 * n_kv * d_k * bytes_per = " + std::to_string(per_token) + " bytes"},
               {"mistakes", int_rules_json(rules)}};
 }
+// The hidden count's sizes, drawn from the seed (course grading's seeds are secret, so no
+// recorded table answers it): a layer whose count passes 2^31 (d_head >= 240, d_v >= 200,
+// n_heads >= 48 give at least 57841 * 201 * 48 * 4 bytes) and one of ordinary size.
+json calls_large_state(std::uint64_t seed) {
+  linref::Rng rng(seed);
+  const Int d = random_size(rng, 240, 300), d_v = random_size(rng, 200, 300);
+  const Int heads = random_size(rng, 48, 64);
+  const Int d2 = random_size(rng, 64, 160), d_v2 = random_size(rng, 32, 160);
+  const Int heads2 = random_size(rng, 8, 40);
+  return count_calls(kStateBytes, {{d, d_v, heads, 4}, {d2, d_v2, heads2, 4}})(seed);
+}
+
 #endif  // LINATTN_ORACLE
 
 // ---- taylor_features ---------------------------------------------------------------------
@@ -363,8 +375,7 @@ std::vector<Check> make_taylor_checks() {
                         expect_state_bytes)));
   checks.push_back(with_oracle(
       count_check(kStateBytes, "state_bytes/large", 1.0, Visibility::Hidden, "Counts past 2^31."),
-      LINATTN_ORACLE_OF(count_calls(kStateBytes, {{256, 256, 64, 4}, {128, 128, 32, 4}}),
-                        expect_state_bytes)));
+      LINATTN_ORACLE_OF(calls_large_state, expect_state_bytes)));
   // kv_cache_tokens: 3.5 points. Arguments: state_bytes, n_kv, d_k, bytes_per.
   checks.push_back(with_oracle(
       count_check(kKvTokens, "kv_tokens/ceil", 1.5, Visibility::Visible,

@@ -57,6 +57,7 @@ struct Schema {
   std::vector<Argument> arguments;
   std::vector<std::string> kinds;    // per argument: "matrix", "vector", "integer", ...
   std::vector<std::string> results;  // names of the reply's fields
+  std::vector<std::string> result_kinds;  // per result, as `kinds`: what the judge accepts back
   std::vector<std::string> watched;  // arguments that must come back unchanged
 };
 
@@ -211,12 +212,33 @@ Binding make_binding(const Schema& s, R (*fn)(A...)) {
 template <class F>
 struct Signature {};
 
+// The kind of each result: one for a plain type, one per field for a struct.
+template <class Tuple, std::size_t... I>
+std::vector<std::string> field_kinds(std::index_sequence<I...>) {
+  return {kind<std::decay_t<std::tuple_element_t<I, Tuple>>>()...};
+}
+
+template <class R>
+std::vector<std::string> result_kinds() {
+  if constexpr (is_struct_result<R>::value) {
+    using Tied = decltype(Fields<R>::of(std::declval<const R&>()));
+    return field_kinds<Tied>(std::make_index_sequence<std::tuple_size_v<Tied>>{});
+  } else {
+    return {kind<R>()};
+  }
+}
+
 template <class R, class... A>
 Schema schema(const char* name, std::vector<Argument> args, std::vector<std::string> results) {
   if (args.size() != sizeof...(A))
     throw std::logic_error(std::string("api: ") + name + " takes " + std::to_string(sizeof...(A)) +
                            " arguments, the description names " + std::to_string(args.size()));
-  Schema s{name, std::move(args), {kind<std::decay_t<A>>()...}, std::move(results), {}};
+  Schema s{name, std::move(args), {kind<std::decay_t<A>>()...}, std::move(results),
+           result_kinds<R>(), {}};
+  if (s.result_kinds.size() != s.results.size())
+    throw std::logic_error(std::string("api: ") + name + " returns " +
+                           std::to_string(s.result_kinds.size()) + " results, the description names " +
+                           std::to_string(s.results.size()));
   const bool watched[] = {is_watched<std::decay_t<A>>..., false};
   for (std::size_t i = 0; i < sizeof...(A); ++i)
     if (watched[i]) s.watched.push_back(s.arguments[i].name);

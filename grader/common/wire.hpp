@@ -9,10 +9,17 @@
 //     "what": "<what() of the exception>", "call": <index of the call that threw>,
 //     "results": [ {<outputs>}, ... ],           // one per call that returned
 //     "peak_heap_bytes": <max over calls of the heap growth during the call>,
+//     "resident_growth_bytes": <max over calls of how far the process's peak resident
+//                               memory rose during the call (heap_meter.hpp)>,
 //     "inputs_changed": [ "<argument name>", ... ],
 //     "failed_allocation_bytes": <with "bad_alloc": the largest request that failed> }
 //
 // Matrices travel as {"rows": r, "cols": c, "data": [row-major]}, vectors as plain arrays.
+//
+// The judge walks a reply against this shape before decoding it (grader/src/cbor_shape.cpp):
+// a field not listed here, a result name the function does not have, more results than calls
+// or more numbers than the check could get back refuse the reply unread. A field the harness
+// gains goes into kReplyFields there as well.
 //
 // "outcome" may also be "harness_error" (with "what"): the request itself was at fault (an
 // unknown function, a missing or malformed argument, a bad "phi" spec) or the runner's bindings

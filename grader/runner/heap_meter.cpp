@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <malloc.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -39,6 +40,15 @@ std::atomic<std::int64_t> window_peak{0};  // highest `live` seen while metering
 std::atomic<bool> metering{false};
 std::atomic<std::int64_t> best_growth{0};  // max over metered() calls of peak - baseline
 std::atomic<bool> student_threw{false};
+std::atomic<std::int64_t> best_resident_growth{0};  // max over calls of the rise of peak RSS
+
+// The most memory this process has held resident at once so far, in bytes (the kernel's
+// high-water mark: every page touched, whether malloc, mmap or a thread's stack gave it).
+std::int64_t peak_resident() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  return static_cast<std::int64_t>(usage.ru_maxrss) * 1024;
+}
 
 void raise_peak(std::int64_t now) {
   std::int64_t seen = window_peak.load(std::memory_order_relaxed);
@@ -161,6 +171,7 @@ void* pvalloc(std::size_t size) __THROW {
 namespace runner {
 
 void metered(const std::function<void()>& student_call) {
+  const std::int64_t resident_before = peak_resident();
   const std::int64_t baseline = live.load();
   window_peak.store(baseline);
   metering.store(true);
@@ -169,6 +180,13 @@ void metered(const std::function<void()>& student_call) {
     const std::int64_t growth = window_peak.load() - baseline;
     std::int64_t best = best_growth.load();
     while (growth > best && !best_growth.compare_exchange_weak(best, growth)) {
+    }
+    // Memory the heap meter never sees (an mmap, a huge stack array) still raises the
+    // process's resident high-water mark.
+    const std::int64_t resident_growth = peak_resident() - resident_before;
+    std::int64_t best_resident = best_resident_growth.load();
+    while (resident_growth > best_resident &&
+           !best_resident_growth.compare_exchange_weak(best_resident, resident_growth)) {
     }
   };
   try {
@@ -189,6 +207,11 @@ std::uint64_t peak_heap_bytes() {
 }
 
 std::int64_t live_heap_bytes() { return live.load(); }
+
+std::uint64_t peak_resident_growth_bytes() {
+  const std::int64_t best = best_resident_growth.load();
+  return best > 0 ? static_cast<std::uint64_t>(best) : 0;
+}
 
 bool exception_came_from_student() { return student_threw.load(); }
 void clear_exception_origin() { student_threw.store(false); }

@@ -9,6 +9,11 @@ namespace runner {
 // The largest heap growth seen during any metered() call so far, in bytes (0 if none grew).
 std::uint64_t peak_heap_bytes();
 
+// The largest rise of the process's peak resident memory during any metered() call, in bytes:
+// what the heap meter cannot see (mmap, stack arrays) counts here too. It is a rise of a
+// high-water mark, so a call that stays below an earlier peak shows less than it used.
+std::uint64_t peak_resident_growth_bytes();
+
 // The largest allocation that failed inside a metered() call, in bytes (0 if none did).
 std::uint64_t largest_failed_allocation();
 

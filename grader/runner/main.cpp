@@ -109,6 +109,7 @@ json run(const json& request) {
     if (reply.at("outcome") != "returned") break;
   }
   reply["peak_heap_bytes"] = runner::peak_heap_bytes();
+  reply["resident_growth_bytes"] = runner::peak_resident_growth_bytes();
   if (reply.at("outcome") != "harness_error") reply["inputs_changed"] = changed;
   return reply;
 }

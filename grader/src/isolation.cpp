@@ -8,6 +8,7 @@
 #include <grp.h>
 #include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -146,6 +147,21 @@ void place_copy(const fs::path& root, const fs::path& host, const std::string& i
   }
   copy_program(host, target, 0555, ec);
   if (ec) throw std::runtime_error("cannot copy " + host.string() + " into the sandbox: " + ec.message());
+}
+
+// The chroot layer's scratch folder becomes a tmpfs of the quota's size where the judge may
+// mount one (root with CAP_SYS_ADMIN): the kernel then refuses the write past the quota, and
+// at most kScratchFiles files, during the run, instead of the judge finding gigabytes on the
+// host's disk afterwards. Where it may not (a container without that capability), the folder
+// stays on the host's disk and run_check watches it during the run (scratch_watch.hpp).
+constexpr unsigned kScratchFiles = 4096;
+
+void mount_scratch(const fs::path& scratch, std::uint64_t bytes, unsigned uid) {
+  const std::string options = "size=" + std::to_string(bytes) +
+                              ",nr_inodes=" + std::to_string(kScratchFiles) + ",mode=0700" +
+                              ",uid=" + std::to_string(uid) + ",gid=" + std::to_string(uid);
+  ::mount("linattn-scratch", scratch.c_str(), "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+          options.c_str());
 }
 
 }  // namespace
@@ -290,6 +306,7 @@ fs::path make_jail_folder(const Jail& jail) {
     fs::create_directories(scratch);
     if (::chown(scratch.c_str(), uid, uid) != 0 || ::chmod(scratch.c_str(), 0700) != 0)
       throw std::runtime_error("cannot hand the scratch folder to the runner's user id");
+    mount_scratch(scratch, jail.scratch_bytes, uid);
   } else if (uid != 0) {
     if (::chown(folder.c_str(), uid, uid) != 0)
       throw std::runtime_error("cannot hand the private folder to the sandbox's user id");
@@ -298,6 +315,8 @@ fs::path make_jail_folder(const Jail& jail) {
 }
 
 void remove_jail_folder(const fs::path& folder) {
+  // A runner's scratch in the chroot layer, if it was mounted (isolation.cpp, mount_scratch).
+  ::umount2((folder / "tmp").c_str(), MNT_DETACH | UMOUNT_NOFOLLOW);
   std::error_code ec;
   fs::remove_all(folder, ec);
 }

@@ -23,6 +23,8 @@
 #include "crash_text.hpp"
 #include "cbor_shape.hpp"
 #include "isolation.hpp"
+#include "program_image.hpp"
+#include "scratch_watch.hpp"
 
 namespace grader {
 
@@ -30,6 +32,35 @@ namespace {
 
 // How deep a reply may nest arrays and maps before the judge decodes it (cbor_shape.hpp).
 constexpr std::size_t kMaxReplyNesting = 64;
+
+// The numbers a reply's results may hold, per number of the request and the expected values
+// together (plus a small floor): a wrong answer may be larger than the right one (a T x T
+// matrix for a T x d one), but nothing the check could legitimately get back is much larger
+// than its inputs and the reference's values. A reply that passes the shape check decodes to
+// about 16 bytes per number, so this also bounds the judge's memory per check.
+constexpr std::uint64_t kReplyNumbersPerGiven = 8;
+constexpr std::uint64_t kReplyNumbersFloor = 1 << 16;
+
+std::uint64_t numbers_in(const json& j) {
+  if (j.is_number()) return 1;
+  std::uint64_t n = 0;
+  if (j.is_array() || j.is_object())
+    for (const auto& item : j) n += numbers_in(item);
+  return n;
+}
+
+// What the runner may send back for this check's request (cbor_shape.hpp).
+ReplyShape reply_shape(const Check& check, const json& request, const json& expected) {
+  const api::Schema& schema = api::schema_of(check.function);
+  ReplyShape shape;
+  shape.result_names = schema.results;
+  shape.result_kinds = schema.result_kinds;
+  shape.calls = request.contains("calls") ? request["calls"].size() : 0;
+  shape.watched = schema.watched.size();
+  const std::uint64_t given = numbers_in(request) + numbers_in(expected);
+  shape.max_numbers = kReplyNumbersFloor + kReplyNumbersPerGiven * given;
+  return shape;
+}
 
 // The longest text taken from a reply into a message (an exception's what(), say): a message
 // is read by a person, and the rest would only bloat every report.
@@ -41,6 +72,15 @@ std::string capped_text(std::string text) {
   text.resize(kMaxReplyText);
   return text + "[... " + std::to_string(more) + " more bytes not shown]";
 }
+
+// What the process's resident memory may rise during a call beyond the memory rule's heap
+// budget before it counts against the rule: the pages of code and stack a first call touches,
+// which the heap meter does not see either and which are not the student's data.
+constexpr std::uint64_t kResidentSlack = 8ull << 20;
+
+// What a runner needs beyond its own image to get to main: the C and C++ runtimes, the loader
+// and a stack (see program_image.hpp).
+constexpr std::uint64_t kLoadRoom = 32ull << 20;
 
 // The files a check's code may write in all, in its private scratch folder.
 constexpr std::uint64_t kScratchQuota = 64ull << 20;
@@ -63,18 +103,6 @@ std::string short_value(const json& v) {
     return o.str();
   }
   return v.dump();
-}
-
-// The bytes of everything under `dir`, for the scratch quota of the layers without a tmpfs.
-std::uint64_t bytes_under(const std::filesystem::path& dir) {
-  std::uint64_t total = 0;
-  std::error_code ec;
-  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
-       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
-    struct stat st {};
-    if (::lstat(it->path().c_str(), &st) == 0) total += static_cast<std::uint64_t>(st.st_blocks) * 512;
-  }
-  return total;
 }
 
 // A descriptor of ours that closes itself.
@@ -120,7 +148,9 @@ struct RunnerRun {
   RunOutcome outcome;
   json reply;
   bool have_reply = false;
+  std::string reply_problem;  // why the reply was refused, when it was
   std::uint64_t scratch_used = 0;
+  bool scratch_stopped = false;  // killed by the ScratchWatch at the quota
 };
 
 RunnerRun run_runner(const CheckRun& run, const json& request, double wall_seconds) {
@@ -145,18 +175,34 @@ RunnerRun run_runner(const CheckRun& run, const json& request, double wall_secon
   limits.reply_pipe = true;
   limits.pass_fds.emplace_back(request_file.fd, 3);
   const Confinement confined = confine(jail, {inside(jail, runner), "--fds"}, limits);
-  outcome = run_sandboxed(confined.argv, confined.cwd, limits);
+  {
+    // The chroot layer's scratch folder, watched during the run where no tmpfs caps it.
+    const bool chroot = isolation().layer == Layer::Chroot;
+    ScratchWatch watch(chroot ? folder.path / "tmp" : std::filesystem::path(), kScratchQuota,
+                       chroot ? worker_uid(run.worker) : 0);
+    outcome = run_sandboxed(confined.argv, confined.cwd, limits);
+    done.scratch_stopped = watch.tripped();
+  }
   unwrap_signal(outcome);
-  if (isolation().layer != Layer::Namespaces) scratch_used = bytes_under(folder.path);
+  // The runner's own files: the chroot's /tmp, or its folder without a chroot.
+  if (isolation().layer == Layer::Chroot) scratch_used = bytes_under(folder.path / "tmp");
+  if (isolation().layer == Layer::None) scratch_used = bytes_under(folder.path);
   // Nested too deep for the decoder's recursion: as good as garbled. (A real reply is a map
-  // of arrays of numbers, a few levels deep.)
-  if (!outcome.reply.empty() && cbor_nesting_within(outcome.reply, kMaxReplyNesting)) {
-    const std::vector<std::uint8_t> bytes(outcome.reply.begin(), outcome.reply.end());
-    try {
-      reply = wire::decode(bytes);
-      have_reply = reply.is_object() && reply.contains("outcome");
-    } catch (const std::exception&) {
-      have_reply = false;  // a garbled reply counts as no reply
+  // of arrays of numbers, a few levels deep.) Then the reply is walked against the
+  // function's results before anything is built, and decoded only if it fits them.
+  if (!outcome.reply.empty()) {
+    const ReplyShape shape = reply_shape(check, request, run.oracle_case->expected);
+    done.reply_problem = cbor_nesting_within(outcome.reply, kMaxReplyNesting)
+                             ? reply_shape_problem(outcome.reply, shape)
+                             : "nested too deep";
+    if (done.reply_problem.empty()) {
+      const std::vector<std::uint8_t> bytes(outcome.reply.begin(), outcome.reply.end());
+      try {
+        reply = wire::decode(bytes);
+        have_reply = reply.is_object() && reply.contains("outcome");
+      } catch (const std::exception& e) {
+        done.reply_problem = e.what();  // a garbled reply counts as no reply
+      }
     }
   }
   return done;
@@ -190,7 +236,8 @@ RunnerRun run_each_call(const CheckRun& run, const json& request) {
     one.outcome.output = output;
     one.outcome.output_bytes = output_bytes;
     const bool returned = one.outcome.ending == RunOutcome::Ending::Exited && one.have_reply &&
-                          !one.outcome.reply_over_cap && one.scratch_used <= kScratchQuota &&
+                          !one.outcome.reply_over_cap && !one.scratch_stopped &&
+                          one.scratch_used + (1u << 20) <= kScratchQuota &&
                           one.reply.value("outcome", "") == "returned" && one.reply.contains("results") &&
                           one.reply["results"].is_array() && one.reply["results"].size() == 1;
     if (!returned) {
@@ -202,6 +249,8 @@ RunnerRun run_each_call(const CheckRun& run, const json& request) {
     m["cpu_seconds"].push_back(one.outcome.cpu_seconds);
     m["peak_heap_bytes"] = std::max(m["peak_heap_bytes"].get<std::uint64_t>(),
                                     one.reply.value("peak_heap_bytes", std::uint64_t{0}));
+    m["resident_growth_bytes"] = std::max(m.value("resident_growth_bytes", std::uint64_t{0}),
+                                          one.reply.value("resident_growth_bytes", std::uint64_t{0}));
     for (const auto& name : one.reply.value("inputs_changed", json::array()))
       if (std::find(m["inputs_changed"].begin(), m["inputs_changed"].end(), name) == m["inputs_changed"].end())
         m["inputs_changed"].push_back(name);
@@ -250,13 +299,17 @@ CheckResult run_check(const CheckRun& run, CheckResult r) {
   RunOutcome outcome;
   json reply;
   bool have_reply = false;
+  std::string reply_problem;  // why the reply was refused, when it was
   std::uint64_t scratch_used = 0;
+  bool scratch_stopped = false;  // killed by the ScratchWatch at the quota
   try {
     const RunnerRun done = check.timed ? run_each_call(run, request) : run_runner(run, request, check.limits.wall_seconds);
     outcome = done.outcome;
     reply = done.reply;
     have_reply = done.have_reply;
+    reply_problem = done.reply_problem;
     scratch_used = done.scratch_used;
+    scratch_stopped = done.scratch_stopped;
   } catch (const std::exception& e) {
     return fault(std::string("running the check: ") + e.what());
   }
@@ -269,6 +322,14 @@ CheckResult run_check(const CheckRun& run, CheckResult r) {
 
   using Ending = RunOutcome::Ending;
   if (outcome.ending == Ending::LaunchFailed) return fault("could not start the runner: " + outcome.launch_error);
+  // A runner the ScratchWatch stopped was killed for its files: say so, not "SIGKILL".
+  if (scratch_stopped) {
+    r.status = Status::OverMemory;
+    r.message = tried + "\nThe code wrote more than " + mib(static_cast<double>(kScratchQuota)) +
+                " of files, the limit for files a check may write, and was stopped. They have "
+                "been removed.";
+    return r;
+  }
   if (outcome.ending == Ending::TimedOut) {
     r.status = Status::Timeout;
     r.message = tried + "\nStopped after " + seconds_text(check.limits.wall_seconds) +
@@ -277,16 +338,34 @@ CheckResult run_check(const CheckRun& run, CheckResult r) {
     if (!check.timeout_hint.empty()) r.message += "\nLikely mistake: " + check.timeout_hint;
     return r;
   }
+  if (outcome.ending == Ending::Signaled && outcome.signal == SIGSEGV) {
+    // Killed while the kernel loaded it: its own image (a huge static array) does not leave
+    // room under the address-space limit for the libraries and a stack.
+    const auto image = program_image_bytes(run.runner);
+    if (image && *image + kLoadRoom > check.limits.address_space_bytes) {
+      r.status = Status::OverMemory;
+      r.message = tried +
+                  "\nThe program could not even start: its own code and static data take " +
+                  mib(static_cast<double>(*image)) +
+                  ", and the address-space limit of this check is " +
+                  mib(static_cast<double>(check.limits.address_space_bytes)) +
+                  ". Look for a large static or global array; allocate what a call needs inside "
+                  "the call.";
+      return r;
+    }
+  }
   if (outcome.ending == Ending::Signaled) {
     r.status = Status::Crashed;
     r.message = tried + "\ncrashed: " + signal_name(outcome.signal) + "." +
                 crash_explanation(outcome.signal, outcome.output, check.crash_hint);
     return r;
   }
-  if (scratch_used > kScratchQuota) {
+  // A runner that filled its capped tmpfs (within a MiB) ran into the quota; without a
+  // sandbox nothing caps the folder during the run, and this is all there is.
+  if (scratch_used + (1u << 20) > kScratchQuota) {
     r.status = Status::OverMemory;
     r.message = tried + "\nThe code wrote " + mib(static_cast<double>(scratch_used)) +
-                " of files; the limit for files a check may write is " +
+                " of files and ran into the limit for files a check may write, " +
                 mib(static_cast<double>(kScratchQuota)) + ". They have been removed.";
     return r;
   }
@@ -303,8 +382,11 @@ CheckResult run_check(const CheckRun& run, CheckResult r) {
                              ? "\nThe program exited with status " + std::to_string(outcome.exit_code) +
                                    " before the function returned. Do not call exit() or quit the "
                                    "program from your functions."
-                             : "\nThe runner's reply could not be read: something other than the "
-                               "harness wrote to its reply channel.");
+                             : "\nThe runner's reply could not be read (" +
+                                   capped_text(reply_problem) +
+                                   "), and was refused before it was decoded: something other "
+                                   "than the harness wrote to its reply channel, or a result is "
+                                   "far larger than any this check expects.");
     return r;
   }
 
@@ -362,6 +444,19 @@ CheckResult run_check(const CheckRun& run, CheckResult r) {
                   " during the call; the budget is " + mib(static_cast<double>(*check.heap_budget_bytes)) +
                   " (" + check.heap_budget_rule + ")." +
                   (check.memory_hint ? check.memory_hint(request, r.peak_heap_bytes) : std::string());
+      return r;
+    }
+    // Memory the heap meter cannot see (an mmap of its own, a large array on the stack) still
+    // raises the process's resident high-water mark: it counts against the same budget.
+    const auto resident = reply.value("resident_growth_bytes", std::uint64_t{0});
+    if (check.heap_budget_bytes && resident > *check.heap_budget_bytes + kResidentSlack) {
+      r.status = Status::OverMemory;
+      r.message = tried + "\nThe process's memory grew by " + mib(static_cast<double>(resident)) +
+                  " during the call, " + mib(static_cast<double>(r.peak_heap_bytes)) +
+                  " of it on the heap: memory mapped or placed outside the heap counts too. The "
+                  "budget is " + mib(static_cast<double>(*check.heap_budget_bytes)) + " (" +
+                  check.heap_budget_rule + ")." +
+                  (check.memory_hint ? check.memory_hint(request, resident) : std::string());
       return r;
     }
     const json changed = reply.value("inputs_changed", json::array());

@@ -89,6 +89,19 @@ TEST_CASE("checks/registry: requests are deterministic in the seed") {
   CHECK(c.request(1) != c.request(2));
 }
 
+// The lookup-table attack (tests/corpus/lookup_table.cpp) on the hidden checks: course grading
+// draws each check's seed from the course's key, so a hidden check whose inputs were the same
+// at every seed could be answered from a table of what any grader once asked.
+TEST_CASE("checks/registry: lookup tables: every hidden check's inputs change with the seed") {
+  for (const auto& ex : grader::registry())
+    for (const auto& c : ex.checks) {
+      if (c.visibility == grader::Visibility::Visible) continue;
+      INFO(ex.exercise << "/" << c.name << " has the same inputs at seeds 1, 2 and 3");
+      CHECK(c.request(1) != c.request(2));
+      CHECK(c.request(2) != c.request(3));
+    }
+}
+
 TEST_CASE("checks/registry: most checks visible, some hidden, hidden ones on their own seeds") {
   for (const auto& ex : grader::registry()) {
     int visible = 0, hidden = 0;

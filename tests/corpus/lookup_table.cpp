@@ -4,6 +4,9 @@
 // works); graded as the course grades (--course: seeds from the course's key) it must lose
 // every check whose inputs depend on the seed. Only the seed text's worked example, whose
 // inputs are fixed, may still match.
+// The hidden checks, which no student kit records, must not be answerable from a table of what
+// any grader once asked either: tests/checks/registry_test.cpp ("lookup tables") asserts that
+// every hidden check's inputs change with the seed.
 //
 // usage: lookup_table GRADER KIT_DIR
 #include <nlohmann/json.hpp>

@@ -7,6 +7,7 @@
 
 #include <malloc.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include <cstdint>
 #include <cstring>
@@ -79,6 +80,28 @@ TEST_CASE("heap meter: an exception leaving metered() is tagged as the student's
   runner::clear_exception_origin();
   CHECK_THROWS(runner::metered([] { throw 1; }));
   CHECK(runner::exception_came_from_student());
+}
+
+TEST_CASE("heap meter: a call that throws closes its window: its peak counts, later ones do not") {
+  CHECK_THROWS(runner::metered([] {
+    hold(30 * MB, 0);
+    throw 1;
+  }));
+  CHECK(runner::peak_heap_bytes() >= 30 * MB);
+  hold(200 * MB, 0);  // after the call, outside any window
+  CHECK(runner::peak_heap_bytes() < 31 * MB);
+}
+
+TEST_CASE("heap meter: memory mapped around the heap raises the resident growth") {
+  runner::metered([] {
+    void* p = ::mmap(nullptr, 100 * MB, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    REQUIRE(p != MAP_FAILED);
+    std::memset(p, 1, 100 * MB);
+    asm volatile("" : : "r"(p) : "memory");
+    ::munmap(p, 100 * MB);
+  });
+  CHECK(runner::peak_heap_bytes() < 1 * MB);  // the heap meter never saw it
+  CHECK(runner::peak_resident_growth_bytes() >= 90 * MB);
 }
 
 // ---- upper bounds as well as lower ones ------------------------------------------------------

@@ -1,0 +1,163 @@
+// The judge walks a runner's reply against the function's results before decoding it
+// (grader/src/cbor_shape.cpp): unknown fields, misplaced items and counts over their bounds
+// are refused at the header that announces them, before anything is built.
+#include "src/cbor_shape.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <sys/resource.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace {
+
+using json = nlohmann::json;
+using grader::reply_shape_problem;
+using grader::ReplyShape;
+
+// linattn::linear_attention_step's results: o (vector), S (matrix), z (vector), 2 calls.
+ReplyShape step_shape() {
+  ReplyShape s;
+  s.result_names = {"o", "S", "z"};
+  s.result_kinds = {"vector", "matrix", "vector"};
+  s.calls = 2;
+  s.watched = 5;
+  s.max_numbers = 100;
+  return s;
+}
+
+std::string cbor(const json& j) {
+  const std::vector<std::uint8_t> bytes = json::to_cbor(j);
+  return std::string(bytes.begin(), bytes.end());
+}
+
+json matrix(int rows, int cols) {
+  return json{{"rows", rows}, {"cols", cols}, {"data", std::vector<double>(rows * cols, 0.5)}};
+}
+
+json good_reply() {
+  const json result{{"o", {1.0, 2.0}}, {"S", matrix(3, 2)}, {"z", {1.0, 2.0, 3.0}}};
+  return json{{"outcome", "returned"},           {"results", {result, result}},
+              {"cpu_seconds", {0.01, 0.02}},     {"peak_heap_bytes", 512},
+              {"inputs_changed", json::array()}, {"resident_growth_bytes", 0}};
+}
+
+// A CBOR array header announcing `n` items (major type 4, four-byte length).
+std::string array_header(std::uint32_t n) {
+  return std::string{char(0x9a), char(n >> 24), char((n >> 16) & 0xff), char((n >> 8) & 0xff),
+                     char(n & 0xff)};
+}
+
+long peak_rss_kib() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return u.ru_maxrss;
+}
+
+}  // namespace
+
+TEST_CASE("reply shape: the harness's own replies pass") {
+  CHECK(reply_shape_problem(cbor(good_reply()), step_shape()) == "");
+  json threw{{"outcome", "exception"},
+             {"what", "boom"},
+             {"call", 1},
+             {"results", json::array({good_reply()["results"][0]})},
+             {"cpu_seconds", {0.1}},
+             {"peak_heap_bytes", 0},
+             {"inputs_changed", {"S", "q"}}};
+  CHECK(reply_shape_problem(cbor(threw), step_shape()) == "");
+  json alloc{{"outcome", "bad_alloc"},
+             {"what", "std::bad_alloc"},
+             {"call", 0},
+             {"results", json::array()},
+             {"failed_allocation_bytes", 1u << 30},
+             {"peak_heap_bytes", 0}};
+  CHECK(reply_shape_problem(cbor(alloc), step_shape()) == "");
+  ReplyShape scalar;
+  scalar.result_names = {"value"};
+  scalar.result_kinds = {"integer"};
+  scalar.calls = 1;
+  scalar.max_numbers = 10;
+  CHECK(reply_shape_problem(cbor(json{{"outcome", "returned"}, {"results", {{{"value", 42}}}}}),
+                            scalar) == "");
+}
+
+TEST_CASE("reply shape: unknown fields and misplaced items are refused") {
+  json extra = good_reply();
+  extra["surprise"] = 1;
+  CHECK(reply_shape_problem(cbor(extra), step_shape()).find("unknown field \"surprise\"") !=
+        std::string::npos);
+  json unknown_result = good_reply();
+  unknown_result["results"][0]["T"] = 1.0;
+  CHECK(reply_shape_problem(cbor(unknown_result), step_shape()).find("unknown field \"T\"") !=
+        std::string::npos);
+  json map_for_vector = good_reply();
+  map_for_vector["results"][0]["o"] = json::object();
+  CHECK(reply_shape_problem(cbor(map_for_vector), step_shape()).find("a map") != std::string::npos);
+  json nested = good_reply();
+  nested["results"][0]["S"]["data"][0] = json::array();
+  CHECK(reply_shape_problem(cbor(nested), step_shape()) != "");
+  CHECK(reply_shape_problem(cbor(json{{"outcome", 42}}), step_shape()).find("a number") !=
+        std::string::npos);
+  CHECK(reply_shape_problem(cbor(json::array()), step_shape()) != "");
+  CHECK(reply_shape_problem(cbor(good_reply()) + "x", step_shape()) !=
+        "");  // bytes after the reply
+  CHECK(reply_shape_problem("", step_shape()) != "");
+}
+
+TEST_CASE("reply shape: counts are checked at their headers") {
+  json three = good_reply();
+  three["results"].push_back(three["results"][0]);
+  CHECK(reply_shape_problem(cbor(three), step_shape()).find("3 results where at most 2") !=
+        std::string::npos);
+  json wrong_size = good_reply();
+  wrong_size["results"][0]["S"]["data"].push_back(1.0);
+  CHECK(reply_shape_problem(cbor(wrong_size), step_shape()).find("3 x 2 matrix with 7 numbers") !=
+        std::string::npos);
+  json names = good_reply();
+  names["inputs_changed"] = std::vector<std::string>(6, "S");
+  CHECK(reply_shape_problem(cbor(names), step_shape()).find("6 names") != std::string::npos);
+  // Two calls of 2 + 6 + 3 numbers fit in 22; a budget of 21 does not.
+  ReplyShape tight = step_shape();
+  tight.max_numbers = 22;
+  CHECK(reply_shape_problem(cbor(good_reply()), tight) == "");
+  tight.max_numbers = 21;
+  CHECK(reply_shape_problem(cbor(good_reply()), tight).find("where at most") != std::string::npos);
+}
+
+// The reply of issue 23: 16 MiB of empty maps, which nlohmann's decoder made into 2.9 GB.
+// Refused at the array's header: neither the time nor the memory of a decode is spent.
+TEST_CASE("reply shape: sixteen million empty maps are refused at their header") {
+  const std::uint32_t n = 16u << 20;
+  std::string bytes = cbor(json{{"outcome", "returned"}});
+  bytes[0] = char(0xa2);  // the map now holds two fields: the second is "results"
+  bytes += cbor(json("results")) + array_header(n) + std::string(n, char(0xa0));
+  const long before = peak_rss_kib();
+  const std::string problem = reply_shape_problem(bytes, step_shape());
+  CHECK(problem.find(std::to_string(n) + " results where at most 2") != std::string::npos);
+  // The walk itself built nothing (a decode would take gigabytes).
+  CHECK(peak_rss_kib() - before < 64 * 1024);
+  // And as a bare top-level array: refused at the first byte.
+  CHECK(reply_shape_problem(array_header(n) + std::string(n, char(0xa0)), step_shape()) != "");
+}
+
+TEST_CASE(
+    "reply shape: results of unknown kind may be any of the wire's kinds, within the counts") {
+  ReplyShape any = step_shape();
+  any.result_kinds.clear();
+  CHECK(reply_shape_problem(cbor(good_reply()), any) == "");
+  json strings = good_reply();
+  strings["results"][0]["o"] = "Left";
+  CHECK(reply_shape_problem(cbor(strings), any) == "");
+  json deeper = good_reply();
+  deeper["results"][0]["o"] = json::array({json::array({1.0})});
+  CHECK(reply_shape_problem(cbor(deeper), any) != "");
+  json unknown = good_reply();
+  unknown["results"][1]["w"] = 1.0;
+  CHECK(reply_shape_problem(cbor(unknown), any).find("unknown field \"w\"") != std::string::npos);
+  any.max_numbers = 21;
+  CHECK(reply_shape_problem(cbor(good_reply()), any).find("where at most") != std::string::npos);
+}
