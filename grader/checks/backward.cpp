@@ -207,6 +207,9 @@ json grad_suspects(const Matrix& FQ, const Matrix& FK, const Matrix& V, const Ma
   dFK.back().mistake = denominator + "dFK. o_t = N_t / D_t depends on every FK_s (s <= t) through the "
                        "denominator D_t = z_t . FQ_t + eps too; dL/dD_t = -(dO_t . o_t) / D_t adds the sum "
                        "of w_t FQ_t over t >= s to dFK_s.";
+  // dV_s sums (FQ_t . FK_s / D_t) dO_t: the normalizer's derivative w_t never reaches it, so this
+  // slip's dV is the right one and no dV can be diagnosed by it.
+  dV.pop_back();
   s = Slip{};
   s.normalizer_sign = true;
   add("the normalizer's term has the wrong sign: the derivative of 1/D is -1/D^2, so "
