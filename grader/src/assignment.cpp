@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iostream>
 #include <set>
 #include <sstream>
 
@@ -44,7 +45,7 @@ Visibility table_default(Visibility v) {
 
 AssignedExercise parse_exercise(const json& j, const std::vector<ExerciseChecks>& kit, std::size_t index) {
   const std::string where = "exercise " + std::to_string(index + 1);
-  only_keys(j, {"name", "points", "visibility"}, where);
+  only_keys(j, {"name", "points", "visibility", "check_points"}, where);
   if (!j.contains("name") || !j["name"].is_string()) throw AssignmentError(where + " needs a \"name\"");
   AssignedExercise ex;
   ex.name = j["name"].get<std::string>();
@@ -57,11 +58,39 @@ AssignedExercise parse_exercise(const json& j, const std::vector<ExerciseChecks>
   if (!j.contains("points") || !j["points"].is_number())
     throw AssignmentError("exercise '" + ex.name + "' needs its \"points\" (a number)");
   ex.points = j["points"].get<double>();
-  double sum = 0;
-  for (const auto& c : known->checks) sum += c.points;
-  if (std::abs(sum - ex.points) > 1e-9)
-    throw AssignmentError("exercise '" + ex.name + "' is worth " + number(sum) + " points (the sum of its " +
-                          std::to_string(known->checks.size()) + " checks), not " + number(ex.points));
+  if (ex.points < 0 || std::abs(ex.points * 100 - std::round(ex.points * 100)) > 1e-6)
+    throw AssignmentError("exercise '" + ex.name + "': points must be 0 or more, in hundredths (got " +
+                          number(ex.points) + ")");
+  if (j.contains("check_points")) {
+    if (!j["check_points"].is_array())
+      throw AssignmentError("the \"check_points\" of exercise '" + ex.name + "' must be a list of rules");
+    for (const json& r : j["check_points"]) {
+      const std::string rule_where = "a check_points rule of exercise '" + ex.name + "'";
+      only_keys(r, {"checks", "points"}, rule_where);
+      if (!r.contains("checks") || !r["checks"].is_string() || !r.contains("points") || !r["points"].is_number() ||
+          r["points"].get<double>() < 0)
+        throw AssignmentError(rule_where + " needs \"checks\" (a name or a glob) and \"points\" (0 or more)");
+      PointsRule rule{r["checks"].get<std::string>(), r["points"].get<double>()};
+      const bool any = std::any_of(known->checks.begin(), known->checks.end(),
+                                   [&](const Check& c) { return matches(rule.checks, c.name); });
+      if (!any) throw AssignmentError(rule_where + ": \"" + rule.checks + "\" names none of its checks");
+      ex.point_rules.push_back(std::move(rule));
+    }
+  }
+  std::vector<double> weights;
+  for (const auto& c : known->checks) {
+    double w = c.points;
+    for (const auto& rule : ex.point_rules)
+      if (matches(rule.checks, c.name)) w = rule.points;
+    weights.push_back(w);
+  }
+  std::vector<double> shares;
+  try {
+    shares = shares_of(weights, ex.points);
+  } catch (const AssignmentError& e) {
+    throw AssignmentError("exercise '" + ex.name + "': " + e.what());
+  }
+  for (std::size_t i = 0; i < known->checks.size(); ++i) ex.check_points[known->checks[i].name] = shares[i];
   if (!j.contains("visibility")) return ex;
   if (!j["visibility"].is_array())
     throw AssignmentError("the \"visibility\" of exercise '" + ex.name + "' must be a list of rules");
@@ -83,15 +112,17 @@ AssignedExercise parse_exercise(const json& j, const std::vector<ExerciseChecks>
 // publishing, and counts `hidden` tests in it (its autograder specification, "Controlling
 // Test Case Visibility"). A hidden check with points is only kept out of sight when another
 // check holds the total back.
-void check_total_stays_hidden(const Assignment& a, const std::vector<ExerciseChecks>& kit) {
+void check_total_stays_hidden(Assignment& a, const std::vector<ExerciseChecks>& kit) {
   std::vector<std::string> hidden_with_points;
-  bool total_held_back = false;
+  bool total_held_back = false, published = false;
   for (const auto& ex : kit) {
     if (!a.find(ex.exercise)) continue;
     for (const auto& c : ex.checks) {
       const Visibility v = a.visibility_of(ex.exercise, c);
       total_held_back |= v == Visibility::AfterDueDate || v == Visibility::AfterPublished;
-      if (v == Visibility::Hidden && c.points > 0) hidden_with_points.push_back(ex.exercise + "/" + c.name);
+      if (v == Visibility::Hidden && a.points_of(ex.exercise, c) > 0)
+        hidden_with_points.push_back(ex.exercise + "/" + c.name);
+      published |= v == Visibility::AfterPublished;
     }
   }
   if (!hidden_with_points.empty() && !total_held_back)
@@ -99,6 +130,14 @@ void check_total_stays_hidden(const Assignment& a, const std::vector<ExerciseChe
                           "), and no check is after_due_date or after_published: Gradescope would show "
                           "students a total that includes them. Make one of them after_due_date, or "
                           "after_published.");
+  // Once grades are published, Gradescope shows the after_published checks and the total, and
+  // still hides the hidden ones: their points are then the total minus what students see.
+  if (!hidden_with_points.empty() && published)
+    a.warnings.push_back("hidden checks carry points (" + listed(hidden_with_points) +
+                         ") while others are after_published: once grades are published, students "
+                         "see the total and can work out the hidden checks' result as the total minus "
+                         "the checks they see. Give the hidden checks 0 points (check_points), or make "
+                         "them after_due_date or after_published.");
 }
 
 }  // namespace
@@ -108,6 +147,37 @@ Visibility parse_visibility(const std::string& word) {
     if (word == visibility_name(v)) return v;
   throw AssignmentError("unknown visibility '" + word +
                         "' (Gradescope's are visible, hidden, after_due_date, after_published)");
+}
+
+std::vector<double> shares_of(const std::vector<double>& weights, double total) {
+  double sum = 0;
+  for (double w : weights) sum += w;
+  // The table's own points, when they already add up: nothing to share out.
+  if (std::abs(sum - total) <= 1e-9) return weights;
+  if (sum <= 0) throw AssignmentError("its checks all have 0 points, so they cannot share " + number(total));
+  const long long cents = std::llround(total * 100);
+  std::vector<long long> whole(weights.size());
+  std::vector<double> remainder(weights.size());
+  long long given = 0;
+  for (std::size_t i = 0; i < weights.size(); ++i) {
+    const double exact = weights[i] / sum * static_cast<double>(cents);
+    whole[i] = static_cast<long long>(std::floor(exact + 1e-9));
+    remainder[i] = exact - static_cast<double>(whole[i]);
+    given += whole[i];
+  }
+  std::vector<std::size_t> order(weights.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return remainder[x] > remainder[y]; });
+  for (std::size_t k = 0; given < cents && k < order.size(); ++k, ++given) ++whole[order[k]];
+  std::vector<double> out;
+  for (long long w : whole) out.push_back(static_cast<double>(w) / 100);
+  return out;
+}
+
+double Assignment::points_of(const std::string& exercise, const Check& check) const {
+  if (const AssignedExercise* ex = find(exercise))
+    if (const auto p = ex->check_points.find(check.name); p != ex->check_points.end()) return p->second;
+  return check.points;
 }
 
 const AssignedExercise* Assignment::find(const std::string& exercise) const {
@@ -137,12 +207,17 @@ Assignment parse_assignment(const std::string& name, const std::string& text, co
   } catch (const json::exception& e) {
     throw AssignmentError(std::string("not valid JSON: ") + e.what());
   }
-  only_keys(j, {"title", "exercises"}, "the assignment");
+  only_keys(j, {"title", "exercises", "due", "late"}, "the assignment");
   if (!j.contains("exercises") || !j["exercises"].is_array() || j["exercises"].empty())
     throw AssignmentError("the assignment needs \"exercises\", a list of {\"name\", \"points\"}");
   Assignment a;
   a.name = name;
   a.text = text;
+  try {
+    a.late = parse_late_policy(j.value("due", json()), j.value("late", json()));
+  } catch (const LatePolicyError& e) {
+    throw AssignmentError(e.what());
+  }
   std::set<std::string> seen;
   for (std::size_t i = 0; i < j["exercises"].size(); ++i) {
     a.exercises.push_back(parse_exercise(j["exercises"][i], kit, i));
@@ -186,6 +261,10 @@ Assignment load_assignment(const fs::path& kit, const std::string& name_or_path,
   try {
     Assignment a = parse_assignment(path.stem().string(), text.str(), exercises);
     a.path = path.string();
+    // Once per process: grade-all reads the assignment twice (its columns, then its checks).
+    static std::set<std::string> said;
+    for (const auto& w : a.warnings)
+      if (said.insert(w).second) std::cerr << "linattn-grade: warning: the assignment " << a.path << ": " << w << "\n";
     return a;
   } catch (const AssignmentError& e) {
     throw AssignmentError("the assignment " + path.string() + ": " + e.what());
@@ -198,6 +277,8 @@ std::string describe(const Assignment& a, const std::vector<ExerciseChecks>& kit
   for (const auto& ex : a.exercises) total += ex.points;
   out << "assignment " << a.name << " (" << a.path << "): " << a.exercises.size() << " exercises, " << total
       << " points\n";
+  if (a.late.due || a.late.penalises) out << "late work: " << describe_late_policy(a.late) << "\n";
+  for (const auto& w : a.warnings) out << "warning: " << w << "\n";
   for (const auto& assigned : a.exercises)
     for (const auto& ex : kit) {
       if (ex.exercise != assigned.name) continue;
@@ -205,7 +286,7 @@ std::string describe(const Assignment& a, const std::vector<ExerciseChecks>& kit
       for (const auto& c : ex.checks) {
         std::string name = "  " + c.name;
         name.resize(std::max<std::size_t>(name.size() + 2, 40), ' ');
-        std::string points = number(c.points);
+        std::string points = number(a.points_of(ex.exercise, c));
         points.resize(std::max<std::size_t>(points.size() + 2, 6), ' ');
         out << name << points << visibility_name(a.visibility_of(ex.exercise, c)) << "\n";
       }

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include <sys/stat.h>
@@ -198,6 +199,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
               << list(linked) << "\n";
   // What each report says of how its files were taken (a Canvas resubmission, an archive).
   std::map<std::string, std::vector<std::string>> notes_of;
+  std::set<std::string> canvas_late;  // graded from Canvas files it named _LATE_
   const CanvasUnpacked canvas = unpack_canvas_download(dir, fs::path(out) / "canvas-download");
   for (const auto& student : canvas.students) {
     if (folder_of.count(student)) {
@@ -206,6 +208,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
       continue;
     }
     folder_of[student] = fs::path(out) / "canvas-download" / student;
+    if (canvas.late.count(student)) canvas_late.insert(student);
     if (const auto notes = canvas.notes.find(student); notes != canvas.notes.end())
       notes_of[student] = notes->second;
   }
@@ -308,6 +311,8 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
         j["intake"] = notes->second;
         for (const auto& note : notes->second) j["notices"].push_back(note);
       }
+      // Canvas named its file _LATE_: the gradebook applies the late policy (late_policy.hpp).
+      if (canvas_late.count(name)) j["canvas_late"] = true;
       std::ofstream file(reports_dir / (name + ".json"));
       file << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       if (!file) throw std::runtime_error("cannot write the report of " + name);
@@ -318,7 +323,8 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   const std::vector<std::string> exercises = assignment.exercise_names();
   std::map<std::string, nlohmann::json> reports;
   for (const auto& name : names) reports[name] = nlohmann::json::parse(read_text(reports_dir / (name + ".json")));
-  const gradebook::Book book = gradebook::join(roster, reports, exercises, recency);
+  gradebook::Book book = gradebook::join(roster, reports, exercises, recency);
+  book.late = assignment.late;
   bool written = write_text(fs::path(out) / "gradebook.csv", gradebook::gradebook_csv(book, batch.bom));
   std::vector<std::string> files = {"gradebook.csv"};
   if (!roster_path.empty()) {
@@ -373,6 +379,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
     for (const auto& several : book.several_folders)
       std::cerr << "grade-all: one roster entry, several folders: " << several << "\n";
   }
+  for (const auto& w : assignment.warnings) std::cerr << "grade-all: warning: the assignment: " << w << "\n";
   for (const auto& g : groups)
     std::cerr << "grade-all: identical " << g.exercise << ".cpp (comments and spacing aside): " << list(g.members)
               << "\n";

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,8 @@ struct CanvasUnpacked {
   std::map<std::string, std::vector<std::string>> notes;
   // Per student, the highest submission id of their files: how recent their submission is.
   std::map<std::string, std::string> latest_submission;
+  // The students one of whose graded files Canvas named _LATE_ (late_policy.hpp).
+  std::set<std::string> late;
 };
 
 // Copies every Canvas download file directly inside `class_dir` to

@@ -97,6 +97,12 @@ std::unique_ptr<CLI::App> make_app(Targets& t) {
   t.grade->add_flag("--quiet", o.quiet, "no report on the terminal");
   t.grade->add_flag("--verbose", o.verbose, "every check's details in full (repeats are folded otherwise)");
   t.grade->add_flag("--course", o.course, "grade with the course's own seeds (implies --strict)");
+  t.grade->add_option("--submitted-at", o.submitted_at,
+                      "when it was handed in (ISO 8601 with its zone): late against the assignment's due time")
+      ->type_name("TIME");
+  t.grade->add_option("--submission-metadata", o.submission_metadata,
+                      "Gradescope's submission_metadata.json: late by its created_at against its due_date")
+      ->type_name("FILE");
   t.grade->add_option("--replay", o.replay_path, "expected values recorded by record-oracle")->type_name("FILE");
 
   BatchOptions& b = t.command.batch;

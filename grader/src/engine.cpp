@@ -123,7 +123,8 @@ Plan make_plan(const Options& o, const OracleSource& oracle) {
   if (!o.only_exercise.empty() && !plan.assignment.find(o.only_exercise))
     for (const auto& ex : registry())
       if (ex.exercise == o.only_exercise) {
-        AssignedExercise own{ex.exercise, 0, {}};
+        AssignedExercise own;
+        own.name = ex.exercise;
         for (const Check& c : ex.checks) own.points += c.points;
         plan.assignment.exercises.push_back(own);
       }
@@ -203,6 +204,15 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
   const Layer layer = required_isolation(o);
   const OracleSource oracle = open_oracle(o);
   const Plan plan = make_plan(o, oracle);
+  // How late it was handed in, when asked (late_policy.hpp), read before any
+  // grading so that a bad time costs nothing; the raw score stays.
+  std::optional<Lateness> late;
+  try {
+    late = lateness_from(plan.assignment.late, o.submitted_at, o.submission_metadata);
+  } catch (const LatePolicyError& e) {
+    throw UsageError(e.what());
+  }
+
   // Course grading draws every seed from the course's key (see course_seeds.hpp), unless one
   // --seed is given (a rerun of one check with the seed its report printed).
   std::string key;
@@ -313,12 +323,13 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
       ex.source_status = found.kind_name();
       ex.source_others = found.kind == FoundSource::Kind::Ambiguous ? found.candidates : found.ignored;
       if (o.only_check.empty())
-        for (const Check* c : plan.course_only[e]) ex.course_only.push_back({c->name, c->points});
+        for (const Check* c : plan.course_only[e])
+          ex.course_only.push_back({c->name, plan.assignment.points_of(exercise, *c)});
       for (const Check* c : plan.checks[e]) {
         CheckResult r;
         r.name = c->name;
         r.function = c->function;
-        r.max_score = c->points;
+        r.max_score = plan.assignment.points_of(exercise, *c);  // scaled to the exercise's points
         r.seed = seed_of(exercise, *c);
         r.visibility = visibility_name(plan.assignment.visibility_of(exercise, *c));
         r.rerun = "./kit grade " + shell_quote(submissions[s]) + " --only " + exercise + "/" + c->name +
@@ -381,6 +392,8 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
     report.seconds = since(start);
     report.isolation = layer_name(layer);
     report.assignment = plan.assignment.name;
+    report.late = late;
+    report.late_policy = describe_late_policy(plan.assignment.late);
     for (const auto& header : edited_headers())
       report.notices.push_back(header + " differs from the kit's: your changes to it are ignored, "
                                "and every submission is compiled against the kit's own copy.");

@@ -148,7 +148,8 @@ std::vector<Student> parse_roster(const std::string& text) {
       {"email", "email"}, {"email address", "email"}, {"e mail", "email"},
       {"first name", "first_name"}, {"last name", "last_name"}, {"canvas id", "canvas_id"},
       {"sis login id", "sis_login_id"}, {"login", "sis_login_id"}, {"section", "section"},
-      {"pin", "pin"}, {"take", "pin"}};
+      {"pin", "pin"}, {"take", "pin"}, {"submitted", "submitted"}, {"submitted at", "submitted"},
+      {"submission time", "submitted"}};
   // Canvas's gradebook export: "ID" is Canvas's user id when "SIS User ID" is there too.
   bool canvas_export = false, has_id = false;
   for (const auto& cell : rows[0]) {
@@ -188,6 +189,12 @@ std::vector<Student> parse_roster(const std::string& text) {
     s.sis_login_id = get("sis_login_id");
     s.pin = get("pin");
     s.section = get("section");
+    s.submitted = get("submitted");
+    if (!s.submitted.empty()) try {
+        parse_iso8601(s.submitted);
+      } catch (const LatePolicyError& e) {
+        throw std::runtime_error("roster entry " + std::to_string(r + 1) + ": its submitted time " + e.what());
+      }
     if (s.id.empty() || s.folder.empty())
       throw std::runtime_error("roster entry " + std::to_string(r + 1) + " (" + trim(line_of(rows[r])) +
                                ") has no " + (s.id.empty() ? "id" : "folder"));
@@ -342,13 +349,19 @@ RowFacts facts(const Book& book, const Row& row) {
       if (!s.empty()) graded.push_back(s);
     f.status = submission_status(graded);
   }
+  // Late work: the roster's time against the due time, else Canvas's flag in the report.
+  if (row.student && !row.student->submitted.empty())
+    f.late = lateness_at(book.late, parse_iso8601(row.student->submitted), "roster", row.student->submitted);
+  else if (!row.report.is_null() && row.report.value("canvas_late", false))
+    f.late = lateness_flagged(book.late, "canvas _LATE_");
+  f.total_after_late = after_penalty(f.total, f.late);
   return f;
 }
 
 std::string gradebook_csv(const Book& book, bool bom) {
   std::vector<std::string> head = {"submission", "student_id", "name", "email"};
   for (const auto& ex : book.exercises) head.push_back(ex);
-  head.insert(head.end(), {"total", "max_score", "status"});
+  head.insert(head.end(), {"total", "total_after_late", "max_score", "late", "days_late", "status"});
   for (const auto& ex : book.exercises) head.push_back(ex + "_status");
   head.push_back("notes");
   std::string out = (bom ? kBom : "") + line_of(head);
@@ -357,7 +370,8 @@ std::string gradebook_csv(const Book& book, bool bom) {
     std::vector<std::string> cells = {row.submission, row.student ? row.student->id : "",
                                       row.student ? row.student->name : "", row.student ? row.student->email : ""};
     for (double s : f.scores) cells.push_back(number(s));
-    cells.insert(cells.end(), {number(f.total), number(f.max_score), f.status});
+    cells.insert(cells.end(), {number(f.total), number(f.total_after_late), number(f.max_score),
+                               f.late.late ? "yes" : "no", std::to_string(f.late.days_late), f.status});
     for (const auto& s : f.statuses) cells.push_back(s);
     std::vector<std::string> notes;
     if (row.report.is_null()) notes.push_back("no submission");
@@ -365,6 +379,11 @@ std::string gradebook_csv(const Book& book, bool bom) {
     if (!row.note.empty()) notes.push_back(row.note);
     if (!f.missing.empty() && !row.report.is_null()) notes.push_back("missing: " + join_names(f.missing));
     if (!f.build_errors.empty()) notes.push_back("does not build: " + join_names(f.build_errors));
+    if (f.late.late)
+      notes.push_back(f.late.source == "roster"
+                          ? "late: submitted " + f.late.submitted_at + " (roster), " + number(f.late.penalty_percent) + "% off"
+                          : "late: Canvas's _LATE_ flag, no time known, counted as 1 day, " +
+                                number(f.late.penalty_percent) + "% off");
     for (const auto& a : f.ambiguous) notes.push_back("several files, none graded: " + a);
     if (!row.report.is_null())  // how grade-all took the files: a Canvas resubmission, an archive
       for (const auto& n : row.report.value("intake", std::vector<std::string>{})) notes.push_back(n);
@@ -395,7 +414,7 @@ void per_student(const Book& book, Fn fn) {
 std::string canvas_csv(const Book& book, const std::string& column, bool bom) {
   std::string out = (bom ? kBom : "") + line_of({"Student", "ID", "SIS User ID", "SIS Login ID", "Section", column});
   per_student(book, [&](const Student& s, const RowFacts& f) {
-    out += line_of({s.name, s.canvas_id, s.id, s.sis_login_id, s.section, number(f.total)});
+    out += line_of({s.name, s.canvas_id, s.id, s.sis_login_id, s.section, number(f.total_after_late)});
   });
   return out;
 }
@@ -404,14 +423,14 @@ std::string moodle_csv(const Book& book, const std::string& column, bool bom) {
   std::string out = (bom ? kBom : "") + line_of({"First name", "Last name", "ID number", "Email address", column});
   per_student(book, [&](const Student& s, const RowFacts& f) {
     const bool split = !s.first_name.empty() || !s.last_name.empty();
-    out += line_of({split ? s.first_name : s.name, split ? s.last_name : "", s.id, s.email, number(f.total)});
+    out += line_of({split ? s.first_name : s.name, split ? s.last_name : "", s.id, s.email, number(f.total_after_late)});
   });
   return out;
 }
 
 std::string scores_csv(const Book& book, bool bom) {
   std::string out = (bom ? kBom : "") + line_of({"id", "score"});
-  per_student(book, [&](const Student& s, const RowFacts& f) { out += line_of({s.id, number(f.total)}); });
+  per_student(book, [&](const Student& s, const RowFacts& f) { out += line_of({s.id, number(f.total_after_late)}); });
   return out;
 }
 

@@ -15,9 +15,13 @@
 //
 // Files written (UTF-8; with --bom each starts with a byte-order mark, for spreadsheet
 // programs that otherwise read UTF-8 as a legacy code page), RFC 4180 quoting:
-//   gradebook.csv  submission,student_id,name,email,<each exercise>,total,max_score,status,
-//                  <each exercise>_status,notes   (one row per roster entry, in roster order,
-//                  then one per submission not in the roster)
+//   gradebook.csv  submission,student_id,name,email,<each exercise>,total,total_after_late,
+//                  max_score,late,days_late,status,<each exercise>_status,notes   (one row per
+//                  roster entry, in roster order, then one per submission not in the roster).
+//                  total is the checks' sum; total_after_late takes the assignment's late policy
+//                  off it (late_policy.hpp), and is what the exports carry. late is yes or no;
+//                  how it is known (the roster's submitted time, Canvas's _LATE_ flag) is in the
+//                  notes.
 //   canvas.csv     Canvas's gradebook import: Student,ID,SIS User ID,SIS Login ID,Section,
 //                  <assignment column>. Canvas matches a row by ID (its own user id), SIS User
 //                  ID or SIS Login ID; a new column name makes a new assignment. See "How do I
@@ -34,6 +38,8 @@
 // The exports are written only with a roster (they need the students' ids), one row per
 // roster entry (of several folders, the one join chose).
 #pragma once
+
+#include "late_policy.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -61,13 +67,15 @@ struct Student {
   std::string first_name, last_name;  // optional, for Moodle
   std::string canvas_id, sis_login_id, section;  // optional, for Canvas
   std::string pin;  // optional: of several folders that match, the one to take (see join)
+  std::string submitted;  // optional: when it was handed in, ISO 8601 with its zone (late work)
 };
 
 // The roster: a CSV with a header row. Column names, any case, spaces or underscores:
 //   folder (or: submission, pattern, file)   required unless `id` names the folders
 //   id (or: student_id, student id, sis_user_id, sis user id, id_number, id number)   required
 //   name (or: student, full name), email (or: email address, e-mail)
-//   first_name, last_name, canvas_id, sis_login_id (or: login), section, pin (or: take)
+//   first_name, last_name, canvas_id, sis_login_id (or: login), section, pin (or: take),
+//   submitted (or: submitted at, submission time): ISO 8601 with its zone, checked here
 // Canvas's own gradebook export is read as it comes: its header has both ID and SIS User ID,
 // so ID is Canvas's user id (canvas_id) and SIS User ID the student's id (Canvas's id where a
 // student has none); the rows with no Canvas id ("Points Possible", "Manual Posting") are
@@ -89,6 +97,7 @@ struct Row {
 
 struct Book {
   std::vector<std::string> exercises;
+  LatePolicy late;  // the assignment's (set after join)
   std::vector<Row> rows;
   std::vector<std::string> not_in_roster;       // folders no roster entry names
   std::vector<std::string> no_submission;       // roster entries with no folder ("id name")
@@ -120,6 +129,8 @@ struct RowFacts {
   std::vector<std::string> missing;      // exercises with missing_files
   std::vector<std::string> build_errors;
   std::vector<std::string> ambiguous;    // "causal (causal (1).cpp, old/causal.cpp)": the competing files
+  Lateness late;                         // the roster's time, else a report's canvas_late flag
+  double total_after_late = 0;
 };
 RowFacts facts(const Book& book, const Row& row);
 

@@ -23,6 +23,8 @@ struct Options {
   bool course = false;                  // --course: the course's own seeds (course_seeds.hpp); implies --strict
   std::string replay_path;              // --replay FILE: expected values recorded by record-oracle
   std::string assignment;               // --assignment NAME (assignment.hpp); empty: the kit's default
+  std::string submitted_at;             // --submitted-at TIME: when it was handed in (late_policy.hpp)
+  std::string submission_metadata;      // --submission-metadata FILE: Gradescope's submission_metadata.json
 };
 
 // `grade-all`: what is not about the checks.

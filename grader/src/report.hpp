@@ -2,6 +2,8 @@
 // the native report of the kit's contract; Gradescope and JUnit are translations of it.
 #pragma once
 
+#include "late_policy.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -67,6 +69,8 @@ struct Report {
   std::string assignment;     // the assignment graded (assignments/<name>.json): "default"
   std::vector<std::string> notices;  // said at the top of the report (an edited header, say)
   std::vector<ExerciseResult> exercises;
+  std::optional<Lateness> late;  // when asked (--submitted-at, --submission-metadata)
+  std::string late_policy;       // the assignment's, in words
   bool full_marks() const;
 };
 

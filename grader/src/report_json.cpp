@@ -59,7 +59,7 @@ nlohmann::json to_native_json(const Report& report) {
                          {"source_status", ex.source_status},
                          {"source_others", ex.source_others}});
   }
-  return {{"submission", report.submission},
+  nlohmann::json j = {{"submission", report.submission},
           {"score", tidy(report.score)},
           {"max_score", tidy(report.max_score)},
           {"seconds", report.seconds},
@@ -67,6 +67,11 @@ nlohmann::json to_native_json(const Report& report) {
           {"assignment", report.assignment},
           {"notices", report.notices},
           {"exercises", std::move(exercises)}};
+  if (report.late) {  // the raw score stays; the penalty gives a second one beside it
+    j["late"] = lateness_json(*report.late, report.score);
+    j["late"]["policy"] = report.late_policy;
+  }
+  return j;
 }
 
 namespace {
@@ -126,9 +131,21 @@ nlohmann::json to_gradescope_json(const Report& report) {
                        {"visibility", c.visibility.empty() ? "visible" : c.visibility}});
     }
   }
-  return {{"score", tidy(report.score)},
+  // Late work: Gradescope takes the top-level score as the total, so it is the one after the
+  // penalty; the output says so, in percent (the total itself may not be shown yet).
+  std::string summary = gradescope_summary(report);
+  double total = report.score;
+  if (report.late) {
+    total = after_penalty(report.score, *report.late);
+    summary += "\nLate work (" + report.late_policy + "): submitted " +
+               (report.late->submitted_at.empty() ? std::string("late") : report.late->submitted_at) + ", " +
+               (report.late->late ? std::to_string(report.late->days_late) + " day(s) late, " +
+                                        score_text(report.late->penalty_percent) + "% off your total"
+                                  : std::string("on time")) + ".";
+  }
+  return {{"score", tidy(total)},
           {"execution_time", report.seconds},
-          {"output", gradescope_summary(report)},
+          {"output", summary},
           {"visibility", "visible"},
           {"stdout_visibility", "hidden"},
           {"tests", std::move(tests)}};

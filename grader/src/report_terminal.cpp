@@ -239,6 +239,9 @@ void print_terminal(const Report& report, std::ostream& out, bool colour, bool v
   out << "   (" << secs.str() << " s";
   if (!report.isolation.empty()) out << ", sandbox: " << report.isolation;
   out << ")\n";
+  if (report.late && report.late->late)
+    out << "Late: " << report.late->days_late << " day(s), " << report.late->penalty_percent << "% off ("
+        << report.late_policy << "): " << after_penalty(report.score, *report.late) << " after the penalty\n";
   if (report.grader_fault)
     out << style.paint("The grader itself ran into a problem (see above); the score may be incomplete.",
                        "31")

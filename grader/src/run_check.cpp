@@ -495,7 +495,7 @@ CheckResult run_check(const CheckRun& run, CheckResult r) {
   } catch (const std::exception& e) {
     return fault(std::string("judging the results: ") + e.what());
   }
-  if (r.status == Status::Passed) r.score = check.points;
+  if (r.status == Status::Passed) r.score = r.max_score;  // the assignment's points for it (engine.cpp)
   return r;
 }
 

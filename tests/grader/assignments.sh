@@ -50,12 +50,29 @@ case "$name" in
     "$GRADER" "$KIT/solutions" --quiet --only flops --json "$work/d.json" >"$out" 2>&1 || fail "default exited $?"
     [ "$(field "$work/d.json" 'j["assignment"]')" = default ] || fail "the default assignment is not 'default'" ;;
 
-  wrong-points)
+  reweighted)
+    # memory at 25 points instead of its checks' 20: the checks are scaled, every report shows
+    # the scaled points, and they add up to exactly 25 (no rounding drift).
     sed 's/"points": 20/"points": 25/' "$work/two.json" >"$work/wrong.json"
-    "$GRADER" "$KIT/solutions" --quiet --assignment "$work/wrong.json" >"$out" 2>&1; code=$?
-    [ $code -eq 2 ] || fail "points that differ from the checks' sum exited $code, expected 2"
-    grep -q "exercise 'memory' is worth 20 points (the sum of its [0-9]* checks), not 25" "$out" ||
-      fail "no message saying what memory is worth" ;;
+    "$GRADER" "$KIT/solutions" --quiet --assignment "$work/wrong.json" --json "$work/r.json" \
+      --gradescope "$work/g.json" >"$out" 2>&1; code=$?
+    [ $code -eq 0 ] || fail "the solutions at reweighted points exited $code, expected 0"
+    [ "$(field "$work/r.json" '"%g %g" % (j["score"], j["max_score"])')" = "35 35" ] || fail "not 35 / 35"
+    [ "$(field "$work/r.json" 'round(sum(c["max_score"] for c in j["exercises"][1]["checks"]) * 100)')" = 2500 ] ||
+      fail "memory's checks do not add up to 25"
+    [ "$(field "$work/g.json" 'round(sum(t["max_score"] for t in j["tests"] if t["name"].startswith("memory")) * 100)')" = 2500 ] ||
+      fail "Gradescope's memory tests do not add up to 25"
+    "$GRADER" assignment "$work/wrong.json" >"$out" 2>&1 || fail "assignment exited $?"
+    grep -q "^memory  25 points" "$out" || fail "the assignment's description does not give memory 25 points"
+    # Hidden points beside after_published checks: a warning at load, which names the check.
+    cat >"$work/leak.json" <<'JSON'
+{ "exercises": [ { "name": "flops", "points": 10, "visibility": [
+    { "checks": "*", "visibility": "after_published" },
+    { "checks": "crossover/*", "visibility": "hidden" } ] } ] }
+JSON
+    "$GRADER" assignment "$work/leak.json" >"$out" 2>&1 || fail "assignment leak.json exited $?"
+    grep -q "warning: .*hidden checks carry points (flops/crossover/.*after_published" "$out" ||
+      fail "no warning for hidden points beside after_published checks" ;;
 
   unknown-exercise)
     sed 's/"memory"/"chunky"/' "$work/two.json" >"$work/unknown.json"

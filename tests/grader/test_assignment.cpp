@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -70,12 +71,66 @@ TEST_CASE("assignment: the exercises it names, in its order, with their points")
   CHECK(one.find("causal") == nullptr);
 }
 
-TEST_CASE("assignment: points that are not the sum of the exercise's checks are an error") {
-  const std::string e = error_of(R"({"exercises": [{"name": "flops", "points": 10}]})");
-  CHECK(has(e, "'flops' is worth 3 points"));
-  CHECK(has(e, "not 10"));
-  CHECK(has(error_of(R"({"exercises": [{"name": "causal", "points": 5.5}]})"), "worth 6 points"));
+TEST_CASE("assignment: any points for an exercise, shared by its checks in proportion, adding up exactly") {
+  auto points = [](const grader::Assignment& a, const std::string& ex, const std::string& name) {
+    return a.points_of(ex, find_check(ex, name));
+  };
+  // flops' checks are 2 and 1: 10 points share as 6.67 and 3.33 (largest remainder, to 0.01).
+  const auto a = grader::parse_assignment("a", R"({"exercises": [{"name": "flops", "points": 10}]})", kit());
+  CHECK(points(a, "flops", "flops/by-hand") == doctest::Approx(6.67));
+  CHECK(points(a, "flops", "flops/random") == doctest::Approx(3.33));
+  // causal's 1.5, 2, 2, 0.5 in 50 points: 12.5, 16.67, 16.67, 4.17 would be 50.01 when each is
+  // rounded on its own; the shares add up to 50.00.
+  const auto c = grader::parse_assignment("c", R"({"exercises": [{"name": "causal", "points": 50}]})", kit());
+  double cents = 0;
+  for (const auto& ch : kit()[1].checks) cents += std::round(points(c, "causal", ch.name) * 100);
+  CHECK(cents == 5000);
+  CHECK(points(c, "causal", "recurrent/hand") == doctest::Approx(12.5));
+  // Weights per check or glob (the last match winning); a check no rule names keeps its table's.
+  const auto w = grader::parse_assignment("w", R"({"exercises": [{"name": "causal", "points": 6,
+      "check_points": [{"checks": "*", "points": 1}, {"checks": "step/*", "points": 0}]}]})", kit());
+  CHECK(points(w, "causal", "recurrent/hand") == doctest::Approx(2));
+  CHECK(points(w, "causal", "parallel/hand") == doctest::Approx(2));
+  CHECK(points(w, "causal", "step/random") == 0);
+  // Points that already add up are used as they are (no rounding of the tables' own points).
+  const auto same = grader::parse_assignment("s", R"({"exercises": [{"name": "causal", "points": 6}]})", kit());
+  CHECK(points(same, "causal", "step/random") == 0.5);
+  // Errors: no points, thousandths, a rule naming nothing, nothing to share among.
   CHECK(has(error_of(R"({"exercises": [{"name": "flops"}]})"), "needs its \"points\""));
+  CHECK(has(error_of(R"({"exercises": [{"name": "flops", "points": 1.005}]})"), "in hundredths"));
+  CHECK(has(error_of(R"({"exercises": [{"name": "flops", "points": 3, "check_points": [{"checks": "x*", "points": 1}]}]})"),
+            "names none of its checks"));
+  CHECK(has(error_of(R"({"exercises": [{"name": "flops", "points": 3, "check_points": [{"checks": "*", "points": 0}]}]})"),
+            "cannot share"));
+  CHECK(grader::shares_of({1, 1, 1}, 1) == std::vector<double>{0.34, 0.33, 0.33});
+}
+
+TEST_CASE("assignment: hidden checks with points beside after_published ones are warned about") {
+  // Once grades are published, the total minus the shown checks is the hidden checks' result.
+  const auto a = grader::parse_assignment("a", R"({"exercises": [{"name": "causal", "points": 6, "visibility": [
+      {"checks": "recurrent/*", "visibility": "after_published"},
+      {"checks": "step/random", "visibility": "hidden"}]}]})", kit());
+  REQUIRE(a.warnings.size() == 1);
+  CHECK(has(a.warnings[0], "causal/step/random"));
+  CHECK(has(a.warnings[0], "after_published"));
+  // With 0 points, or held back by the due date only, there is nothing to warn about.
+  CHECK(grader::parse_assignment("b", R"({"exercises": [{"name": "causal", "points": 6,
+      "check_points": [{"checks": "step/random", "points": 0}], "visibility": [
+      {"checks": "recurrent/*", "visibility": "after_published"},
+      {"checks": "step/random", "visibility": "hidden"}]}]})", kit()).warnings.empty());
+  CHECK(grader::parse_assignment("c", R"({"exercises": [{"name": "causal", "points": 6, "visibility": [
+      {"checks": "recurrent/*", "visibility": "after_due_date"},
+      {"checks": "step/random", "visibility": "hidden"}]}]})", kit()).warnings.empty());
+}
+
+TEST_CASE("assignment: a due time and a late policy") {
+  const auto a = grader::parse_assignment("a", R"({"due": "2026-03-06T23:59:00Z", "late": {"per_day": 10},
+      "exercises": [{"name": "flops", "points": 3}]})", kit());
+  REQUIRE(a.late.due);
+  CHECK(*a.late.due == grader::parse_iso8601("2026-03-06T23:59:00Z"));
+  CHECK(a.late.penalises);
+  CHECK(has(error_of(R"({"due": "2026-03-06 23:59", "exercises": [{"name": "flops", "points": 3}]})"), "ISO 8601"));
+  CHECK(has(error_of(R"({"late": {"weekly": 1}, "exercises": [{"name": "flops", "points": 3}]})"), "weekly"));
 }
 
 TEST_CASE("assignment: an unknown exercise, a typo, a repeat and an empty list are errors") {

@@ -213,7 +213,7 @@ TEST_CASE("gradebook: two competing files are `ambiguous`, and the notes name bo
   const gb::Book book = gb::join({}, reports, {"flops", "causal"});
   const auto rows = lines(gb::gradebook_csv(book, false));
   REQUIRE(rows.size() == 2);
-  CHECK(rows[1] == "erin,,,,10,0,10,45,ambiguous,ok,ambiguous,"
+  CHECK(rows[1] == "erin,,,,10,0,10,10,45,no,0,ambiguous,ok,ambiguous,"
                    "\"not in the roster; several files, none graded: causal (causal (1).cpp, old/causal.cpp)\"");
   CHECK(gb::facts(book, book.rows[0]).missing.empty());  // competing files are not a missing file
 }
@@ -224,13 +224,14 @@ TEST_CASE("gradebook: roster columns, statuses, a row per student and per strang
   const auto rows = lines(gb::gradebook_csv(book, false));
   REQUIRE(rows.size() == 7);  // header, five roster entries, one stranger
   CHECK(rows[0] ==
-        "submission,student_id,name,email,flops,causal,total,max_score,status,flops_status,causal_status,notes");
-  CHECK(rows[1] == "ada,1001,\"Lovelace, Ada\",ada@example.org,10,35,45,45,ok,ok,ok,");
-  CHECK(rows[2] == "zoe_unal_42,1002,Zoë Ünal-Åström,zoe@example.org,10,12.5,22.5,45,partial,ok,partial,");
-  CHECK(rows[3] == "li,1003,李 小龙,li@example.org,10,0,10,45,build_error,ok,build_error,does not build: causal");
-  CHECK(rows[4] == "max,1004,Max Mustermann,max@example.org,0,35,35,45,missing_files,missing_files,ok,missing: flops");
-  CHECK(rows[5] == ",1005,Nora Nobody,nora@example.org,0,0,0,45,missing_files,missing_files,missing_files,no submission");
-  CHECK(rows[6] == "stranger,,,,10,35,45,45,ok,ok,ok,not in the roster");
+        "submission,student_id,name,email,flops,causal,total,total_after_late,max_score,late,days_late,status,"
+        "flops_status,causal_status,notes");
+  CHECK(rows[1] == "ada,1001,\"Lovelace, Ada\",ada@example.org,10,35,45,45,45,no,0,ok,ok,ok,");
+  CHECK(rows[2] == "zoe_unal_42,1002,Zoë Ünal-Åström,zoe@example.org,10,12.5,22.5,22.5,45,no,0,partial,ok,partial,");
+  CHECK(rows[3] == "li,1003,李 小龙,li@example.org,10,0,10,10,45,no,0,build_error,ok,build_error,does not build: causal");
+  CHECK(rows[4] == "max,1004,Max Mustermann,max@example.org,0,35,35,35,45,no,0,missing_files,missing_files,ok,missing: flops");
+  CHECK(rows[5] == ",1005,Nora Nobody,nora@example.org,0,0,0,0,45,no,0,missing_files,missing_files,missing_files,no submission");
+  CHECK(rows[6] == "stranger,,,,10,35,45,45,45,no,0,ok,ok,ok,not in the roster");
   CHECK(book.not_in_roster == std::vector<std::string>{"stranger"});
   CHECK(book.no_submission == std::vector<std::string>{"1005 Nora Nobody"});
 }
@@ -367,7 +368,7 @@ TEST_CASE("gradebook: how grade-all took the files (the report's intake) is in t
   const gb::Book book = gb::join({}, {{"kim", r}}, {"flops"});
   const auto rows = lines(gb::gradebook_csv(book, false));
   REQUIRE(rows.size() == 2);
-  CHECK(rows[1] == "kim,,,,10,10,10,ok,ok,not in the roster; flops-1.cpp (Canvas submission 900) is graded; "
+  CHECK(rows[1] == "kim,,,,10,10,10,10,no,0,ok,ok,not in the roster; flops-1.cpp (Canvas submission 900) is graded; "
                    "kim.zip was unpacked (1 file)");
 }
 
@@ -427,4 +428,32 @@ TEST_CASE("several folders for one student: the latest is taken, or the one the 
   book = gb::join(pinned, reports, {"flops"}, recency);
   CHECK(gb::parse_csv(gb::scores_csv(book, false))[1] == std::vector<std::string>{"1001", "2"});
   CHECK(book.several_folders[0] == "1001: alice alice_v2 (the exports take alice: pinned by the roster)");
+}
+
+TEST_CASE("gradebook: late work from the roster's time and Canvas's _LATE_ flag, the exports after the penalty") {
+  const auto roster = gb::parse_roster(
+      "folder,id,name,submitted\n"
+      "ada,1001,Ada,2026-03-06T23:00:00-05:00\n"   // on time
+      "bob,1002,Bob,2026-03-08T10:00:00-05:00\n"   // 34 hours late: 2 days, 20% off
+      "cy,1003,Cy,\n");                            // no time: Canvas flagged its files _LATE_
+  json cy = report({exercise("flops", 10, 10)});
+  cy["canvas_late"] = true;
+  gb::Book book = gb::join(roster, {{"ada", report({exercise("flops", 10, 10)})},
+                                    {"bob", report({exercise("flops", 10, 10)})}, {"cy", cy}}, {"flops"});
+  book.late = grader::parse_late_policy("2026-03-06T23:59:00-05:00", json{{"per_day", 10}, {"cap", 50}});
+  const auto rows = lines(gb::gradebook_csv(book, false));
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[0] == "submission,student_id,name,email,flops,total,total_after_late,max_score,late,days_late,status,"
+                   "flops_status,notes");
+  CHECK(rows[1] == "ada,1001,Ada,,10,10,10,10,no,0,ok,ok,");
+  CHECK(rows[2] == "bob,1002,Bob,,10,10,8,10,yes,2,ok,ok,"
+                   "\"late: submitted 2026-03-08T10:00:00-05:00 (roster), 20% off\"");
+  CHECK(rows[3] == "cy,1003,Cy,,10,10,9,10,yes,1,ok,ok,"
+                   "\"late: Canvas's _LATE_ flag, no time known, counted as 1 day, 10% off\"");
+  // The LMS gets the score after the penalty.
+  CHECK(lines(gb::scores_csv(book, false)) == std::vector<std::string>{"id,score", "1001,10", "1002,8", "1003,9"});
+  CHECK(gb::parse_csv(gb::canvas_csv(book, "x", false))[2][5] == "8");
+  // A time the roster gets wrong stops before any grading, naming the entry.
+  CHECK_THROWS_WITH_AS(gb::parse_roster("folder,id,submitted\nada,1,yesterday\n"),
+                       doctest::Contains("roster entry 2"), std::runtime_error);
 }

@@ -67,7 +67,7 @@ kit grade-all "$class" --roster "$roster" --out "$grades" --lms-column "Linear a
 [ $code -eq 0 ] || fail "grade-all --roster exited $code"
 csv=$grades/gradebook.csv
 head -c 3 "$csv" | od -An -tx1 | grep -q 'ef bb bf' && fail "a byte-order mark without --bom"
-head -n 1 "$csv" | grep -qxF 'submission,student_id,name,email,flops,causal,random_features,taylor,memory,total,max_score,status,flops_status,causal_status,random_features_status,taylor_status,memory_status,notes' ||
+head -n 1 "$csv" | grep -qxF 'submission,student_id,name,email,flops,causal,random_features,taylor,memory,total,total_after_late,max_score,late,days_late,status,flops_status,causal_status,random_features_status,taylor_status,memory_status,notes' ||
   fail "unexpected gradebook header: $(head -n 1 "$csv")"
 row() { grep -qxF "$1" "$csv" || fail "no gradebook row '$1'; the gradebook:
 $(cat "$csv")"; }

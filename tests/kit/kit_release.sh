@@ -50,7 +50,7 @@ case "$name" in
     [ $code -eq 0 ] || fail "grade-all exited $code"
     csv=$work/grades/gradebook.csv
     [ -f "$csv" ] || fail "no gradebook"
-    head -n 1 "$csv" | grep -qx 'submission,student_id,name,email,flops,causal,random_features,taylor,memory,total,max_score,status,flops_status,causal_status,random_features_status,taylor_status,memory_status,notes' ||
+    head -n 1 "$csv" | grep -qx 'submission,student_id,name,email,flops,causal,random_features,taylor,memory,total,total_after_late,max_score,late,days_late,status,flops_status,causal_status,random_features_status,taylor_status,memory_status,notes' ||
       fail "unexpected CSV header: $(head -n 1 "$csv")"
     # The submission and score columns (no roster here: the id, name and email columns are empty).
     scores() { cut -d, -f1,5-11 "$csv"; }
@@ -243,6 +243,18 @@ case "$name" in
     esac
     # The compiler's message names the file as uploaded, not the kit's causal/causal.cpp.
     grep -qF 'my work/causal/causal.cpp:1' "$results" || fail "the build error does not name the uploaded file"
+    # Late work: Gradescope's submission_metadata.json, 26 hours after its due_date, under a
+    # policy of 10% a day: results.json's score is flops' 10 less 20%, and its output says so.
+    python3 -c 'import json, sys; a = json.load(open(sys.argv[1])); a["late"] = {"per_day": 10}; json.dump(a, open(sys.argv[1], "w"))' \
+      "$root/source/kit/assignments/default.json"
+    printf '{"id": 1, "created_at": "2026-03-02T01:00:00.5-07:00", "assignment": {"due_date": "2026-02-28T23:00:00-07:00"}}' \
+      >"$root/submission_metadata.json"
+    "$root/source/run_autograder" >"$out" 2>&1 || fail "run_autograder exited $?"
+    summary=$("$REPORT_TOOL" gradescope "$results") || fail "no results.json for a late submission"
+    case "$summary" in "score=8 "*) ;; *) fail "expected 10 less 20% for two days late: $summary" ;; esac
+    grep -q 'Late work (.*10% off a day late.*2 day(s) late, 20% off your total' "$results" ||
+      fail "results.json does not say how late and what was taken"
+    rm "$root/submission_metadata.json"
     # A hostile submission, graded as Gradescope grades it (as root, AUTOGRADER_ROOT, the
     # bundle's own kit with its reference and course key beside it): read answers right only
     # if it can open the bundle's course key or reference. The sandbox shows it neither.
