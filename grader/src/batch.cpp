@@ -8,6 +8,7 @@
 #include "course_seeds.hpp"
 #include "engine.hpp"
 #include "find_files.hpp"
+#include "grade_shards.hpp"
 #include "gradebook.hpp"
 #include "progress.hpp"
 #include "report.hpp"
@@ -113,23 +114,6 @@ double own_seconds(const Report& report) {
   return seconds;
 }
 
-// The grade column of the LMS imports. A new column name is a new grade item in Canvas and
-// Moodle, so each assignment gets its own by default: its name for Canvas, its title (when it
-// has one) for Moodle, whose import lets the instructor map the column to any item.
-struct LmsColumns {
-  std::string canvas, moodle;
-};
-LmsColumns lms_columns(const std::string& chosen, const Assignment& assignment) {
-  if (!chosen.empty()) return {chosen, chosen};
-  std::string title;
-  try {
-    title = nlohmann::json::parse(assignment.text).value("title", "");
-  } catch (const std::exception&) {
-    title.clear();  // the assignment was read already; a title is only for people
-  }
-  return {assignment.name, title.empty() ? assignment.name : title};
-}
-
 // Names a student chose (a file in the class folder, a folder, an archive) reach the terminal:
 // printable, so that none can clear the screen or retitle the window.
 std::string list(const std::vector<std::string>& v) {
@@ -233,6 +217,24 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   }
   for (const auto& [name, folder] : folder_of)
     if (auto inside = archives_in(folder); !inside.empty()) archives_of[name] = std::move(inside);
+  // One shard of the class (--shard K/N): the others are left to other machines.
+  if (batch.shard.count > 1) {
+    std::set<std::string> all;
+    for (const auto& [name, f] : folder_of) all.insert(name);
+    for (const auto& [name, a] : archives_of) all.insert(name);
+    std::size_t kept = 0;
+    for (const auto& name : all) {
+      if (in_shard(name, batch.shard)) {
+        ++kept;
+        continue;
+      }
+      folder_of.erase(name);
+      archives_of.erase(name);
+      notes_of.erase(name);
+    }
+    std::cerr << "grade-all: shard " << batch.shard.index << "/" << batch.shard.count << ": " << kept << " of "
+              << all.size() << " submissions\n";
+  }
   // How recent each submission is, for a student with several (before archives are unpacked).
   std::map<std::string, gradebook::Recency> recency;
   for (const auto& [name, folder] : folder_of) {
@@ -311,80 +313,36 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
         j["intake"] = notes->second;
         for (const auto& note : notes->second) j["notices"].push_back(note);
       }
-      // Canvas named its file _LATE_: the gradebook applies the late policy (late_policy.hpp).
-      if (canvas_late.count(name)) j["canvas_late"] = true;
       std::ofstream file(reports_dir / (name + ".json"));
       file << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       if (!file) throw std::runtime_error("cannot write the report of " + name);
     }
   }
 
-  // The gradebook, from every report on disk (fresh or kept), joined with the roster.
+  // The gradebook, from every report on disk (fresh or kept), joined with the roster. Each
+  // report is given what the gradebook needs of its folder (grade_shards.hpp), so that
+  // merge-grades, which has the reports only, writes the same files.
   const std::vector<std::string> exercises = assignment.exercise_names();
   std::map<std::string, nlohmann::json> reports;
-  for (const auto& name : names) reports[name] = nlohmann::json::parse(read_text(reports_dir / (name + ".json")));
-  gradebook::Book book = gradebook::join(roster, reports, exercises, recency);
-  book.late = assignment.late;
-  bool written = write_text(fs::path(out) / "gradebook.csv", gradebook::gradebook_csv(book, batch.bom));
-  std::vector<std::string> files = {"gradebook.csv"};
-  if (!roster_path.empty()) {
-    const LmsColumns column = lms_columns(batch.lms_column, assignment);
-    written &= write_text(fs::path(out) / "canvas.csv", gradebook::canvas_csv(book, column.canvas, batch.bom));
-    written &= write_text(fs::path(out) / "moodle.csv", gradebook::moodle_csv(book, column.moodle, batch.bom));
-    written &= write_text(fs::path(out) / "scores.csv", gradebook::scores_csv(book, batch.bom));
-    files.insert(files.end(), {"canvas.csv", "moodle.csv", "scores.csv"});
-  }
-
-  // Identical sources (after dropping comments and whitespace), per exercise: a report of its
-  // own, for a person to look at; it never changes a score.
-  std::map<std::string, std::map<std::string, std::string>> sources, shown;
-  std::map<std::string, std::string> stubs;
-  for (const auto& ex : exercises) {
-    stubs[ex] = read_text(fs::path(LINATTN_SOURCE_DIR) / "exercises" / ex / (ex + ".cpp"));
-    for (const auto& name : names) {
-      const FoundSource& found = found_of.at(name).at(ex);
-      if (found.kind != FoundSource::Kind::Found || !found.refused.empty()) continue;
-      sources[ex][name] = found.text;
-      shown[ex][name] = found.shown;
-    }
-  }
-  const auto groups = gradebook::similar_groups(sources, stubs);
-  written &= write_text(fs::path(out) / "similarity.csv", gradebook::similarity_csv(groups, book, shown, batch.bom));
-  files.push_back("similarity.csv");
-
-  // The summary: what needs a person's eyes.
-  std::vector<std::string> missing, build_errors;
-  for (const auto& row : book.rows) {
-    if (row.report.is_null()) continue;
-    const auto f = gradebook::facts(book, row);
-    if (!f.missing.empty()) missing.push_back(row.submission + " (" + list(f.missing) + ")");
-    if (!f.build_errors.empty()) build_errors.push_back(row.submission + " (" + list(f.build_errors) + ")");
-  }
+  bool written = true;
   for (const auto& name : names) {
-    const auto& j = reports[name];
-    for (const auto& e : j["exercises"])
-      if (e.value("source_status", "") == "ambiguous")
-        std::cerr << "grade-all: " << name << ": several files could be " << e.value("name", "") << ".cpp ("
-                  << list(e.value("source_others", std::vector<std::string>{})) << "); none was graded\n";
+    const fs::path file = reports_dir / (name + ".json");
+    nlohmann::json j = nlohmann::json::parse(read_text(file));
+    j["class"] = class_facts(found_of.at(name), recency[name], exercises);
+    // Canvas named its file _LATE_: the gradebook applies the late policy (late_policy.hpp).
+    if (canvas_late.count(name)) j["canvas_late"] = true;
+    else j.erase("canvas_late");
+    written &= write_text(file, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    reports[name] = std::move(j);
   }
-  if (!missing.empty()) std::cerr << "grade-all: missing files: " << list(missing) << "\n";
-  if (!build_errors.empty()) std::cerr << "grade-all: do not build: " << list(build_errors) << "\n";
-  if (!roster_path.empty()) {
-    if (!book.not_in_roster.empty())
-      std::cerr << "grade-all: not in the roster (in the gradebook, not in the exports): "
-                << list(book.not_in_roster) << "\n";
-    if (!book.no_submission.empty())
-      std::cerr << "grade-all: in the roster, no submission (scored 0 in the exports): " << list(book.no_submission)
-                << "\n";
-    for (const auto& several : book.several_folders)
-      std::cerr << "grade-all: one roster entry, several folders: " << several << "\n";
-  }
-  for (const auto& w : assignment.warnings) std::cerr << "grade-all: warning: the assignment: " << w << "\n";
-  for (const auto& g : groups)
-    std::cerr << "grade-all: identical " << g.exercise << ".cpp (comments and spacing aside): " << list(g.members)
-              << "\n";
-  std::cerr << "grade-all: wrote " << list(files) << " in " << out << " and " << names.size() << " reports in "
-            << reports_dir.string() << "\n";
+  ClassOutputs to;
+  to.out = out;
+  to.roster = roster;
+  to.has_roster = !roster_path.empty();
+  to.assignment = &assignment;
+  to.bom = batch.bom;
+  to.lms_column = batch.lms_column;
+  written &= write_class_outputs(to, reports);
   return (fault || !written) ? 2 : 0;
 }
 

@@ -1,5 +1,7 @@
 #include "command_line.hpp"
 
+#include "grade_shards.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
@@ -44,6 +46,8 @@ struct Targets {
   std::uint64_t seed = 0;
   CLI::App* grade = nullptr;
   CLI::App* batch = nullptr;
+  CLI::App* merge = nullptr;
+  std::string shard;
   CLI::App* try_ = nullptr;
   CLI::App* show = nullptr;
   CLI::App* record = nullptr;
@@ -123,6 +127,21 @@ std::unique_ptr<CLI::App> make_app(Targets& t) {
                       "title in Moodle's)")
       ->type_name("NAME");
   t.batch_seed_option = add_check_options(t.batch, o, t.seed);
+  t.batch->add_option("--shard", t.shard,
+                      "grade only the K-th of N parts of the class (a stable split by submission name); "
+                      "join the parts' --out folders with merge-grades")
+      ->type_name("K/N");
+
+  t.merge = app->add_subcommand("merge-grades",
+                                "join the --out folders of grade-all --shard runs into one gradebook and one set "
+                                "of exports in OUT");
+  t.merge->add_option("OUT", b.out, "the folder to write")->required()->type_name("");
+  t.merge->add_option("DIR", b.merge_dirs, "the shards' --out folders")->required()->type_name("");
+  t.merge->add_option("--roster", b.roster_path, "the roster, as given to grade-all")->type_name("FILE");
+  t.merge->add_flag("--bom", b.bom, "start every CSV with a UTF-8 byte-order mark (spreadsheets)");
+  t.merge->add_option("--lms-column", b.lms_column, "the grade column's name in the LMS imports")->type_name("NAME");
+  t.merge->add_option("--assignment", o.assignment, "the assignment the shards graded (default: default)")
+      ->type_name("NAME");
 
   t.try_ = app->add_subcommand("try", "build EXERCISE.cpp with the exercise's scratch program (try.cpp) and run it");
   t.try_->add_option("EXERCISE", t.command.try_exercise, "the exercise")->required()->type_name("");
@@ -183,6 +202,7 @@ void finish(Targets& t, const CLI::App& app) {
   Command& c = t.command;
   Options& o = c.options;
   if (t.batch->parsed()) c.mode = Command::Mode::Batch;
+  else if (t.merge->parsed()) c.mode = Command::Mode::Merge;
   else if (t.try_->parsed()) c.mode = Command::Mode::Try;
   else if (t.show->parsed()) c.mode = Command::Mode::ShowAssignment;
   else if (t.describe->parsed()) c.mode = Command::Mode::DescribeApi;
@@ -239,6 +259,12 @@ std::variant<Command, int> parse_command_line(int argc, char** argv) {
       return 2;
     }
   }
+  if (!t.shard.empty()) try {
+      t.command.batch.shard = parse_shard(t.shard);
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "linattn-grade: grade-all: " << e.what() << "\n";
+      return 2;
+    }
   finish(t, *app);
   return t.command;
 }

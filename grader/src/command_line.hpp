@@ -20,7 +20,7 @@
 namespace grader {
 
 struct Command {
-  enum class Mode { Grade, Batch, Try, ShowAssignment, DescribeApi, RecordOracle, MakeCourseKey };
+  enum class Mode { Grade, Batch, Merge, Try, ShowAssignment, DescribeApi, RecordOracle, MakeCourseKey };
   Mode mode = Mode::Grade;
   Options options;             // grade, grade-all (the checks part), record-oracle (its few)
   BatchOptions batch;          // grade-all

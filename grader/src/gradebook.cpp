@@ -379,11 +379,12 @@ std::string gradebook_csv(const Book& book, bool bom) {
     if (!row.note.empty()) notes.push_back(row.note);
     if (!f.missing.empty() && !row.report.is_null()) notes.push_back("missing: " + join_names(f.missing));
     if (!f.build_errors.empty()) notes.push_back("does not build: " + join_names(f.build_errors));
-    if (f.late.late)
+    if (f.late.late) {
+      const std::string taken = book.late.penalises ? number(f.late.penalty_percent) + "% off" : "no penalty";
       notes.push_back(f.late.source == "roster"
-                          ? "late: submitted " + f.late.submitted_at + " (roster), " + number(f.late.penalty_percent) + "% off"
-                          : "late: Canvas's _LATE_ flag, no time known, counted as 1 day, " +
-                                number(f.late.penalty_percent) + "% off");
+                          ? "late: submitted " + f.late.submitted_at + " (roster), " + taken
+                          : "late: Canvas's _LATE_ flag, no time known, counted as 1 day, " + taken);
+    }
     for (const auto& a : f.ambiguous) notes.push_back("several files, none graded: " + a);
     if (!row.report.is_null())  // how grade-all took the files: a Canvas resubmission, an archive
       for (const auto& n : row.report.value("intake", std::vector<std::string>{})) notes.push_back(n);
@@ -463,18 +464,18 @@ std::string normalized_source(const std::string& t) {
   return out;
 }
 
-std::vector<SimilarGroup> similar_groups(
-    const std::map<std::string, std::map<std::string, std::string>>& sources,
-    const std::map<std::string, std::string>& stubs) {
+std::string normalized_hash(const std::string& text) { return sha256_hex(normalized_source(text)); }
+
+std::vector<SimilarGroup> similar_groups_by_hash(
+    const std::map<std::string, std::map<std::string, std::string>>& hashes,
+    const std::map<std::string, std::string>& stub_hashes) {
   std::vector<SimilarGroup> groups;
-  for (const auto& [exercise, files] : sources) {
+  for (const auto& [exercise, of] : hashes) {
     std::string stub_hash;
-    if (const auto s = stubs.find(exercise); s != stubs.end()) stub_hash = sha256_hex(normalized_source(s->second));
+    if (const auto s = stub_hashes.find(exercise); s != stub_hashes.end()) stub_hash = s->second;
     std::map<std::string, std::vector<std::string>> by_hash;
-    for (const auto& [submission, text] : files) {
-      const std::string h = sha256_hex(normalized_source(text));
+    for (const auto& [submission, h] : of)
       if (h != stub_hash) by_hash[h].push_back(submission);
-    }
     for (auto& [h, members] : by_hash)
       if (members.size() > 1) {
         std::sort(members.begin(), members.end());
@@ -482,6 +483,17 @@ std::vector<SimilarGroup> similar_groups(
       }
   }
   return groups;
+}
+
+std::vector<SimilarGroup> similar_groups(
+    const std::map<std::string, std::map<std::string, std::string>>& sources,
+    const std::map<std::string, std::string>& stubs) {
+  std::map<std::string, std::map<std::string, std::string>> hashes;
+  for (const auto& [exercise, files] : sources)
+    for (const auto& [submission, text] : files) hashes[exercise][submission] = normalized_hash(text);
+  std::map<std::string, std::string> stub_hashes;
+  for (const auto& [exercise, text] : stubs) stub_hashes[exercise] = normalized_hash(text);
+  return similar_groups_by_hash(hashes, stub_hashes);
 }
 
 std::string similarity_csv(const std::vector<SimilarGroup>& groups, const Book& book,

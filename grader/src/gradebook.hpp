@@ -154,6 +154,12 @@ struct SimilarGroup {
 std::vector<SimilarGroup> similar_groups(
     const std::map<std::string, std::map<std::string, std::string>>& sources,
     const std::map<std::string, std::string>& stubs);
+// The same from each source's hash (sha256 hex of its normalized text), as the reports carry
+// them (merge-grades has the reports only): exercise -> (submission -> hash).
+std::vector<SimilarGroup> similar_groups_by_hash(
+    const std::map<std::string, std::map<std::string, std::string>>& hashes,
+    const std::map<std::string, std::string>& stub_hashes);
+std::string normalized_hash(const std::string& text);  // sha256 hex of normalized_source(text)
 // similarity.csv: exercise,group,hash,submission,student_id,name,file — one row per member.
 std::string similarity_csv(const std::vector<SimilarGroup>& groups, const Book& book,
                            const std::map<std::string, std::map<std::string, std::string>>& files,

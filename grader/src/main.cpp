@@ -2,6 +2,7 @@
 // Exit status: 0 full marks, 1 graded but not full marks, 2 could not grade.
 #include "api_registry.hpp"
 #include "assignment.hpp"
+#include "grade_shards.hpp"
 #include "batch.hpp"
 #include "command_line.hpp"
 #include "course_seeds.hpp"
@@ -109,6 +110,7 @@ int main(int argc, char** argv) {
     switch (c.mode) {
       case grader::Command::Mode::Grade: return grade(c.options);
       case grader::Command::Mode::Batch: return grader::run_batch(c.batch, c.options);
+      case grader::Command::Mode::Merge: return grader::run_merge(c.batch.out, c.batch.merge_dirs, c.batch, c.options);
       case grader::Command::Mode::Try: return grader::run_try(c.try_exercise, c.try_dir);
       case grader::Command::Mode::ShowAssignment:
         std::cout << grader::describe(grader::load_assignment(LINATTN_SOURCE_DIR, c.options.assignment,

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace grader {
 
@@ -27,6 +28,11 @@ struct Options {
   std::string submission_metadata;      // --submission-metadata FILE: Gradescope's submission_metadata.json
 };
 
+// --shard K/N of grade-all (grade_shards.hpp): the K-th of N parts of the class, K from 1.
+struct Shard {
+  unsigned index = 1, count = 1;
+};
+
 // `grade-all`: what is not about the checks.
 struct BatchOptions {
   std::string dir;                      // the folder of submissions
@@ -34,6 +40,8 @@ struct BatchOptions {
   std::string roster_path;              // --roster FILE
   std::string lms_column;               // --lms-column NAME; empty: the assignment's (batch.cpp)
   bool bom = false;                     // --bom
+  Shard shard;                          // --shard K/N; 1/1: the whole class
+  std::vector<std::string> merge_dirs;  // merge-grades OUT DIR...: the shards' --out folders
 };
 
 }  // namespace grader

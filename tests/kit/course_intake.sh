@@ -42,7 +42,8 @@ case "$name" in
     cp "$STUB/flops/flops.cpp" "$class/kimlee_2001_500_flops.cpp"
     cp "$S/flops/flops.cpp" "$class/kimlee_LATE_2001_900_flops-1.cpp"
     grade
-    row 'kimlee_2001,,,,10,10,10,ok,ok,not in the roster; flops-1.cpp (Canvas submission 900) is graded; older uploads of flops.cpp left out: flops.cpp (submission 500)'
+    # Canvas named the second upload _LATE_: late, one day (no time known), no policy: no penalty.
+    row "kimlee_2001,,,,10,10,10,10,yes,1,ok,ok,\"not in the roster; late: Canvas's _LATE_ flag, no time known, counted as 1 day, no penalty; flops-1.cpp (Canvas submission 900) is graded; older uploads of flops.cpp left out: flops.cpp (submission 500)\""
     [ "$(field "$grades/reports/kimlee_2001.json" 'j["exercises"][0]["source"]')" = flops-1.cpp ] ||
       fail "kim's report does not name flops-1.cpp"
     field "$grades/reports/kimlee_2001.json" '" ".join(j["notices"])' |
@@ -56,8 +57,8 @@ case "$name" in
     cp "$S/flops/flops.cpp" "$class/erin/b/"
     echo "nothing here" >"$class/dave/README.txt"
     grade
-    row 'erin,,,,0,0,10,ambiguous,ambiguous,"not in the roster; several files, none graded: flops (a/flops.cpp, b/flops.cpp)"'
-    row 'dave,,,,0,0,10,missing_files,missing_files,not in the roster; missing: flops'
+    row 'erin,,,,0,0,0,10,no,0,ambiguous,ambiguous,"not in the roster; several files, none graded: flops (a/flops.cpp, b/flops.cpp)"'
+    row 'dave,,,,0,0,0,10,no,0,missing_files,missing_files,not in the roster; missing: flops'
     # The checks say it too: ambiguous (the contract's status), a missing file's reason.
     [ "$(field "$grades/reports/erin.json" '{c["status"] for c in j["exercises"][0]["checks"]}')" = "{'ambiguous'}" ] ||
       fail "erin's checks are not ambiguous"
@@ -102,10 +103,15 @@ $(cat "$grades/gradebook.csv")" ;;
     mkdir -p "$class/@bob/=HYPERLINK(0)"
     cp "$S/flops/flops.cpp" "$class/@bob/=HYPERLINK(0)/"
     grade
+<<<<<<< HEAD
     row "'=1+2,,,,10,10,10,ok,ok,not in the roster"
     row "'@bob,,,,10,10,10,ok,ok,not in the roster"
     if grep -q "$(printf '\033')" "$out"; then fail "an escape character reached the terminal"; fi
     grep -qF 'not graded: \x1b]0;pwned\x07\x1b[2Jnotes.txt' "$out" || fail "the escaped name is not shown"
+=======
+    row "'=1+2,,,,10,10,10,10,no,0,ok,ok,not in the roster"
+    row "'@bob,,,,10,10,10,10,no,0,ok,ok,not in the roster"
+>>>>>>> 05a6abf (Sharded grading: grade-all --shard K/N (a stable split by SHA-256 of the submission name) and merge-grades OUT DIR... joining the shards' reports into one gradebook, LMS exports and similarity report, the same files as one run: both write them from the reports alone (each report now carries its folder's recency, each exercise's file and normalized-source hash, Canvas's _LATE_ flag; grade_shards.cpp). grader/tools/sharded-grading: a GitHub Actions workflow (matrix of shards, artifacts, a merge job; course key from a secret) and a Slurm job array (merge job afterok). README: reweighting, what each visibility reveals, late work, many machines. Tests: kit/grade-shards/merge (diffs every CSV of one run against the merged shards), kit/grade-shards/ci-files (workflow structure with python3-yaml, the Slurm script); gradebook rows in course_intake.sh and gradebook.sh follow the new columns)
     # The two identical files: in the similarity report, the folders and the file as text.
     grep -qF "flops,1," "$grades/similarity.csv" || fail "no similarity group: $(cat "$grades/similarity.csv")"
     python3 - "$grades" <<'EOF' || fail "a cell starts like a formula"
@@ -157,12 +163,12 @@ with tarfile.open(cls + "/ivy/link.tar.gz", "w:gz") as t:
 EOF
     before=$(cd "$class" && find . | sort)
     grade
-    row 'kim,,,,10,10,10,ok,ok,not in the roster; kim.zip was unpacked (1 file); its files are graded as kim.zip/...'
-    row 'lee,,,,10,10,10,ok,ok,not in the roster; flops.tar.gz was unpacked (1 file); its files are graded as flops.tar.gz/...'
-    row 'leeann_3001,,,,10,10,10,ok,ok,not in the roster; work.zip was unpacked (1 file); its files are graded as work.zip/...'
-    row 'max,,,,0,0,10,missing_files,missing_files,not in the roster; missing: flops; bomb.zip was not unpacked: it unpacks to more than 64 MiB (a zip bomb?); nothing in it is graded'
-    row "zed,,,,0,0,10,missing_files,missing_files,not in the roster; missing: flops; slip.zip was not unpacked: the entry ../../flops.cpp points outside the archive's folder; nothing in it is graded"
-    row 'ivy,,,,0,0,10,missing_files,missing_files,not in the roster; missing: flops; link.tar.gz was not unpacked: the entry flops.cpp is a link (links are not unpacked); nothing in it is graded'
+    row 'kim,,,,10,10,10,10,no,0,ok,ok,not in the roster; kim.zip was unpacked (1 file); its files are graded as kim.zip/...'
+    row 'lee,,,,10,10,10,10,no,0,ok,ok,not in the roster; flops.tar.gz was unpacked (1 file); its files are graded as flops.tar.gz/...'
+    row 'leeann_3001,,,,10,10,10,10,no,0,ok,ok,not in the roster; work.zip was unpacked (1 file); its files are graded as work.zip/...'
+    row 'max,,,,0,0,0,10,no,0,missing_files,missing_files,not in the roster; missing: flops; bomb.zip was not unpacked: it unpacks to more than 64 MiB (a zip bomb?); nothing in it is graded'
+    row "zed,,,,0,0,0,10,no,0,missing_files,missing_files,not in the roster; missing: flops; slip.zip was not unpacked: the entry ../../flops.cpp points outside the archive's folder; nothing in it is graded"
+    row 'ivy,,,,0,0,0,10,no,0,missing_files,missing_files,not in the roster; missing: flops; link.tar.gz was not unpacked: the entry flops.cpp is a link (links are not unpacked); nothing in it is graded'
     # Nothing was unpacked into the class folder, nor beside it.
     [ "$(cd "$class" && find . | sort)" = "$before" ] || fail "the class folder changed"
     if [ -e "$work/flops.cpp" ] || [ -e "$class/flops.cpp" ]; then fail "the zip-slip entry escaped"; fi
@@ -186,7 +192,7 @@ EOF
 "Lovelace, Ada",1001,S-17,ada,Section 1,10
 "Turing, Alan",1002,S-18,alan,Section 1,0' ] || fail "canvas.csv:
 $(cat "$grades/canvas.csv")"
-    row 'lovelaceada_1001,S-17,"Lovelace, Ada",,10,10,10,ok,ok,' ;;
+    row 'lovelaceada_1001,S-17,"Lovelace, Ada",,10,10,10,10,no,0,ok,ok,' ;;
 
   several-folders)
     # alice's first folder (the stub, older) and her second (her work, newer): the exports take
@@ -204,9 +210,9 @@ $(cat "$grades/canvas.csv")"
 1001,10
 1002,10' ] || fail "scores.csv:
 $(cat "$grades/scores.csv")"
-    row 'alice_v2,1001,Alice,,10,10,10,ok,ok,"one of 2 folders of 1001, the one in the exports (the newest files)"'
-    row 'alice,1001,Alice,,0,0,10,partial,partial,one of 2 folders of 1001; the exports take alice_v2'
-    row 'bob,1002,Bob,,10,10,10,ok,ok,"one of 2 folders of 1002, the one in the exports (pinned by the roster)"'
+    row 'alice_v2,1001,Alice,,10,10,10,10,no,0,ok,ok,"one of 2 folders of 1001, the one in the exports (the newest files)"'
+    row 'alice,1001,Alice,,0,0,0,10,no,0,partial,partial,one of 2 folders of 1001; the exports take alice_v2'
+    row 'bob,1002,Bob,,10,10,10,10,no,0,ok,ok,"one of 2 folders of 1002, the one in the exports (pinned by the roster)"'
     grep -qF "several folders: 1001: alice_v2 alice (the exports take alice_v2: the newest files)" "$out" ||
       fail "the summary does not say which folder was taken" ;;
 

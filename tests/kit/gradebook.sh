@@ -71,13 +71,13 @@ head -n 1 "$csv" | grep -qxF 'submission,student_id,name,email,flops,causal,rand
   fail "unexpected gradebook header: $(head -n 1 "$csv")"
 row() { grep -qxF "$1" "$csv" || fail "no gradebook row '$1'; the gradebook:
 $(cat "$csv")"; }
-row 'alice,1001,"Lovelace, Ada",ada@example.org,10,35,20,15,20,100,100,ok,ok,ok,ok,ok,ok,'
-row 'bob,1002,Bob Martin,bob@example.org,10,35,20,15,20,100,100,ok,ok,ok,ok,ok,ok,'
-row 'carol,1003,Zoë Ünal-Åström,zoe@example.org,10,35,20,15,20,100,100,ok,ok,ok,ok,ok,ok,'
-row 'dave,1004,李 小龙,dave@example.org,10,35,20,0,0,65,100,build_error,ok,ok,ok,build_error,missing_files,missing: memory; does not build: taylor'
-row ',1006,Frank Nobody,frank@example.org,0,0,0,0,0,0,100,missing_files,missing_files,missing_files,missing_files,missing_files,missing_files,no submission'
-row 'erin,,,,10,0,20,15,20,65,100,ambiguous,ok,ambiguous,ok,ok,ok,"not in the roster; several files, none graded: causal (causal (1).cpp, old/causal.cpp)"'
-row 'hoppergrace_1005,1005,Grace Hopper,grace@example.org,10,35,20,15,20,100,100,ok,ok,ok,ok,ok,ok,'
+row 'alice,1001,"Lovelace, Ada",ada@example.org,10,35,20,15,20,100,100,100,no,0,ok,ok,ok,ok,ok,ok,'
+row 'bob,1002,Bob Martin,bob@example.org,10,35,20,15,20,100,100,100,no,0,ok,ok,ok,ok,ok,ok,'
+row 'carol,1003,Zoë Ünal-Åström,zoe@example.org,10,35,20,15,20,100,100,100,no,0,ok,ok,ok,ok,ok,ok,'
+row 'dave,1004,李 小龙,dave@example.org,10,35,20,0,0,65,65,100,no,0,build_error,ok,ok,ok,build_error,missing_files,missing: memory; does not build: taylor'
+row ',1006,Frank Nobody,frank@example.org,0,0,0,0,0,0,0,100,no,0,missing_files,missing_files,missing_files,missing_files,missing_files,missing_files,no submission'
+row 'erin,,,,10,0,20,15,20,65,65,100,no,0,ambiguous,ok,ambiguous,ok,ok,ok,"not in the roster; several files, none graded: causal (causal (1).cpp, old/causal.cpp)"'
+row 'hoppergrace_1005,1005,Grace Hopper,grace@example.org,10,35,20,15,20,100,100,100,no,0,ok,ok,ok,ok,ok,ok,'
 [ "$(wc -l <"$csv")" -eq 8 ] || fail "the gradebook does not have 7 rows"
 
 # The batch summary names what needs a look.
@@ -141,7 +141,7 @@ kit grade-all "$class" --roster "$roster" --out "$grades" >"$out" 2>&1 || fail "
 [ ! -e "$grades/reports/bob.json" ] || fail "the report of the removed folder bob is still there"
 [ -e "$grades/reports/alice.json" ] || fail "alice's report went too"
 grep -qF "removed the reports of 1 submission(s) no longer in" "$out" || fail "the removal was not said"
-grep -qxF ',1002,Bob Martin,bob@example.org,0,0,0,0,0,0,100,missing_files,missing_files,missing_files,missing_files,missing_files,missing_files,no submission' "$csv" ||
+grep -qxF ',1002,Bob Martin,bob@example.org,0,0,0,0,0,0,0,100,no,0,missing_files,missing_files,missing_files,missing_files,missing_files,missing_files,no submission' "$csv" ||
   fail "bob is not listed as without a submission"
 
 # `./kit grade` uses the same finder and says which file it took.

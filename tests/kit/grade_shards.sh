@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Grading a class on several machines (label `kit`): grade-all --shard K/N splits the class by
+# submission name, and merge-grades joins the parts into the gradebook and exports an unsharded
+# run writes, byte for byte (merge); the GitHub Actions workflow and the Slurm script that ship
+# under grader/tools/ run exactly that (ci-files).
+# usage: grade_shards.sh GRADER KIT_DIR CASE
+set -u
+GRADER=$1
+KIT_DIR=$2
+name=$3
+work=$(mktemp -d)
+chmod 755 "$work"
+out=$work/out.log
+: >"$out"
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAILED: $*"; echo "--- output ---"; tail -n 40 "$out"; exit 1; }
+export NO_COLOR=1
+S=$KIT_DIR/solutions
+
+case "$name" in
+  merge)
+    # flops alone (quick), due on 6 March with 10% a day: a class of copies, a stub, a missing
+    # file, a Canvas upload marked _LATE_, a roster with one student's time.
+    cat >"$work/week1.json" <<'JSON'
+{ "exercises": [ { "name": "flops", "points": 10 } ],
+  "due": "2026-03-06T23:59:00Z", "late": { "per_day": 10 } }
+JSON
+    class=$work/class
+    for s in ada bob cy dee eve fay; do mkdir -p "$class/$s"; cp "$S/flops/flops.cpp" "$class/$s/"; done
+    cp "$KIT_DIR/exercises/flops/flops.cpp" "$class/bob/"
+    rm "$class/cy/flops.cpp"
+    cp "$S/flops/flops.cpp" "$class/kimlee_LATE_2001_900_flops.cpp"
+    printf 'folder,id,name,submitted\nada,1,Ada,2026-03-08T01:00:00Z\nbob,2,Bob,\ncy,3,Cy,\nkimlee_2001,4,Kim,\ngus,5,Gus,\n' \
+      >"$work/roster.csv"
+    all() { "$GRADER" --kit "$KIT_DIR" "$@" --roster "$work/roster.csv" --assignment "$work/week1.json" >>"$out" 2>&1; }
+    all grade-all "$class" --out "$work/whole" || fail "grade-all exited $?"
+    all grade-all "$class" --out "$work/s1" --shard 1/2 || fail "grade-all --shard 1/2 exited $?"
+    all grade-all "$class" --out "$work/s2" --shard 2/2 || fail "grade-all --shard 2/2 exited $?"
+    # Each submission in exactly one shard, both shards used.
+    names() { (cd "$1/reports" && ls) | sort; }
+    [ "$(names "$work/s1" | wc -l)" -gt 0 ] && [ "$(names "$work/s2" | wc -l)" -gt 0 ] || fail "a shard is empty"
+    [ "$( (names "$work/s1"; names "$work/s2") | sort)" = "$(names "$work/whole")" ] ||
+      fail "the shards' reports are not the class's, each once"
+    all merge-grades "$work/merged" "$work/s1" "$work/s2" || fail "merge-grades exited $?"
+    for f in gradebook.csv canvas.csv moodle.csv scores.csv similarity.csv; do
+      diff "$work/whole/$f" "$work/merged/$f" >>"$out" || fail "$f differs between one run and the merged shards"
+    done
+    [ "$(names "$work/merged")" = "$(names "$work/whole")" ] || fail "the merged reports are not the class's"
+    # The run has what the comparison needs: a late penalty, a Canvas flag, a similarity group.
+    grep -q '^ada,1,Ada,,10,10,8,10,yes,2,' "$work/merged/gradebook.csv" || fail "ada is not 2 days late"
+    grep -q '^kimlee_2001,4,Kim,,10,10,9,10,yes,1,' "$work/merged/gradebook.csv" || fail "kim's _LATE_ is not 1 day"
+    grep -q ',dee,' "$work/merged/similarity.csv" || fail "no similarity group"
+    # The same shard twice, a bad split, an assignment other than the shards': refused.
+    "$GRADER" --kit "$KIT_DIR" merge-grades "$work/m2" "$work/s1" "$work/s1" --assignment "$work/week1.json" >"$out" 2>&1
+    [ $? -eq 2 ] || fail "a shard given twice did not exit 2"
+    grep -q "is in .*s1 and in .*s1" "$out" || fail "no message naming the conflict"
+    "$GRADER" --kit "$KIT_DIR" merge-grades "$work/m3" "$work/s1" >"$out" 2>&1
+    [ $? -eq 2 ] || fail "another assignment than the shards' did not exit 2"
+    "$GRADER" --kit "$KIT_DIR" grade-all "$class" --shard 3/2 >"$out" 2>&1
+    [ $? -eq 2 ] || fail "--shard 3/2 did not exit 2"
+    grep -q "1 <= K <= N" "$out" || fail "no message for --shard 3/2" ;;
+
+  ci-files)
+    # The workflow: a matrix of shards, each running grade-all --shard with its index, its
+    # --out uploaded as an artifact; a merge job that needs them, downloads every one, and
+    # runs merge-grades over them.
+    python3 - "$KIT_DIR/grader/tools/sharded-grading/grade-class.yml" <<'PY' || fail "the workflow's structure"
+import re, sys, yaml
+wf = yaml.safe_load(open(sys.argv[1]))
+jobs = wf["jobs"]
+grade, merge = jobs["grade"], jobs["merge"]
+shards = grade["strategy"]["matrix"]["shard"]
+assert len(shards) > 1 and shards == list(range(1, len(shards) + 1)), shards
+assert grade["strategy"].get("fail-fast") is False, "one failed shard must not cancel the others"
+runs = " ".join(s.get("run", "") for s in grade["steps"])
+assert re.search(r"grade-all .*--shard \$\{\{ *matrix\.shard *\}\}/", runs), runs
+n = re.search(r"--shard \$\{\{ *matrix\.shard *\}\}/(\$\{\{[^}]*\}\}|\d+)", runs).group(1)
+assert n == str(len(shards)) or "strategy.job-total" in n, "N is not the matrix's size: " + n
+uploads = [s for s in grade["steps"] if str(s.get("uses", "")).startswith("actions/upload-artifact@")]
+assert uploads and "matrix.shard" in uploads[0]["with"]["name"], "each shard uploads its own artifact"
+needs = merge["needs"]
+assert needs == "grade" or needs == ["grade"], needs
+assert merge.get("if", "").replace(" ", "") in ("always()", "${{always()}}") or "if" not in merge
+downloads = [s for s in merge["steps"] if str(s.get("uses", "")).startswith("actions/download-artifact@")]
+assert downloads, "the merge job downloads the shards"
+mruns = " ".join(s.get("run", "") for s in merge["steps"])
+assert "merge-grades" in mruns, mruns
+assert any(str(s.get("uses", "")).startswith("actions/upload-artifact@") for s in merge["steps"]), "merged grades kept"
+PY
+    # The Slurm script: a job array of N tasks, each grade-all --shard $((ID+1))/N (or ID from
+    # 1), then the merge in a job that depends on the array (afterok).
+    script=$KIT_DIR/grader/tools/sharded-grading/grade-class.slurm
+    bash -n "$script" || fail "the Slurm script is not valid bash"
+    grep -Eq '^#SBATCH --array=1-[0-9]+' "$script" || fail "no job array (#SBATCH --array=1-N)"
+    grep -Eq 'grade-all .*--shard "?\$\{?SLURM_ARRAY_TASK_ID\}?/\$\{?SLURM_ARRAY_TASK_COUNT' "$script" ||
+      fail "the tasks do not grade --shard \$SLURM_ARRAY_TASK_ID/\$SLURM_ARRAY_TASK_COUNT"
+    grep -Eq 'sbatch .*--dependency=afterok:' "$script" || fail "no merge job after the array (afterok)"
+    grep -q 'merge-grades' "$script" || fail "the Slurm script does not merge"
+    # And the README shows both.
+    grep -q 'grader/tools/sharded-grading/grade-class.yml' "$KIT_DIR/README.md" || fail "README: no workflow"
+    grep -q 'grader/tools/sharded-grading/grade-class.slurm' "$KIT_DIR/README.md" || fail "README: no Slurm script" ;;
+  *)
+    echo "unknown test $name"; exit 2 ;;
+esac
+echo ok
