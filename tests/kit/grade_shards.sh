@@ -30,7 +30,11 @@ JSON
     cp "$KIT_DIR/exercises/flops/flops.cpp" "$class/bob/"
     rm "$class/cy/flops.cpp"
     cp "$S/flops/flops.cpp" "$class/kimlee_LATE_2001_900_flops.cpp"
-    printf 'folder,id,name,submitted\nada,1,Ada,2026-03-08T01:00:00Z\nbob,2,Bob,\ncy,3,Cy,\nkimlee_2001,4,Kim,\ngus,5,Gus,\n' \
+    # fay has two folders: the exports take the newer, fay_v2 (its report says how recent it is).
+    mkdir -p "$class/fay_v2"
+    cp "$KIT_DIR/exercises/flops/flops.cpp" "$class/fay_v2/"
+    touch -d '2026-03-01 12:00' "$class/fay/flops.cpp"
+    printf 'folder,id,name,submitted\nada,1,Ada,2026-03-08T01:00:00Z\nbob,2,Bob,\ncy,3,Cy,\nkimlee_2001,4,Kim,\ngus,5,Gus,\nfay*,6,Fay,\n' \
       >"$work/roster.csv"
     all() { "$GRADER" --kit "$KIT_DIR" "$@" --roster "$work/roster.csv" --assignment "$work/week1.json" >>"$out" 2>&1; }
     all grade-all "$class" --out "$work/whole" || fail "grade-all exited $?"
@@ -50,6 +54,8 @@ JSON
     grep -q '^ada,1,Ada,,10,10,8,10,yes,2,' "$work/merged/gradebook.csv" || fail "ada is not 2 days late"
     grep -q '^kimlee_2001,4,Kim,,10,10,9,10,yes,1,' "$work/merged/gradebook.csv" || fail "kim's _LATE_ is not 1 day"
     grep -q ',dee,' "$work/merged/similarity.csv" || fail "no similarity group"
+    grep -q '^fay_v2,6,Fay,.*the one in the exports (the newest files)' "$work/merged/gradebook.csv" ||
+      fail "fay's newer folder is not the one taken"
     # The same shard twice, a bad split, an assignment other than the shards': refused.
     "$GRADER" --kit "$KIT_DIR" merge-grades "$work/m2" "$work/s1" "$work/s1" --assignment "$work/week1.json" >"$out" 2>&1
     [ $? -eq 2 ] || fail "a shard given twice did not exit 2"
