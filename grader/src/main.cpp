@@ -1,6 +1,7 @@
 // linattn-grade: the judge's command line (`./kit grade` calls it).
 // Exit status: 0 full marks, 1 graded but not full marks, 2 could not grade.
 #include "api_registry.hpp"
+#include "archive_staging.hpp"
 #include "assignment.hpp"
 #include "grade_shards.hpp"
 #include "batch.hpp"
@@ -14,6 +15,7 @@
 #include "try_run.hpp"
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <unistd.h>
@@ -72,13 +74,48 @@ int record(const grader::Command& c) {
 #endif
 }
 
-int grade(const grader::Options& options) {
+// A folder of the grader's, removed when grading is done.
+struct StagingFolder {
+  std::filesystem::path path;
+  ~StagingFolder() {
+    std::error_code ec;
+    if (!path.empty()) std::filesystem::remove_all(path, ec);
+  }
+};
+
+int grade(const grader::Options& given) {
   try {
+    // Archives at the top of the folder (a student's causal.zip, an upload to Gradescope):
+    // unpacked by grade-all's own code (archive_staging.hpp) into a folder of the grader's and
+    // graded with the loose files; the report keeps the folder's own name and says what was
+    // unpacked or refused.
+    grader::Options options = given;
+    StagingFolder staging;
+    std::vector<std::string> intake;
+    if (std::filesystem::is_directory(given.submission))
+      if (const auto archives = grader::archives_in(given.submission); !archives.empty()) {
+        std::string pattern = (std::filesystem::temp_directory_path() / "linattn-grade-XXXXXX").string();
+        if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot make a folder to unpack archives in");
+        staging.path = pattern;
+        std::vector<std::string> exercises;
+        for (const auto& ex : grader::registry()) exercises.push_back(ex.exercise);
+        const auto staged = grader::stage_archives(given.submission, archives, staging.path / "submission", exercises);
+        options.submission = staged.folder.string();
+        intake = staged.notes;
+      }
     // A cold build takes seconds: show where it is, on a terminal only.
-    const grader::Report report =
+    grader::Report report =
         grader::grade_many({options.submission}, options,
                            options.quiet ? grader::Progress{} : grader::stderr_progress(false))
             .front();
+    if (!staging.path.empty()) {
+      report.submission = given.submission;
+      report.notices.insert(report.notices.begin(), intake.begin(), intake.end());
+      for (auto& ex : report.exercises)
+        for (auto& c : ex.checks)
+          if (const auto at = c.rerun.find(options.submission); at != std::string::npos)
+            c.rerun.replace(at, options.submission.size(), given.submission);
+    }
     grader::clear_progress_line();
     if (!options.quiet) grader::print_terminal(report, std::cout, colour_wanted(), options.verbose);
     bool written = true;

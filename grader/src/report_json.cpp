@@ -134,6 +134,8 @@ nlohmann::json to_gradescope_json(const Report& report) {
   // Late work: Gradescope takes the top-level score as the total, so it is the one after the
   // penalty; the output says so, in percent (the total itself may not be shown yet).
   std::string summary = gradescope_summary(report);
+  // What the grader noted of the upload (an archive unpacked or refused, an edited header).
+  for (const auto& notice : report.notices) summary += "\nNote: " + notice;
   double total = report.score;
   if (report.late) {
     total = after_penalty(report.score, *report.late);

@@ -346,3 +346,20 @@ TEST_CASE("reports: the terminal report has a line per check, a total, colour on
   CHECK(p.find('\033') == std::string::npos);
   CHECK(coloured.str().find("\033[") != std::string::npos);
 }
+
+TEST_CASE("reports: late work in the native report and Gradescope's, the raw score kept beside") {
+  grader::Report in = full_report();
+  in.late = grader::Lateness{true, 2, 20, "gradescope", "2026-03-08T01:00:00Z"};
+  in.late_policy = "due 2026-03-06T23:59:00Z; 10% off a day late (or part of one)";
+  in.notices = {"causal.zip was unpacked (1 file)"};
+  const auto native = grader::to_native_json(in);
+  CHECK(native.at("score").get<double>() == 4.55);
+  CHECK(native.at("late").at("days_late") == 2);
+  CHECK(native.at("late").at("score_after_penalty").get<double>() == doctest::Approx(3.64));
+  const auto g = grader::to_gradescope_json(in);
+  CHECK(g.at("score").get<double>() == doctest::Approx(3.64));
+  const std::string out = g.at("output");
+  CHECK(out.find("Late work (due 2026-03-06T23:59:00Z; 10% off a day late (or part of one)): submitted "
+                 "2026-03-08T01:00:00Z, 2 day(s) late, 20% off your total.") != std::string::npos);
+  CHECK(out.find("Note: causal.zip was unpacked (1 file)") != std::string::npos);
+}

@@ -136,6 +136,19 @@ EOF
         grep -qx True || fail "$who's seconds are not its own: $(field "$grades/reports/$who.json" 'j["seconds"]')"
     done ;;
 
+  grade-archive)
+    # ./kit grade (and so the Gradescope bundle) on a folder holding only flops.zip: unpacked by
+    # grade-all's code, graded, and the report says so and keeps the folder's name.
+    mkdir -p "$work/mine"
+    python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1], "w"); z.write(sys.argv[2], "flops/flops.cpp"); z.close()' \
+      "$work/mine/flops.zip" "$S/flops/flops.cpp" || fail "cannot make the zip"
+    "$GRADER" --kit "$KIT_DIR" grade "$work/mine" --only flops --json "$work/r.json" >"$out" 2>&1 ||
+      fail "grade of a folder holding flops.zip exited $?"
+    [ "$(field "$work/r.json" '"%g/%g" % (j["score"], j["max_score"])')" = 10/10 ] || fail "flops.zip was not graded"
+    [ "$(field "$work/r.json" 'j["submission"]')" = "$work/mine" ] || fail "the report does not name the folder"
+    field "$work/r.json" '" ".join(j["notices"])' | grep -q "flops.zip was unpacked" || fail "no notice of the unpacking"
+    [ "$(ls "$work/mine")" = flops.zip ] || fail "the student's folder was changed" ;;
+
   archives)
     # kim: a loose kim.zip in the class folder; lee: a folder holding only flops.tar.gz; max: a
     # zip bomb; zed: an entry climbing out of the folder (zip-slip); ivy: a link in a tar; Ann:

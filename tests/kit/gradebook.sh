@@ -78,7 +78,7 @@ row 'dave,1004,李 小龙,dave@example.org,10,35,20,0,0,65,65,100,no,0,build_err
 row ',1006,Frank Nobody,frank@example.org,0,0,0,0,0,0,0,100,no,0,missing_files,missing_files,missing_files,missing_files,missing_files,missing_files,no submission'
 row 'erin,,,,10,0,20,15,20,65,65,100,no,0,ambiguous,ok,ambiguous,ok,ok,ok,"not in the roster; several files, none graded: causal (causal (1).cpp, old/causal.cpp)"'
 # Her causal-1.cpp came _LATE_: late by a day (Canvas gives no time), no penalty (no late policy).
-row "hoppergrace_1005,1005,Grace Hopper,grace@example.org,10,35,20,15,20,100,100,100,yes,1,ok,ok,ok,ok,ok,ok,\"late: Canvas's _LATE_ flag, no time known, counted as 1 day, no penalty\"
+row "hoppergrace_1005,1005,Grace Hopper,grace@example.org,10,35,20,15,20,100,100,100,yes,1,ok,ok,ok,ok,ok,ok,\"late: Canvas's _LATE_ flag, no time known, counted as 1 day, no penalty\""
 [ "$(wc -l <"$csv")" -eq 8 ] || fail "the gradebook does not have 7 rows"
 
 # The batch summary names what needs a look.
