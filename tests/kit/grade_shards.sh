@@ -42,7 +42,7 @@ JSON
     all grade-all "$class" --out "$work/s2" --shard 2/2 || fail "grade-all --shard 2/2 exited $?"
     # Each submission in exactly one shard, both shards used.
     names() { (cd "$1/reports" && ls) | sort; }
-    [ "$(names "$work/s1" | wc -l)" -gt 0 ] && [ "$(names "$work/s2" | wc -l)" -gt 0 ] || fail "a shard is empty"
+    for shard in s1 s2; do [ "$(names "$work/$shard" | wc -l)" -gt 0 ] || fail "shard $shard is empty"; done
     [ "$( (names "$work/s1"; names "$work/s2") | sort)" = "$(names "$work/whole")" ] ||
       fail "the shards' reports are not the class's, each once"
     all merge-grades "$work/merged" "$work/s1" "$work/s2" || fail "merge-grades exited $?"
