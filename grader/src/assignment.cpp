@@ -167,7 +167,8 @@ std::vector<double> shares_of(const std::vector<double>& weights, double total) 
   }
   std::vector<std::size_t> order(weights.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return remainder[x] > remainder[y]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t x, std::size_t y) { return remainder[x] > remainder[y]; });
   for (std::size_t k = 0; given < cents && k < order.size(); ++k, ++given) ++whole[order[k]];
   std::vector<double> out;
   for (long long w : whole) out.push_back(static_cast<double>(w) / 100);

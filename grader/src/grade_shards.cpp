@@ -64,7 +64,8 @@ Shard parse_shard(const std::string& text) {
       throw std::invalid_argument("--shard needs K/N, two whole numbers (got '" + text + "')");
     return static_cast<unsigned>(std::stoul(s));
   };
-  if (slash == std::string::npos) throw std::invalid_argument("--shard needs K/N, as in 2/8 (got '" + text + "')");
+  if (slash == std::string::npos)
+    throw std::invalid_argument("--shard needs K/N, as in 2/8 (got '" + text + "')");
   Shard s{whole(text.substr(0, slash)), whole(text.substr(slash + 1))};
   if (s.count < 1 || s.count > 10000 || s.index < 1 || s.index > s.count)
     throw std::invalid_argument("--shard K/N needs 1 <= K <= N <= 10000 (got '" + text + "')");
@@ -89,11 +90,14 @@ nlohmann::json class_facts(const FoundSources& found_files, const gradebook::Rec
     if (found.kind != FoundSource::Kind::Found || !found.refused.empty()) continue;
     sources[ex] = {{"file", found.shown}, {"hash", gradebook::normalized_hash(found.text)}};
   }
-  return {{"recency", {{"canvas_submission", recency.canvas_submission}, {"newest_file", recency.newest_file}}},
-          {"sources", sources}};
+  return {
+      {"recency",
+       {{"canvas_submission", recency.canvas_submission}, {"newest_file", recency.newest_file}}},
+      {"sources", sources}};
 }
 
-bool write_class_outputs(const ClassOutputs& to, const std::map<std::string, nlohmann::json>& reports) {
+bool write_class_outputs(const ClassOutputs& to,
+                         const std::map<std::string, nlohmann::json>& reports) {
   const Assignment& assignment = *to.assignment;
   const std::vector<std::string> exercises = assignment.exercise_names();
   // What each report says of its folder: how recent, which files, their hashes.
@@ -104,7 +108,8 @@ bool write_class_outputs(const ClassOutputs& to, const std::map<std::string, nlo
     const nlohmann::json r = facts.value("recency", nlohmann::json::object());
     recency[name] = {r.value("canvas_submission", ""), r.value("newest_file", 0.0)};
     for (const auto& ex : exercises) {
-      const nlohmann::json s = facts.value("sources", nlohmann::json::object()).value(ex, nlohmann::json());
+      const nlohmann::json s =
+          facts.value("sources", nlohmann::json::object()).value(ex, nlohmann::json());
       if (!s.is_object()) continue;
       hashes[ex][name] = s.value("hash", "");
       shown[ex][name] = s.value("file", "");
@@ -116,8 +121,10 @@ bool write_class_outputs(const ClassOutputs& to, const std::map<std::string, nlo
   std::vector<std::string> files = {"gradebook.csv"};
   if (to.has_roster) {
     const LmsColumns column = lms_columns(to.lms_column, assignment);
-    written &= write_text(to.out / "canvas.csv", gradebook::canvas_csv(book, column.canvas, to.bom));
-    written &= write_text(to.out / "moodle.csv", gradebook::moodle_csv(book, column.moodle, to.bom));
+    written &=
+        write_text(to.out / "canvas.csv", gradebook::canvas_csv(book, column.canvas, to.bom));
+    written &=
+        write_text(to.out / "moodle.csv", gradebook::moodle_csv(book, column.moodle, to.bom));
     written &= write_text(to.out / "scores.csv", gradebook::scores_csv(book, to.bom));
     files.insert(files.end(), {"canvas.csv", "moodle.csv", "scores.csv"});
   }
@@ -129,7 +136,8 @@ bool write_class_outputs(const ClassOutputs& to, const std::map<std::string, nlo
     stub_hashes[ex] = gradebook::normalized_hash(
         read_text(fs::path(LINATTN_SOURCE_DIR) / "exercises" / ex / (ex + ".cpp")));
   const auto groups = gradebook::similar_groups_by_hash(hashes, stub_hashes);
-  written &= write_text(to.out / "similarity.csv", gradebook::similarity_csv(groups, book, shown, to.bom));
+  written &=
+      write_text(to.out / "similarity.csv", gradebook::similarity_csv(groups, book, shown, to.bom));
   files.push_back("similarity.csv");
 
   // The summary: what needs a person's eyes.
@@ -138,13 +146,15 @@ bool write_class_outputs(const ClassOutputs& to, const std::map<std::string, nlo
     if (row.report.is_null()) continue;
     const auto f = gradebook::facts(book, row);
     if (!f.missing.empty()) missing.push_back(row.submission + " (" + list(f.missing) + ")");
-    if (!f.build_errors.empty()) build_errors.push_back(row.submission + " (" + list(f.build_errors) + ")");
+    if (!f.build_errors.empty())
+      build_errors.push_back(row.submission + " (" + list(f.build_errors) + ")");
   }
   for (const auto& [name, j] : reports)
     for (const auto& e : j["exercises"])
       if (e.value("source_status", "") == "ambiguous")
-        std::cerr << "grade-all: " << name << ": several files could be " << e.value("name", "") << ".cpp ("
-                  << list(e.value("source_others", std::vector<std::string>{})) << "); none was graded\n";
+        std::cerr << "grade-all: " << name << ": several files could be " << e.value("name", "")
+                  << ".cpp (" << list(e.value("source_others", std::vector<std::string>{}))
+                  << "); none was graded\n";
   if (!missing.empty()) std::cerr << "grade-all: missing files: " << list(missing) << "\n";
   if (!build_errors.empty()) std::cerr << "grade-all: do not build: " << list(build_errors) << "\n";
   if (to.has_roster) {
@@ -152,22 +162,23 @@ bool write_class_outputs(const ClassOutputs& to, const std::map<std::string, nlo
       std::cerr << "grade-all: not in the roster (in the gradebook, not in the exports): "
                 << list(book.not_in_roster) << "\n";
     if (!book.no_submission.empty())
-      std::cerr << "grade-all: in the roster, no submission (scored 0 in the exports): " << list(book.no_submission)
-                << "\n";
+      std::cerr << "grade-all: in the roster, no submission (scored 0 in the exports): "
+                << list(book.no_submission) << "\n";
     for (const auto& several : book.several_folders)
       std::cerr << "grade-all: one roster entry, several folders: " << several << "\n";
   }
-  for (const auto& w : assignment.warnings) std::cerr << "grade-all: warning: the assignment: " << w << "\n";
+  for (const auto& w : assignment.warnings)
+    std::cerr << "grade-all: warning: the assignment: " << w << "\n";
   for (const auto& g : groups)
-    std::cerr << "grade-all: identical " << g.exercise << ".cpp (comments and spacing aside): " << list(g.members)
-              << "\n";
-  std::cerr << "grade-all: wrote " << list(files) << " in " << to.out.string() << " and " << reports.size()
-            << " reports in " << (to.out / "reports").string() << "\n";
+    std::cerr << "grade-all: identical " << g.exercise
+              << ".cpp (comments and spacing aside): " << list(g.members) << "\n";
+  std::cerr << "grade-all: wrote " << list(files) << " in " << to.out.string() << " and "
+            << reports.size() << " reports in " << (to.out / "reports").string() << "\n";
   return written;
 }
 
-int run_merge(const std::string& out, const std::vector<std::string>& dirs, const BatchOptions& batch,
-              const Options& options) {
+int run_merge(const std::string& out, const std::vector<std::string>& dirs,
+              const BatchOptions& batch, const Options& options) {
   ClassOutputs to;
   to.out = out;
   to.bom = batch.bom;
@@ -192,31 +203,35 @@ int run_merge(const std::string& out, const std::vector<std::string>& dirs, cons
   for (const auto& dir : dirs) {
     const fs::path folder = fs::path(dir) / "reports";
     if (!fs::is_directory(folder)) {
-      std::cerr << "linattn-grade: merge-grades: " << dir << " has no reports/ (is it a grade-all --out folder?)\n";
+      std::cerr << "linattn-grade: merge-grades: " << dir
+                << " has no reports/ (is it a grade-all --out folder?)\n";
       return 2;
     }
     std::vector<fs::path> files;
     for (const auto& entry : fs::directory_iterator(folder))
-      if (entry.path().extension() == ".json" && entry.is_regular_file()) files.push_back(entry.path());
+      if (entry.path().extension() == ".json" && entry.is_regular_file())
+        files.push_back(entry.path());
     for (const auto& file : files) {
       const std::string name = file.stem().string();
       nlohmann::json j;
       try {
         j = nlohmann::json::parse(read_text(file));
       } catch (const std::exception& e) {
-        std::cerr << "linattn-grade: merge-grades: " << file.string() << " is not a report: " << e.what() << "\n";
+        std::cerr << "linattn-grade: merge-grades: " << file.string()
+                  << " is not a report: " << e.what() << "\n";
         return 2;
       }
       if (from.count(name)) {
-        std::cerr << "linattn-grade: merge-grades: " << name << " is in " << from[name] << " and in " << dir
-                  << ": were the shards of different splits?\n";
+        std::cerr << "linattn-grade: merge-grades: " << name << " is in " << from[name]
+                  << " and in " << dir << ": were the shards of different splits?\n";
         return 2;
       }
       if (j.value("assignment", "") != assignment.name || !j.contains("class")) {
         std::cerr << "linattn-grade: merge-grades: " << file.string() << " was graded "
-                  << (j.contains("class") ? "for the assignment '" + j.value("assignment", "") + "', not '" +
-                                                assignment.name + "' (give --assignment)"
-                                          : std::string("by an older grader; grade that shard again"))
+                  << (j.contains("class")
+                          ? "for the assignment '" + j.value("assignment", "") + "', not '" +
+                                assignment.name + "' (give --assignment)"
+                          : std::string("by an older grader; grade that shard again"))
                   << "\n";
         return 2;
       }
@@ -231,7 +246,8 @@ int run_merge(const std::string& out, const std::vector<std::string>& dirs, cons
   for (const auto& [name, j] : reports)
     written &= write_text(reports_dir / (name + ".json"),
                           j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-  std::cerr << "merge-grades: " << reports.size() << " reports from " << dirs.size() << " folder(s)\n";
+  std::cerr << "merge-grades: " << reports.size() << " reports from " << dirs.size()
+            << " folder(s)\n";
   written &= write_class_outputs(to, reports);
   return written ? 0 : 2;
 }

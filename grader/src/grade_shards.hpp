@@ -43,12 +43,13 @@ struct ClassOutputs {
 // gradebook.csv, canvas.csv, moodle.csv, scores.csv (with a roster), similarity.csv in out,
 // from the reports (submission name -> native report with "class"), and the summary of what
 // needs a person's eyes on stderr. Returns whether every file was written.
-bool write_class_outputs(const ClassOutputs& to, const std::map<std::string, nlohmann::json>& reports);
+bool write_class_outputs(const ClassOutputs& to,
+                         const std::map<std::string, nlohmann::json>& reports);
 
 // `merge-grades OUT DIR...`: the reports of every DIR/reports/ (no name in two of them, every
 // one made for the same assignment) copied to OUT/reports/, and the class's files written from
 // them. Returns the exit status: 0, or 2 (bad usage, a conflict, a report it cannot read).
-int run_merge(const std::string& out, const std::vector<std::string>& dirs, const BatchOptions& batch,
-              const Options& options);
+int run_merge(const std::string& out, const std::vector<std::string>& dirs,
+              const BatchOptions& batch, const Options& options);
 
 }  // namespace grader

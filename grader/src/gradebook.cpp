@@ -424,7 +424,8 @@ std::string moodle_csv(const Book& book, const std::string& column, bool bom) {
   std::string out = (bom ? kBom : "") + line_of({"First name", "Last name", "ID number", "Email address", column});
   per_student(book, [&](const Student& s, const RowFacts& f) {
     const bool split = !s.first_name.empty() || !s.last_name.empty();
-    out += line_of({split ? s.first_name : s.name, split ? s.last_name : "", s.id, s.email, number(f.total_after_late)});
+    out += line_of(
+        {split ? s.first_name : s.name, split ? s.last_name : "", s.id, s.email, number(f.total_after_late)});
   });
   return out;
 }

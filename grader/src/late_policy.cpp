@@ -24,16 +24,19 @@ bool digits(const std::string& s, std::size_t at, std::size_t n) {
   return true;
 }
 
-int field(const std::string& s, std::size_t at, std::size_t n) { return std::stoi(s.substr(at, n)); }
+int field(const std::string& s, std::size_t at, std::size_t n) {
+  return std::stoi(s.substr(at, n));
+}
 
 }  // namespace
 
 std::int64_t parse_iso8601(const std::string& s) {
-  const LatePolicyError bad("'" + s + "' is not an ISO 8601 time with its zone (e.g. 2026-03-06T23:59:00-05:00)");
+  const LatePolicyError bad(
+      "'" + s + "' is not an ISO 8601 time with its zone (e.g. 2026-03-06T23:59:00-05:00)");
   // YYYY-MM-DDTHH:MM:SS, then .fraction, then Z or +hh:mm / +hhmm.
-  if (!digits(s, 0, 4) || s.size() < 20 || s[4] != '-' || !digits(s, 5, 2) || s[7] != '-' || !digits(s, 8, 2) ||
-      (s[10] != 'T' && s[10] != ' ') || !digits(s, 11, 2) || s[13] != ':' || !digits(s, 14, 2) || s[16] != ':' ||
-      !digits(s, 17, 2))
+  if (!digits(s, 0, 4) || s.size() < 20 || s[4] != '-' || !digits(s, 5, 2) || s[7] != '-' ||
+      !digits(s, 8, 2) || (s[10] != 'T' && s[10] != ' ') || !digits(s, 11, 2) || s[13] != ':' ||
+      !digits(s, 14, 2) || s[16] != ':' || !digits(s, 17, 2))
     throw bad;
   std::tm tm{};
   tm.tm_year = field(s, 0, 4) - 1900;
@@ -42,7 +45,8 @@ std::int64_t parse_iso8601(const std::string& s) {
   tm.tm_hour = field(s, 11, 2);
   tm.tm_min = field(s, 14, 2);
   tm.tm_sec = field(s, 17, 2);
-  if (tm.tm_mon > 11 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 || tm.tm_sec > 60)
+  if (tm.tm_mon > 11 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 || tm.tm_min > 59 ||
+      tm.tm_sec > 60)
     throw bad;
   std::size_t i = 19;
   if (i < s.size() && (s[i] == '.' || s[i] == ',')) {
@@ -74,16 +78,20 @@ std::int64_t parse_iso8601(const std::string& s) {
 LatePolicy parse_late_policy(const nlohmann::json& due, const nlohmann::json& late) {
   LatePolicy p;
   if (!due.is_null()) {
-    if (!due.is_string()) throw LatePolicyError("\"due\" must be a time as text (ISO 8601 with its zone)");
+    if (!due.is_string())
+      throw LatePolicyError("\"due\" must be a time as text (ISO 8601 with its zone)");
     p.due_text = due.get<std::string>();
     p.due = parse_iso8601(p.due_text);
   }
   if (late.is_null() || (late.is_string() && late.get<std::string>() == "none")) return p;
   if (!late.is_object())
-    throw LatePolicyError("\"late\" must be \"none\" or {\"per_day\": PERCENT, \"cap\": PERCENT, \"grace_minutes\": N}");
+    throw LatePolicyError(
+        "\"late\" must be \"none\" or {\"per_day\": PERCENT, \"cap\": PERCENT, \"grace_minutes\": "
+        "N}");
   for (const auto& [key, value] : late.items()) {
     if (key != "per_day" && key != "cap" && key != "grace_minutes")
-      throw LatePolicyError("\"late\" has an unknown field \"" + key + "\" (known: per_day, cap, grace_minutes)");
+      throw LatePolicyError("\"late\" has an unknown field \"" + key +
+                            "\" (known: per_day, cap, grace_minutes)");
     if (!value.is_number() || value.get<double>() < 0)
       throw LatePolicyError("\"late\"'s " + key + " must be a number, 0 or more");
   }
@@ -91,7 +99,8 @@ LatePolicy parse_late_policy(const nlohmann::json& due, const nlohmann::json& la
   p.per_day = late.value("per_day", 0.0);
   p.cap = late.value("cap", 100.0);
   p.grace_minutes = late.value("grace_minutes", 0.0);
-  if (p.per_day > 100 || p.cap > 100) throw LatePolicyError("\"late\"'s per_day and cap are percents, at most 100");
+  if (p.per_day > 100 || p.cap > 100)
+    throw LatePolicyError("\"late\"'s per_day and cap are percents, at most 100");
   return p;
 }
 
@@ -149,7 +158,8 @@ nlohmann::json lateness_json(const Lateness& l, double score) {
 
 std::optional<Lateness> lateness_from(const LatePolicy& p, const std::string& submitted_at,
                                       const std::string& metadata_path) {
-  if (!submitted_at.empty()) return lateness_at(p, parse_iso8601(submitted_at), "--submitted-at", submitted_at);
+  if (!submitted_at.empty())
+    return lateness_at(p, parse_iso8601(submitted_at), "--submitted-at", submitted_at);
   if (metadata_path.empty()) return std::nullopt;
   std::ifstream f(metadata_path, std::ios::binary);
   if (!f) throw LatePolicyError("cannot read the submission metadata " + metadata_path);
@@ -160,7 +170,8 @@ std::optional<Lateness> lateness_from(const LatePolicy& p, const std::string& su
     throw LatePolicyError("the submission metadata " + metadata_path + " is not JSON: " + e.what());
   }
   const nlohmann::json created = j.value("created_at", nlohmann::json());
-  if (!created.is_string()) throw LatePolicyError("the submission metadata " + metadata_path + " has no created_at");
+  if (!created.is_string())
+    throw LatePolicyError("the submission metadata " + metadata_path + " has no created_at");
   std::optional<std::int64_t> due;
   if (j.contains("assignment") && j["assignment"].is_object()) {
     const nlohmann::json d = j["assignment"].value("due_date", nlohmann::json());

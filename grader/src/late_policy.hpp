@@ -51,7 +51,8 @@ LatePolicy parse_late_policy(const nlohmann::json& due, const nlohmann::json& la
 // A submission made at `submitted` (seconds since 1970), against `due` (the policy's own when
 // not given). No due time at all: on time.
 Lateness lateness_at(const LatePolicy& policy, std::int64_t submitted, const std::string& source,
-                     const std::string& submitted_text, std::optional<std::int64_t> due = std::nullopt);
+                     const std::string& submitted_text,
+                     std::optional<std::int64_t> due = std::nullopt);
 // Canvas's _LATE_ flag: late, time unknown, counted as one day.
 Lateness lateness_flagged(const LatePolicy& policy, const std::string& source);
 

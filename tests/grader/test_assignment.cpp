@@ -98,9 +98,10 @@ TEST_CASE("assignment: any points for an exercise, shared by its checks in propo
   // Errors: no points, thousandths, a rule naming nothing, nothing to share among.
   CHECK(has(error_of(R"({"exercises": [{"name": "flops"}]})"), "needs its \"points\""));
   CHECK(has(error_of(R"({"exercises": [{"name": "flops", "points": 1.005}]})"), "in hundredths"));
-  CHECK(has(error_of(R"({"exercises": [{"name": "flops", "points": 3, "check_points": [{"checks": "x*", "points": 1}]}]})"),
-            "names none of its checks"));
-  CHECK(has(error_of(R"({"exercises": [{"name": "flops", "points": 3, "check_points": [{"checks": "*", "points": 0}]}]})"),
+  CHECK(has(error_of(R"({"exercises": [{"name": "flops", "points": 3,
+      "check_points": [{"checks": "x*", "points": 1}]}]})"), "names none of its checks"));
+  CHECK(has(error_of(R"({"exercises": [{"name": "flops", "points": 3,
+      "check_points": [{"checks": "*", "points": 0}]}]})"),
             "cannot share"));
   CHECK(grader::shares_of({1, 1, 1}, 1) == std::vector<double>{0.34, 0.33, 0.33});
 }

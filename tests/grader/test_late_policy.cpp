@@ -50,7 +50,8 @@ TEST_CASE("late: days late, grace, per-day percent and cap") {
   CHECK(l.days_late == 3);
   CHECK(l.penalty_percent == 0);
   // No due time: nothing is late by a time.
-  CHECK_FALSE(grader::lateness_at(grader::parse_late_policy(nullptr, nullptr), 1e9, "roster", "t").late);
+  CHECK_FALSE(
+      grader::lateness_at(grader::parse_late_policy(nullptr, nullptr), 1e9, "roster", "t").late);
 }
 
 TEST_CASE("late: Canvas's _LATE_ flag has no time and counts as one day") {
@@ -72,11 +73,14 @@ TEST_CASE("late: Gradescope's submission_metadata.json, created_at against its d
   CHECK(l->days_late == 2);  // 26 hours after Gradescope's due date, not the policy's
   CHECK(l->penalty_percent == doctest::Approx(10));
   CHECK_FALSE(grader::lateness_from(policy("{}"), "", ""));
-  CHECK_THROWS_AS(grader::lateness_from(policy("{}"), "", "no-such-file.json"), grader::LatePolicyError);
+  CHECK_THROWS_AS(grader::lateness_from(policy("{}"), "", "no-such-file.json"),
+                  grader::LatePolicyError);
 }
 
 TEST_CASE("late: a policy the file gets wrong is refused") {
-  for (const char* bad : {R"({"per_day": -1})", R"({"per_day": 120})", R"({"daily": 10})", R"("some")", "3"})
-    CHECK_THROWS_AS(grader::parse_late_policy(nullptr, nlohmann::json::parse(bad)), grader::LatePolicyError);
+  for (const char* bad :
+       {R"({"per_day": -1})", R"({"per_day": 120})", R"({"daily": 10})", R"("some")", "3"})
+    CHECK_THROWS_AS(grader::parse_late_policy(nullptr, nlohmann::json::parse(bad)),
+                    grader::LatePolicyError);
   CHECK_THROWS_AS(grader::parse_late_policy("tomorrow", nullptr), grader::LatePolicyError);
 }
