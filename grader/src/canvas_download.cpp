@@ -115,7 +115,7 @@ CanvasUnpacked unpack_canvas_download(const fs::path& class_dir, const fs::path&
           const std::string problem =
               copy_submission_file(class_dir, from.filename().string(), folder / name.uploaded, cap);
           if (!problem.empty()) out.notes[student].push_back(problem + "; it was not graded");
-          if (name.late) out.late.insert(student);
+          if (problem.empty() && name.late) out.late.insert(student);
         } else {
           older.push_back(name.uploaded + " (submission " + name.submission_id + ")");
         }
