@@ -246,7 +246,7 @@ case "$name" in
     # Late work: Gradescope's submission_metadata.json, 26 hours after its due_date, under a
     # policy of 10% a day: results.json's score is flops' 10 less 20%, and its output says so.
     python3 -c 'import json, sys; a = json.load(open(sys.argv[1])); a["late"] = {"per_day": 10}; json.dump(a, open(sys.argv[1], "w"))' \
-      "$root/source/kit/assignments/default.json"
+      "$root/source/kit/assignments/$(cat "$root/source/assignment").json" || fail "cannot give the bundle a late policy"
     printf '{"id": 1, "created_at": "2026-03-02T01:00:00.5-07:00", "assignment": {"due_date": "2026-02-28T23:00:00-07:00"}}' \
       >"$root/submission_metadata.json"
     "$root/source/run_autograder" >"$out" 2>&1 || fail "run_autograder exited $?"
