@@ -53,7 +53,7 @@ case "$name" in
     head -n 1 "$csv" | grep -qx 'submission,student_id,name,email,flops,causal,random_features,taylor,memory,total,total_after_late,max_score,late,days_late,status,flops_status,causal_status,random_features_status,taylor_status,memory_status,notes' ||
       fail "unexpected CSV header: $(head -n 1 "$csv")"
     # The submission and score columns (no roster here: the id, name and email columns are empty).
-    scores() { cut -d, -f1,5-11 "$csv"; }
+    scores() { cut -d, -f1,5-10,12 "$csv"; }  # the scores, total, max_score (not total_after_late)
     rows=0
     for dir in "$subs"/*/; do
       s=$(basename "$dir")
