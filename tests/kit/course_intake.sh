@@ -103,15 +103,10 @@ $(cat "$grades/gradebook.csv")" ;;
     mkdir -p "$class/@bob/=HYPERLINK(0)"
     cp "$S/flops/flops.cpp" "$class/@bob/=HYPERLINK(0)/"
     grade
-<<<<<<< HEAD
-    row "'=1+2,,,,10,10,10,ok,ok,not in the roster"
-    row "'@bob,,,,10,10,10,ok,ok,not in the roster"
-    if grep -q "$(printf '\033')" "$out"; then fail "an escape character reached the terminal"; fi
-    grep -qF 'not graded: \x1b]0;pwned\x07\x1b[2Jnotes.txt' "$out" || fail "the escaped name is not shown"
-=======
     row "'=1+2,,,,10,10,10,10,no,0,ok,ok,not in the roster"
     row "'@bob,,,,10,10,10,10,no,0,ok,ok,not in the roster"
->>>>>>> 05a6abf (Sharded grading: grade-all --shard K/N (a stable split by SHA-256 of the submission name) and merge-grades OUT DIR... joining the shards' reports into one gradebook, LMS exports and similarity report, the same files as one run: both write them from the reports alone (each report now carries its folder's recency, each exercise's file and normalized-source hash, Canvas's _LATE_ flag; grade_shards.cpp). grader/tools/sharded-grading: a GitHub Actions workflow (matrix of shards, artifacts, a merge job; course key from a secret) and a Slurm job array (merge job afterok). README: reweighting, what each visibility reveals, late work, many machines. Tests: kit/grade-shards/merge (diffs every CSV of one run against the merged shards), kit/grade-shards/ci-files (workflow structure with python3-yaml, the Slurm script); gradebook rows in course_intake.sh and gradebook.sh follow the new columns)
+    if grep -q "$(printf '\033')" "$out"; then fail "an escape character reached the terminal"; fi
+    grep -qF 'not graded: \x1b]0;pwned\x07\x1b[2Jnotes.txt' "$out" || fail "the escaped name is not shown"
     # The two identical files: in the similarity report, the folders and the file as text.
     grep -qF "flops,1," "$grades/similarity.csv" || fail "no similarity group: $(cat "$grades/similarity.csv")"
     python3 - "$grades" <<'EOF' || fail "a cell starts like a formula"
