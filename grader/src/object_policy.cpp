@@ -97,8 +97,21 @@ std::string object_policy_violations(const ElfContents& object, const RunnerSymb
                      "the grader's harness is set up; a submission may not define one");
       continue;
     }
-    if (s.bind == STB_LOCAL || !s.defined) continue;
-    const bool weak = s.bind == STB_WEAK || s.bind == STB_GNU_UNIQUE;
+    if (s.bind == STB_LOCAL) continue;
+    if (!s.defined) {
+      // Naming the harness's internals is enough to get around it: runner::binding_table()
+      // hands out the table of bindings, which a constructor can rewrite.
+      if (s.name.rfind("_Z", 0) == 0 && in_grader_namespace(s.name))
+        refused.insert(shown + ": error: the file uses " + name + ", which is the grader's own; "
+                       "a submission may not call or read the grader's code or data");
+      continue;
+    }
+    // STB_GNU_UNIQUE binds like a global: it takes the place of the harness's weak copy of the
+    // same name (an Eigen or standard-library inline function), whatever section holds it;
+    // only where the harness's copy is unique too is a second one a link error instead.
+    const bool weak = s.bind == STB_WEAK ||
+                      (s.bind == STB_GNU_UNIQUE && (runner.harness_defined.count(s.name) == 0 ||
+                                                    runner.harness_unique.count(s.name) != 0));
     // DW.ref.__gxx_personality_v0: the compiler's own reference for exception tables.
     if (s.name.rfind("_Z", 0) != 0) {
       if (s.name.rfind("DW.ref.", 0) != 0)

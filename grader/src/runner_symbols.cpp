@@ -22,6 +22,7 @@ RunnerSymbols runner_symbols(const std::filesystem::path& harness,
     for (const ElfSymbol& s : member.symbols) {
       if (s.bind == STB_LOCAL) continue;
       (s.defined ? r.harness_defined : r.harness_used).insert(s.name);
+      if (s.defined && s.bind == STB_GNU_UNIQUE) r.harness_unique.insert(s.name);
     }
   }
   for (const std::string& name : r.harness_defined) r.harness_used.erase(name);

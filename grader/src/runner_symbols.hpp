@@ -18,6 +18,8 @@ struct RunnerSymbols {
                                           // the exercise's functions (linattn::...)
   std::set<std::string> harness_defined;  // every global the harness defines
   std::set<std::string> harness_used;     // every global the harness uses and does not define
+  std::set<std::string> harness_unique;   // those it defines as STB_GNU_UNIQUE (a static local
+                                          // of an inline function): a second one is a link error
   std::set<std::string> library;          // every global a library defines or uses
   std::string error;                      // non-empty: a file could not be read (a grader fault)
 };

@@ -57,6 +57,9 @@ TEST_CASE("object policy: the harness's names are read from its archive and the 
   CHECK(runner->harness_used.count("memcmp") + runner->library.count("memcmp") >= 1);
   CHECK(runner->library.count("clock_gettime") == 1);
   CHECK(runner->library.count("_Znwm") == 1);
+  // std::to_string's table, a static local of an inline function: bound STB_GNU_UNIQUE.
+  CHECK(runner->harness_unique.count("_ZZNSt8__detail18__to_chars_10_implIjEEvPcjT_E8__digits") == 1);
+  CHECK(runner->harness_unique.count("main") == 0);
   // The binding code around a student's call has internal linkage (api.hpp): none of it is a
   // global symbol that a submission's definition of the same name could take the place of.
   for (const auto& name : runner->harness_defined) {
@@ -193,10 +196,23 @@ TEST_CASE("object policy: the allow-list, name by name") {
           std::string::npos);
   CHECK(one("_Znwm", STB_WEAK).find("operator new") != std::string::npos);
   CHECK(one("DW.ref.__gxx_personality_v0", STB_WEAK).empty());
-  // Undefined names are the student's calls, not definitions.
+  // Undefined names are the student's calls, not definitions...
   ElfContents calls;
   calls.symbols.push_back({"memcmp", STB_GLOBAL, STT_NOTYPE, false});
+  calls.symbols.push_back({"_ZN5Eigen6inlineEv", STB_GLOBAL, STT_NOTYPE, false});
   CHECK(object_policy_violations(calls, runner, "m.cpp").empty());
+  // ...but the grader's own code and data are not the student's to call or read:
+  // runner::binding_table() hands out the table of bindings.
+  calls.symbols.push_back({"_ZN6runner13binding_tableEv", STB_GLOBAL, STT_NOTYPE, false});
+  CHECK(object_policy_violations(calls, runner, "m.cpp").find("which is the grader's own") !=
+        std::string::npos);
+  // A unique symbol binds like a global: it would take the place of the harness's weak copy,
+  // so it passes only where the harness's own copy is unique too (two are a link error).
+  CHECK(one("_ZN5Eigen6inlineEv", STB_GNU_UNIQUE).find("take the place of the grader's harness's own") !=
+        std::string::npos);
+  runner.harness_unique = {"_ZN5Eigen6inlineEv"};
+  CHECK(one("_ZN5Eigen6inlineEv", STB_GNU_UNIQUE).empty());
+  CHECK(one("_ZN7linattn6helperEv", STB_GNU_UNIQUE).empty());  // a name of its own
 }
 
 TEST_CASE("object policy: an object past the reader's bounds is the student's build error") {
