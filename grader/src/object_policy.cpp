@@ -106,6 +106,14 @@ std::string object_policy_violations(const ElfContents& object, const RunnerSymb
                        "a submission may not call or read the grader's code or data");
       continue;
     }
+    // A name with a version ('@', from .symver) stands for the plain name at the link: with
+    // "@@" (and with '@' for gold) it took the place of the library function the harness calls.
+    if (s.name.find('@') != std::string::npos) {
+      refused.insert(shown + ": error: the file defines the versioned name " + name +
+                     ", which the linker takes for a library's own; a submission may not "
+                     "give its symbols versions (.symver)");
+      continue;
+    }
     // STB_GNU_UNIQUE binds like a global: it takes the place of the harness's weak copy of the
     // same name (an Eigen or standard-library inline function), whatever section holds it;
     // only where the harness's copy is unique too is a second one a link error instead.
