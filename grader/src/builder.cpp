@@ -198,7 +198,9 @@ BuildResult build_runner_from_source(const std::string& exercise, const std::str
                  hidden + "\n";
     return finish(result);
   }
-  std::vector<std::string> link = {compiler()};
+  // -fno-lto: no linker plugin, so no intermediate code in an object is compiled at the link
+  // (the policy refuses such sections too); the harness has none.
+  std::vector<std::string> link = {compiler(), "-fno-lto"};
   const auto& linker = linker_choice(stage);
   link.insert(link.end(), linker.begin(), linker.end());
   link.insert(link.end(), {"-Wl,--whole-archive", stage.in("harness.a"), "-Wl,--no-whole-archive",

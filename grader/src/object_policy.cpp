@@ -73,6 +73,15 @@ bool runs_before_harness(const ElfSection& s) {
          n.find(".ctors") != std::string::npos || n == ".init" || n == ".rela.init";
 }
 
+// GCC's intermediate code (LTO). The linker plugin claims any object with a section named so and
+// compiles that code in place of the object's machine code, so the symbols read here would not
+// be the ones linked: bytes of an object compiled elsewhere with -flto, written out with asm,
+// defined memcmp in the runner. The plugin looks only at the start of a name.
+bool holds_intermediate_code(const ElfSection& s) {
+  return s.name.rfind(".gnu.lto", 0) == 0 || s.name.rfind(".gnu.offload_lto", 0) == 0 ||
+         s.name.rfind(".gnu.debuglto", 0) == 0;
+}
+
 const char* const kOwnOnly =
     "; a submission may define only the functions of its exercise's header and helpers of its "
     "own (in an unnamed namespace)";
@@ -90,6 +99,11 @@ std::string object_policy_violations(const ElfContents& object, const RunnerSymb
       refused.insert(shown + ": error: the object has a section " + shown_name(s.name) +
                      ", whose code would run before the grader's harness is set up; a "
                      "submission may not have one (plain static objects and constructors are fine)");
+  for (const ElfSection& s : object.sections)
+    if (holds_intermediate_code(s))
+      refused.insert(shown + ": error: the object has a section " + shown_name(s.name) +
+                     ", which holds GCC's intermediate (LTO) code: the linker would compile that "
+                     "in place of the object's own code; a submission may not have one");
   for (const ElfSymbol& s : object.symbols) {
     const std::string name = readable(s.name);
     if (s.type == STT_GNU_IFUNC) {

@@ -5,6 +5,8 @@
 //  - has no code that runs before the harness is set up: no section of type PREINIT_ARRAY, no
 //    INIT_ARRAY but the plain .init_array (constructors without a priority), nothing named
 //    .preinit_array, .init_array.N, .ctors, .init, whatever else the name holds; no IFUNC;
+//  - holds no GCC intermediate code (sections .gnu.lto_*, which the linker plugin would compile
+//    in place of the object's machine code: the symbols read here would not be those linked);
 //  - defines, of the names the linker sees, only the exercise's functions (those the harness
 //    calls) and names that nothing else in the runner defines or uses. Refused: any C-linkage
 //    name (memcmp, clock_gettime, malloc, __libc_start_main...), operator new and delete,

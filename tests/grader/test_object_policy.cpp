@@ -95,6 +95,17 @@ TEST_CASE("object policy: init sections are refused by type and by name, whateve
   CHECK(refused.find("section .init_array,") == std::string::npos);  // plain constructors: fine
 }
 
+TEST_CASE("object policy: GCC's intermediate (LTO) code is refused, however it got in") {
+  // The section an object compiled with -flto carries; here written by asm, as a file could
+  // with the bytes of an object compiled elsewhere. The linker plugin would claim it.
+  const std::string refused = refusals(
+      "asm(\".section .gnu.lto_.symtab.0123456789abcdef,\\\"e\\\",@progbits\\n.byte 0\\n.previous\");\n"
+      "int sink;\n");
+  CHECK(refused.find("section .gnu.lto_.symtab.0123456789abcdef, which holds GCC's intermediate") !=
+        std::string::npos);
+  CHECK(refusals("int sink;\n").find("intermediate") == std::string::npos);
+}
+
 TEST_CASE("object policy: C-linkage definitions are refused whatever their size") {
   // A size over 99,999 bytes shifted readelf's columns: memcmp went unseen.
   const std::string refused = refusals(
