@@ -82,6 +82,23 @@ bool holds_intermediate_code(const ElfSection& s) {
          s.name.rfind(".gnu.debuglto", 0) == 0;
 }
 
+// A section the linker makes for the program itself (its interpreter, dynamic table, symbol
+// and version tables, GOT and PLT): an input section of that name is merged into the output
+// one, and gold let an object's .interp name the program's interpreter, which the kernel runs
+// in place of the runner.
+bool linker_made(const ElfSection& s) {
+  static const char* const names[] = {".interp", ".dynamic", ".dynsym", ".dynstr", ".hash",
+                                      ".gnu.hash", ".got", ".got.plt", ".plt", ".plt.got",
+                                      ".plt.sec", ".rela.dyn", ".rela.plt", ".eh_frame_hdr",
+                                      ".gnu.version", ".gnu.version_d", ".gnu.version_r",
+                                      ".note.ABI-tag", ".note.gnu.build-id"};
+  for (const char* n : names)
+    if (s.name == n) return true;
+  return s.type == SHT_DYNAMIC || s.type == SHT_DYNSYM || s.type == SHT_HASH ||
+         s.type == SHT_GNU_HASH || s.type == SHT_GNU_versym || s.type == SHT_GNU_verdef ||
+         s.type == SHT_GNU_verneed;
+}
+
 const char* const kOwnOnly =
     "; a submission may define only the functions of its exercise's header and helpers of its "
     "own (in an unnamed namespace)";
@@ -104,6 +121,11 @@ std::string object_policy_violations(const ElfContents& object, const RunnerSymb
       refused.insert(shown + ": error: the object has a section " + shown_name(s.name) +
                      ", which holds GCC's intermediate (LTO) code: the linker would compile that "
                      "in place of the object's own code; a submission may not have one");
+  for (const ElfSection& s : object.sections)
+    if (linker_made(s))
+      refused.insert(shown + ": error: the object has a section " + shown_name(s.name) +
+                     ", which only the linker makes (for the program's loader); a submission "
+                     "may not have one");
   for (const ElfSymbol& s : object.symbols) {
     const std::string name = readable(s.name);
     if (s.type == STT_GNU_IFUNC) {

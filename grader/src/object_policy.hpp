@@ -7,6 +7,8 @@
 //    .preinit_array, .init_array.N, .ctors, .init, whatever else the name holds; no IFUNC;
 //  - holds no GCC intermediate code (sections .gnu.lto_*, which the linker plugin would compile
 //    in place of the object's machine code: the symbols read here would not be those linked);
+//  - has no section that only the linker makes (.interp, .dynamic, .got...: gold took an
+//    object's .interp for the program's interpreter);
 //  - defines, of the names the linker sees, only the exercise's functions (those the harness
 //    calls) and names that nothing else in the runner defines or uses. Refused: any C-linkage
 //    name (memcmp, clock_gettime, malloc, __libc_start_main...), operator new and delete,

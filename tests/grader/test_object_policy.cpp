@@ -106,6 +106,14 @@ TEST_CASE("object policy: GCC's intermediate (LTO) code is refused, however it g
   CHECK(refusals("int sink;\n").find("intermediate") == std::string::npos);
 }
 
+TEST_CASE("object policy: a section only the linker makes is refused") {
+  const std::string refused = refusals(
+      "asm(\".section .interp,\\\"a\\\",@progbits\\n.string \\\"/x/ld.so\\\"\\n.previous\");\n"
+      "int sink;\n");
+  CHECK(refused.find("section .interp, which only the linker makes") != std::string::npos);
+  CHECK(refusals("int sink;\n").find("only the linker makes") == std::string::npos);
+}
+
 TEST_CASE("object policy: C-linkage definitions are refused whatever their size") {
   // A size over 99,999 bytes shifted readelf's columns: memcmp went unseen.
   const std::string refused = refusals(
