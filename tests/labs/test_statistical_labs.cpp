@@ -43,8 +43,8 @@ TEST_CASE("retrieval: random keys follow 1/sqrt(1 + (n-1)/d) and (n-1)/d") {
   CHECK(saw_d);
 }
 
-// The lab prints its figures beside the seed's: "the measured cosine tracks 1/sqrt(1 + (n-1)/d),
-// and the measured crosstalk energy tracks (n-1)/d" (about 0.71 at n = d). Those columns are
+// The lab prints its figures beside the seed's predictions: a retrieval cosine near
+// 1/sqrt(1 + (n-1)/d) and a crosstalk energy near (n-1)/d (about 0.71 at n = d). Those columns are
 // the seed's formulas exactly, worked out here from n and d, not read back from the lab.
 TEST_CASE("retrieval: the formula columns are the seed's (n-1)/d and 1/sqrt(1 + (n-1)/d)") {
   const RetrievalResult r = compute_retrieval();
