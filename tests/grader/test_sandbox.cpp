@@ -6,6 +6,7 @@
 // "waited for the deadline", never "was slow". One lower bound remains: a run stopped at a
 // 1 s deadline must have lasted 1 s by the test's own clock (not killed early); a slow machine
 // cannot make that fail.
+#include "isolation.hpp"
 #include "sandbox.hpp"
 #include "../skip.hpp"
 
@@ -294,7 +295,11 @@ TEST_CASE("sandbox: run_as_uid runs the program under another id, with a process
   CHECK(k.output == "refused\n");
   // ...and so are those of a program running under another id at the same time.
   Limits other = quick(5.0);
-  other.run_as_uid = grader::kFirstRunnerUid;
+  // An id claimed through the grader's own lock (/run/linattn-uids), never a fixed one: a
+  // grading test running beside this one owns its ids and cleans up after its runs by killing
+  // every process of them, which would take a sleeper of a shared id with it.
+  other.run_as_uid = grader::worker_uid(0);
+  REQUIRE(other.run_as_uid != 0);
   RunOutcome sleeper;
   std::thread t([&] { sleeper = run_sandboxed({"/bin/sh", "-c", "echo $$; exec sleep 3"}, "/", other); });
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
