@@ -2,25 +2,21 @@
 // pair at a time, read back with every stored key after each write.
 #include "labs.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <ostream>
 
 namespace linlab {
 
-namespace {
-
-enum class Keys { Orthonormal, Random, Correlated };
-
-// n_max unit keys of width d, (n_max, d). Orthonormal keys stop at d rows.
-linref::Matrix make_keys(Keys kind, Eigen::Index n_max, Eigen::Index d, double a,
-                         linref::Rng& rng) {
-  if (kind == Keys::Orthonormal) {
+linref::Matrix memory_fill_keys(MemoryKeys kind, Eigen::Index n_max, Eigen::Index d, double a,
+                                linref::Rng& rng) {
+  if (kind == MemoryKeys::Orthonormal) {
     Eigen::HouseholderQR<linref::Matrix> qr(rng.normal_matrix(d, d));
     return qr.householderQ() * linref::Matrix::Identity(d, d);
   }
   linref::Matrix K = rng.unit_rows(n_max, d);
-  if (kind == Keys::Random) return K;
+  if (kind == MemoryKeys::Random) return K;
   // Correlated: k = a u + sqrt(1 - a^2) r with one shared unit direction u and r a random unit
   // vector orthogonal to u, so every key has length 1 and k_s . k_j = a^2 + (1 - a^2) r_s . r_j.
   const linref::Vector u = rng.unit_rows(1, d).row(0).transpose();
@@ -34,19 +30,33 @@ linref::Matrix make_keys(Keys kind, Eigen::Index n_max, Eigen::Index d, double a
   return K;
 }
 
+std::vector<std::vector<double>> memory_fill_cosines(const linref::Matrix& K,
+                                                     const linref::Matrix& V, Eigen::Index n_max) {
+  std::vector<std::vector<double>> out;
+  linref::Matrix S = linref::Matrix::Zero(K.cols(), V.cols());  // (d_k, d_v)
+  for (Eigen::Index n = 1; n <= std::min(n_max, K.rows()); ++n) {
+    S.noalias() += K.row(n - 1).transpose() * V.row(n - 1);  // write pair n
+    std::vector<double> cos;
+    for (Eigen::Index j = 0; j < n; ++j) {
+      const linref::Vector got = linref::memory_read(S, K.row(j).transpose());
+      cos.push_back(got.dot(V.row(j)) / (got.norm() * V.row(j).norm()));
+    }
+    out.push_back(std::move(cos));
+  }
+  return out;
+}
+
+namespace {
+
 // Mean retrieval cosine after each of the writes 1..n_max (nan once the keys run out).
 std::vector<double> fill(const linref::Matrix& K, const linref::Matrix& V, Eigen::Index n_max) {
   std::vector<double> cos(static_cast<std::size_t>(n_max),
                           std::numeric_limits<double>::quiet_NaN());
-  linref::Matrix S = linref::Matrix::Zero(K.cols(), V.cols());  // (d_k, d_v)
-  for (Eigen::Index n = 1; n <= std::min(n_max, K.rows()); ++n) {
-    S.noalias() += K.row(n - 1).transpose() * V.row(n - 1);  // write pair n
+  const auto per_pair = memory_fill_cosines(K, V, n_max);
+  for (std::size_t i = 0; i < per_pair.size(); ++i) {
     double sum = 0.0;
-    for (Eigen::Index j = 0; j < n; ++j) {
-      const linref::Vector got = linref::memory_read(S, K.row(j).transpose());
-      sum += got.dot(V.row(j)) / (got.norm() * V.row(j).norm());
-    }
-    cos[static_cast<std::size_t>(n - 1)] = sum / static_cast<double>(n);
+    for (double c : per_pair[i]) sum += c;
+    cos[i] = sum / static_cast<double>(per_pair[i].size());
   }
   return cos;
 }
@@ -66,9 +76,9 @@ MemoryFillResult compute_memory_fill(std::uint64_t seed, int trials) {
   linref::Rng rng(seed);
   for (int t = 0; t < trials; ++t) {
     const linref::Matrix V = rng.normal_matrix(r.n_max, r.d);  // values, (n_max, d)
-    const auto o = fill(make_keys(Keys::Orthonormal, r.n_max, r.d, 0.0, rng), V, r.n_max);
-    const auto x = fill(make_keys(Keys::Random, r.n_max, r.d, 0.0, rng), V, r.n_max);
-    const auto c = fill(make_keys(Keys::Correlated, r.n_max, r.d, r.shared_weight, rng), V, r.n_max);
+    const auto o = fill(memory_fill_keys(MemoryKeys::Orthonormal, r.n_max, r.d, 0.0, rng), V, r.n_max);
+    const auto x = fill(memory_fill_keys(MemoryKeys::Random, r.n_max, r.d, 0.0, rng), V, r.n_max);
+    const auto c = fill(memory_fill_keys(MemoryKeys::Correlated, r.n_max, r.d, r.shared_weight, rng), V, r.n_max);
     for (std::size_t i = 0; i < n; ++i) {
       r.ortho[i] += o[i] / trials;  // nan stays nan past d
       r.random[i] += x[i] / trials;

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 #include <ostream>
+#include <stdexcept>
+#include <string>
 
 namespace linlab {
 
@@ -29,6 +31,45 @@ linref::Vector softmax_weights_one(const linref::Vector& scores) {
 
 }  // namespace
 
+SharpnessProblem sharpness_problem(std::uint64_t seed, const std::vector<Eigen::Index>& rf_dphi,
+                                   int rf_draws) {
+  SharpnessProblem p{{}, {}, rf_dphi, {}, linref::Rng(seed)};
+  // Keys N(0, 1); key 0 is the relevant one and the query equals it. Every map sees queries
+  // and keys divided by d_k^{1/4}, so that their dot product is the softmax score
+  // q.k / sqrt(d_k); sharpness c multiplies the query.
+  const double temp = std::pow(static_cast<double>(kDk), -0.25);
+  p.K = temp * p.rng.normal_matrix(kKeys, kDk);  // (32, 16)
+  p.q = p.K.row(0);                               // (1, 16)
+  p.omegas.resize(rf_dphi.size());
+  for (std::size_t i = 0; i < rf_dphi.size(); ++i)
+    for (int dr = 0; dr < rf_draws; ++dr)
+      p.omegas[i].push_back(linref::gaussian_omega(rf_dphi[i], kDk, p.rng));
+  return p;
+}
+
+linref::Vector sharpness_weights(const SharpnessProblem& p, SharpnessMap map, double c,
+                                 Eigen::Index d_phi) {
+  const linref::Matrix qc = c * p.q;
+  switch (map) {
+    case SharpnessMap::Softmax: return softmax_weights_one(p.K * qc.transpose());
+    case SharpnessMap::Elu: return weights(linref::elu_plus_one(qc), linref::elu_plus_one(p.K));
+    case SharpnessMap::Relu: return weights(linref::relu(qc), linref::relu(p.K));
+    case SharpnessMap::Taylor:
+      return weights(linref::taylor_features(qc), linref::taylor_features(p.K));
+    case SharpnessMap::RandomFeatures: break;
+  }
+  const auto at = std::find(p.rf_dphi.begin(), p.rf_dphi.end(), d_phi);
+  if (at == p.rf_dphi.end())
+    throw std::invalid_argument("no Omega drawn for d_phi = " + std::to_string(d_phi));
+  // The mean over the draws of Omega of each draw's weights (the lab's figure is its entry 0).
+  linref::Vector sum = linref::Vector::Zero(p.K.rows());
+  const auto& draws = p.omegas[static_cast<std::size_t>(at - p.rf_dphi.begin())];
+  for (const linref::Matrix& Om : draws)
+    sum += weights(linref::positive_random_features(qc, Om),
+                   linref::positive_random_features(p.K, Om));
+  return sum / static_cast<double>(draws.size());
+}
+
 SharpnessResult compute_sharpness(std::uint64_t seed) {
   using linref::Matrix;
   using linref::Vector;
@@ -37,33 +78,20 @@ SharpnessResult compute_sharpness(std::uint64_t seed) {
   r.d_k = kDk;
   r.rf_dphi = {16, 64, 512};
   r.rf_draws = 10;
-  linref::Rng rng(seed);
-  // Keys N(0, 1); key 0 is the relevant one and the query equals it. Every map sees queries
-  // and keys divided by d_k^{1/4}, so that their dot product is the softmax score
-  // q.k / sqrt(d_k); sharpness c multiplies the query.
-  const double temp = std::pow(static_cast<double>(kDk), -0.25);
-  const Matrix K = temp * rng.normal_matrix(kKeys, kDk);  // (32, 16)
-  const Matrix q = K.row(0);                               // (1, 16)
-  std::vector<std::vector<Matrix>> omegas(r.rf_dphi.size());
-  for (std::size_t i = 0; i < r.rf_dphi.size(); ++i)
-    for (int dr = 0; dr < r.rf_draws; ++dr)
-      omegas[i].push_back(linref::gaussian_omega(r.rf_dphi[i], kDk, rng));
+  SharpnessProblem p = sharpness_problem(seed, r.rf_dphi, r.rf_draws);
+  const Matrix& K = p.K;
+  const Matrix& q = p.q;
+  linref::Rng& rng = p.rng;
 
   for (double c : {0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0}) {
-    const Matrix qc = c * q;
     SharpnessRow row;
     row.sharpness = c;
-    row.softmax = softmax_weights_one(K * qc.transpose())(0);
-    row.elu = weights(linref::elu_plus_one(qc), linref::elu_plus_one(K))(0);
-    row.relu = weights(linref::relu(qc), linref::relu(K))(0);
-    row.taylor = weights(linref::taylor_features(qc), linref::taylor_features(K))(0);
-    for (std::size_t i = 0; i < r.rf_dphi.size(); ++i) {
-      double sum = 0.0;
-      for (const Matrix& Om : omegas[i])
-        sum += weights(linref::positive_random_features(qc, Om),
-                       linref::positive_random_features(K, Om))(0);
-      row.rf.push_back(sum / r.rf_draws);
-    }
+    row.softmax = sharpness_weights(p, SharpnessMap::Softmax, c)(0);
+    row.elu = sharpness_weights(p, SharpnessMap::Elu, c)(0);
+    row.relu = sharpness_weights(p, SharpnessMap::Relu, c)(0);
+    row.taylor = sharpness_weights(p, SharpnessMap::Taylor, c)(0);
+    for (Eigen::Index d_phi : r.rf_dphi)
+      row.rf.push_back(sharpness_weights(p, SharpnessMap::RandomFeatures, c, d_phi)(0));
     r.rows.push_back(row);
   }
 

@@ -139,6 +139,23 @@ struct SharpnessResult {
   std::vector<double> misplaced, kernel_error;
 };
 SharpnessResult compute_sharpness(std::uint64_t seed = 8);
+// The lab's construction, shared with the lab book's widget: keys K (32, 16) and the query q
+// (1, 16), both divided by d_k^{1/4}, q = K's row 0; rf_draws draws of Omega for each d_phi,
+// drawn in the order given (the lab's own d_phi first, so the lab's numbers stay), and the
+// generator left where the draws ended.
+struct SharpnessProblem {
+  linref::Matrix K, q;
+  std::vector<Eigen::Index> rf_dphi;
+  std::vector<std::vector<linref::Matrix>> omegas;  // [d_phi index][draw]
+  linref::Rng rng;
+};
+SharpnessProblem sharpness_problem(std::uint64_t seed, const std::vector<Eigen::Index>& rf_dphi,
+                                   int rf_draws);
+enum class SharpnessMap { Softmax, Elu, Relu, RandomFeatures, Taylor };
+// The weights of the query scaled by c over the 32 keys under one map (random features: the
+// mean over the draws for d_phi, which must be one of the problem's).
+linref::Vector sharpness_weights(const SharpnessProblem& p, SharpnessMap map, double c,
+                                 Eigen::Index d_phi = 0);
 int run_sharpness(const Options& opt, std::ostream& os);
 
 // ---- 9. memory-fill (second figure): writing pairs one at a time into a d = 32 memory ----
@@ -150,6 +167,17 @@ struct MemoryFillResult {
   std::vector<double> random_predicted, correlated_predicted;  // index n - 1
 };
 MemoryFillResult compute_memory_fill(std::uint64_t seed = 9, int trials = 20);
+// The lab's pieces, shared with the lab book's widget. Each trial draws, from one generator:
+// the values V (n_max, d) ~ N(0, 1), then orthonormal, random and correlated keys, in that order.
+enum class MemoryKeys { Orthonormal, Random, Correlated };
+// n_max unit keys of width d, (n_max, d); orthonormal keys stop at d rows; a: the weight of the
+// shared direction in correlated keys.
+linref::Matrix memory_fill_keys(MemoryKeys kind, Eigen::Index n_max, Eigen::Index d, double a,
+                                linref::Rng& rng);
+// Writes the pairs one at a time (S += k v^T) into a zero memory; after write n, entry n - 1
+// holds the cosine between read(S, k_j) and v_j for every stored pair j = 0..n-1.
+std::vector<std::vector<double>> memory_fill_cosines(const linref::Matrix& K,
+                                                     const linref::Matrix& V, Eigen::Index n_max);
 int run_memory_fill(const Options& opt, std::ostream& os);
 
 // ---- 10. chunk-size (text on training and prefill): chunkwise time against chunk size ----
