@@ -53,12 +53,21 @@ std::string fmt_pct(double fraction, int digits) {
 
 void seed_vs_measured(std::ostream& os, const std::string& what, const std::string& seed,
                       const std::string& measured) {
+  BookRecorder* book = BookRecorder::of(os);
+  if (book) book->text_so_far();
   os << "  " << what << "\n      seed:     " << seed << "\n      measured: " << measured << '\n';
+  if (book) {
+    BookBlock b{BookBlock::Kind::SeedVsMeasured, what, {}, {}, seed, measured, {}, {}, {}, {}};
+    book->add(std::move(b));
+  }
 }
 
 void heading(std::ostream& os, const std::string& name, const std::string& cell,
              const std::string& what) {
+  BookRecorder* book = BookRecorder::of(os);
+  if (book) book->text_so_far();
   os << "== lab " << name << " (" << cell << ") ==\n" << what << "\n\n";
+  if (book) book->add({BookBlock::Kind::Heading, what, name, cell, {}, {}, {}, {}, {}, {}});
 }
 
 Table::Table(std::vector<std::string> headers) : headers_(std::move(headers)) {}
@@ -69,6 +78,8 @@ void Table::row(std::vector<std::string> cells) {
 }
 
 void Table::print(std::ostream& os) const {
+  BookRecorder* book = BookRecorder::of(os);
+  if (book) book->text_so_far();
   std::vector<std::size_t> width(headers_.size());
   for (std::size_t c = 0; c < headers_.size(); ++c) {
     width[c] = headers_[c].size();
@@ -89,6 +100,7 @@ void Table::print(std::ostream& os) const {
   line(rule);
   for (const auto& r : rows_) line(r);
   os << '\n';
+  if (book) book->add({BookBlock::Kind::Table, {}, {}, {}, {}, {}, headers_, rows_, {}, {}});
 }
 
 namespace {
@@ -119,7 +131,73 @@ std::string gp_string(const std::string& s) {
 
 }  // namespace
 
+namespace {
+void write_plot_files(const Options& opt, const Plot& plot, std::ostream& os);
+}  // namespace
+
+// The picture is recorded for the lab book when gnuplot made it (the line printed otherwise).
 void write_plot(const Options& opt, const Plot& plot, std::ostream& os) {
+  BookRecorder* book = BookRecorder::of(os);
+  if (!book) return write_plot_files(opt, plot, os);
+  book->text_so_far();
+  std::ostringstream line;
+  write_plot_files(opt, plot, line);
+  os << line.str();
+  const std::filesystem::path svg = std::filesystem::path(opt.out_dir) / (plot.stem + ".svg");
+  const bool made = line.str().find("  plot: " + svg.string()) == 0;
+  std::string note = line.str();
+  while (!note.empty() && (note.back() == '\n' || note.back() == ' ')) note.pop_back();
+  book->add({BookBlock::Kind::Plot, plot.title, {}, {}, {}, {}, {}, {}, made ? svg.string() : "",
+             note});
+}
+
+const std::vector<std::string>& plot_colours() {
+  static const std::vector<std::string> colours = {"#9400d3", "#009e73", "#56b4e9", "#e69f00",
+                                                   "#f0e442", "#0072b2", "#e51e10", "#000000"};
+  return colours;
+}
+
+static BookRecorder* current_book = nullptr;  // the innermost live recorder
+
+BookRecorder::BookRecorder(std::ostringstream& os) : os_(os), previous_(current_book) {
+  consumed_ = os_.str().size();
+  current_book = this;
+}
+
+BookRecorder::~BookRecorder() { current_book = previous_; }
+
+BookRecorder* BookRecorder::of(const std::ostream& os) {
+  for (BookRecorder* r = current_book; r; r = r->previous_)
+    if (&r->os_ == &os) return r;
+  return nullptr;
+}
+
+void BookRecorder::text_so_far() {
+  const std::string all = os_.str();
+  std::string text = all.substr(std::min(consumed_, all.size()));
+  consumed_ = all.size();
+  // Blank lines around a block are the terminal's spacing, not text.
+  const auto first = text.find_first_not_of(" \n");
+  if (first == std::string::npos) return;
+  const auto line_start = text.rfind('\n', first);
+  text = text.substr(line_start == std::string::npos ? 0 : line_start + 1);
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  blocks_.push_back({BookBlock::Kind::Text, text, {}, {}, {}, {}, {}, {}, {}, {}});
+}
+
+void BookRecorder::add(BookBlock b) {
+  consumed_ = os_.str().size();
+  blocks_.push_back(std::move(b));
+}
+
+std::vector<BookBlock> BookRecorder::blocks() {
+  text_so_far();
+  return blocks_;
+}
+
+namespace {
+
+void write_plot_files(const Options& opt, const Plot& plot, std::ostream& os) {
   if (!opt.plots) {
     os << "  plot: skipped (--no-plot)\n";
     return;
@@ -158,6 +236,8 @@ void write_plot(const Options& opt, const Plot& plot, std::ostream& os) {
       << "set ylabel " << gp_string(plot.ylabel) << '\n'
       << "set grid\nset key below\n"
       << "set datafile missing 'NaN'\n";
+    for (std::size_t i = 0; i < plot_colours().size(); ++i)
+      g << "set linetype " << i + 1 << " linecolor rgb '" << plot_colours()[i] << "'\n";
     if (plot.logx) g << "set logscale x 2\n";
     if (plot.logy) g << "set logscale y\nset format y '%g'\n";
     for (const auto& e : plot.extra) g << e << '\n';
@@ -181,5 +261,7 @@ void write_plot(const Options& opt, const Plot& plot, std::ostream& os) {
   }
   os << "  plot: " << svg.string() << '\n';
 }
+
+}  // namespace
 
 }  // namespace linlab

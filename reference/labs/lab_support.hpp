@@ -3,6 +3,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -63,5 +64,43 @@ struct Plot {
 // Writes <out>/<stem>.dat and <out>/<stem>.gp and, if gnuplot is on the PATH, runs it to make
 // <out>/<stem>.svg. Prints one line saying where the picture is, or why there is none.
 void write_plot(const Options& opt, const Plot& plot, std::ostream& os);
+// The plots' line colours, series 1, 2, ... (gnuplot's own defaults, set explicitly in every
+// script so that the lab book's widgets can draw with the same ones).
+const std::vector<std::string>& plot_colours();
+
+// ---- the lab book (./kit lab --html DIR) ----
+// While a BookRecorder is alive, heading, Table::print, seed_vs_measured and write_plot also
+// record what they print to the recorder's stream as blocks; whatever a lab prints between
+// them itself becomes a text block. The terminal text is unchanged.
+struct BookBlock {
+  enum class Kind { Heading, Text, Table, SeedVsMeasured, Plot };
+  Kind kind;
+  std::string text;                     // heading: what the lab does; text; seed-vs-measured:
+                                        // what is compared; plot: its title
+  std::string name, cell;               // heading
+  std::string seed, measured;           // seed-vs-measured
+  std::vector<std::string> headers;     // table
+  std::vector<std::vector<std::string>> rows;
+  std::string svg;                      // plot: the picture written, empty when none
+  std::string note;                     // plot: the line printed (why there is no picture)
+};
+class BookRecorder {
+ public:
+  explicit BookRecorder(std::ostringstream& os);
+  ~BookRecorder();
+  BookRecorder(const BookRecorder&) = delete;
+  BookRecorder& operator=(const BookRecorder&) = delete;
+  // The recorder whose stream `os` is, or nullptr.
+  static BookRecorder* of(const std::ostream& os);
+  void text_so_far();       // the text printed since the last block becomes a text block
+  void add(BookBlock b);    // a block; what was printed up to here belongs to it
+  std::vector<BookBlock> blocks();  // every block, the trailing text included
+
+ private:
+  std::ostringstream& os_;
+  std::size_t consumed_ = 0;
+  std::vector<BookBlock> blocks_;
+  BookRecorder* previous_;
+};
 
 }  // namespace linlab
