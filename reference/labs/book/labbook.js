@@ -195,10 +195,11 @@
       add(curve, 'circle', { id: 'mem-marker', cx: fc.x(n), cy: fc.y(mean), r: 5, fill: k.colour,
                              stroke: '#000', 'data-n': n, 'data-value': mean });
       var legend = add(curve, 'g', {});
-      mem.kinds.concat([{ label: 'random keys: 1/sqrt(1 + (n-1)/d)',
+      mem.kinds.concat([{ label: 'random keys: 1/sqrt(1 + (n-1)/d)', dashed: true,
                           colour: mem.random_formula_colour }]).forEach(function (kk, i) {
         add(legend, 'line', { x1: fc.right - 250, x2: fc.right - 225, y1: fc.bottom - 70 + 15 * i,
-                              y2: fc.bottom - 70 + 15 * i, stroke: kk.colour, 'stroke-width': 3 });
+                              y2: fc.bottom - 70 + 15 * i, stroke: kk.colour, 'stroke-width': 3,
+                              'stroke-dasharray': kk.dashed ? '6 4' : 'none' });
         add(legend, 'text', { x: fc.right - 220, y: fc.bottom - 66 + 15 * i }, kk.label);
       });
 
