@@ -89,6 +89,10 @@ def test():
             compare(got, values.ask(f"fm {m} {c!r} {d}"), f"map {m}, c = {c}, d_phi = {d}")
             check(got["dphi_disabled"] == (m != "random_features"),
                   f"map {m}: the d_phi slider is {'off' if got['dphi_disabled'] else 'on'}")
+            label = p.find(f'#feature-maps button[data-map="{m}"]').text
+            state = p.find("#fm-state").text  # what print and screen readers get
+            check(state.startswith(f"Shown: {label}") and f"sharpness {c:g}" in state,
+                  f"map {m}: the widget says '{state}'")
             check(previous is None or got["weights"] != previous, f"map {m} drew the same weights")
             previous = got["weights"]
 

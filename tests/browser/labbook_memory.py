@@ -62,6 +62,8 @@ def test():
             p.click("#mem-write")
             after = drawn(p)
             compare(after, values.ask(f"mem {kind} 11"), 11, d, f"{kind} keys after one write")
+            state = p.find("#mem-state").text
+            check(f"n = 11 pairs" in state, f"{kind} keys: the widget says '{state}'")
             check(all(a != b for a, b in zip(after["cosines"], before["cosines"])),
                   f"{kind} keys: writing one more pair left some cosine unchanged")
 

@@ -91,6 +91,8 @@
       sharp.setAttribute('aria-valuetext', 'sharpness ' + c);
       document.getElementById('fm-dphi-value').textContent = String(d);
       dphi.setAttribute('aria-valuetext', 'd_phi ' + d);
+      document.getElementById('fm-state').textContent = 'Shown: ' + info.label +
+          (map === 'random_features' ? ' with d_phi = ' + d : '') + ', sharpness ' + c + '.';
       clear(svg);
       var n = w.length;
       var f = frame(svg, viewBox(svg), 0.5, n + 0.5, 0, 1, [0, 0.25, 0.5, 0.75, 1],
@@ -157,6 +159,8 @@
       write.disabled = n >= k.n_max;
       document.getElementById('mem-n-value').textContent = String(n);
       slider.setAttribute('aria-valuetext', n + ' pairs');
+      document.getElementById('mem-state').textContent = 'Shown: ' + k.label + ' keys, n = ' +
+          n + (n === 1 ? ' pair' : ' pairs') + ' written.';
 
       var cos = mem.cosines[kind][n - 1];
       clear(bars);
