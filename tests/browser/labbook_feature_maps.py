@@ -131,11 +131,38 @@ def test():
                 got = drawn(p)
                 check(close_to(got["relevant"], weight, TOL),
                       f"{title} at c = {c}: widget {got['relevant']}, the lab {weight}")
+        # The same colours as the sharpness lab's plot (random features: its d_phi = 64 line).
+        check_colours(p, os.path.join(book, "plots", "sharpness.svg"),
+                      '#feature-maps button[data-map="%s"]', "#fm-bars rect.bar",
+                      {"softmax": 0, "elu": 1, "relu": 2, "taylor": 3, "random_features": 5})
         p.click('#feature-maps button[data-map="elu"]')
         p.set_range("#fm-sharpness", sharp.index(4.0))
         p.driver.execute_script("document.getElementById('feature-maps').scrollIntoView()")
         p.driver.save_screenshot(os.path.join(out, "feature-maps.png"))
     values.close()
+
+
+def series_colours(svg_path):
+    """The line colours of a gnuplot SVG, series by series ('#rrggbb')."""
+    import re
+    with open(svg_path) as f:
+        found = re.findall(r"stroke='rgb\(\s*(\d+),\s*(\d+),\s*(\d+)\)'", f.read())
+    colours = []
+    for rgb in found:
+        c = "#%02x%02x%02x" % tuple(int(x) for x in rgb)
+        if c not in colours:
+            colours.append(c)
+    return colours
+
+
+def check_colours(p, svg_path, buttons, bars, series_of):
+    """Each widget button's bars (or curve) are drawn in its series' colour in the lab's plot."""
+    colours = series_colours(svg_path)
+    for key, series in series_of.items():
+        p.click(buttons % key)
+        fill = p.find(bars).get_attribute("fill")
+        check(fill == colours[series], f"{key}: drawn in {fill}, the lab's plot uses "
+                                       f"{colours[series]} ({os.path.basename(svg_path)})")
 
 
 def read_dat(path):

@@ -10,7 +10,7 @@ usage: labbook_memory.py OUT_DIR BOOK_DIR LABBOOK_VALUES LINATTN_LAB
 import os
 import sys
 
-from labbook_feature_maps import Values
+from labbook_feature_maps import Values, check_colours
 from page import Page, check, close_to, main
 
 TOL = 1e-7  # the page keeps 9 significant digits
@@ -91,6 +91,10 @@ def test():
         p.click("#mem-write")
         check(drawn(p)["n"] == d, "a pair was written past n = d with orthonormal keys")
 
+        # The same colours as the memory-fill lab's plot.
+        check_colours(p, os.path.join(book, "plots", "memory-fill.svg"),
+                      '#memory button[data-keys="%s"]', "#mem-bars rect.bar",
+                      {"orthonormal": 0, "random": 1, "correlated": 3})
         p.click('#memory button[data-keys="random"]')
         p.set_range("#mem-n", 48)
         p.driver.execute_script("document.getElementById('memory').scrollIntoView()")
