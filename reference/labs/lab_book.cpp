@@ -139,7 +139,7 @@ void write_feature_map_widget(std::ostream& h, const nlohmann::json& fm) {
     << fm["n_keys"] << " keys, head width d_k = " << fm["d_k"]
     << "; the query equals key 1, the relevant one (the construction of the sharpness lab "
        "above). Choose a map and scale the query: softmax concentrates on key 1 as the query "
-       "grows, the linear maps stay flat. Bars: the map's weights; dark ticks: softmax's at the "
+       "grows, the linear maps stay flat. Bars: the map's weights; violet ticks: softmax's at the "
        "same sharpness.</p>\n"
        "<div class=\"controls\">\n<div role=\"group\" aria-label=\"Feature map\" "
        "class=\"buttons\">\n";
