@@ -98,6 +98,8 @@ std::unique_ptr<CLI::App> make_app(Targets& t) {
   t.grade->add_option("--junit", o.junit_path, "write a JUnit XML report")->type_name("FILE");
   t.grade->add_option("--github-classroom", o.classroom_path, "write GitHub Classroom's autograding payload (JSON)")
       ->type_name("FILE");
+  t.grade->add_option("--html", o.html_path, "write the report as one static page (opens from disk)")
+      ->type_name("FILE");
   t.grade->add_flag("--quiet", o.quiet, "no report on the terminal");
   t.grade->add_flag("--verbose", o.verbose, "every check's details in full (repeats are folded otherwise)");
   t.grade->add_flag("--course", o.course, "grade with the course's own seeds (implies --strict)");
@@ -115,7 +117,8 @@ std::unique_ptr<CLI::App> make_app(Targets& t) {
                                 "the course's seeds; unchanged submissions are skipped");
   t.batch->allow_extras();
   t.batch->add_option("DIR", b.dir, "the folder of submissions")->required()->type_name("");
-  t.batch->add_option("--out", b.out, "write OUT/gradebook.csv and OUT/reports/<name>.json (default: DIR-grades)")
+  t.batch->add_option("--out", b.out, "write OUT/gradebook.csv, OUT/class-report.html and OUT/reports/<name>.json and .html "
+                  "(default: DIR-grades)")
       ->type_name("OUT");
   t.batch->add_option("--roster", b.roster_path,
                       "join a roster (CSV: folder,id,name,email): ids and statuses in the gradebook; "

@@ -1,9 +1,11 @@
 // Sharded grading and the class's files from reports: see grade_shards.hpp.
 #include "grade_shards.hpp"
 
+#include "class_report.hpp"
 #include "find_files.hpp"
 #include "grader_config.hpp"
 #include "report.hpp"
+#include "report_html.hpp"
 #include "sha256.hpp"
 
 #include <fstream>
@@ -139,6 +141,19 @@ bool write_class_outputs(const ClassOutputs& to,
   written &=
       write_text(to.out / "similarity.csv", gradebook::similarity_csv(groups, book, shown, to.bom));
   files.push_back("similarity.csv");
+
+  // The pages: each submission's report beside its JSON, and the class report that links them
+  // (class_report.hpp). A page whose report is gone goes too.
+  const fs::path reports_dir = to.out / "reports";
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(reports_dir, ec))
+    if (entry.path().extension() == ".html" && !reports.count(entry.path().stem().string()))
+      fs::remove(entry.path(), ec);
+  for (const auto& [name, j] : reports)
+    written &= write_text(reports_dir / (name + ".html"), student_report_html(j));
+  const std::string title = lms_columns("", assignment).moodle;  // its title, else its name
+  written &= write_text(to.out / "class-report.html", class_report_html(summarize_class(book), title));
+  files.push_back("class-report.html");
 
   // The summary: what needs a person's eyes.
   std::vector<std::string> missing, build_errors;

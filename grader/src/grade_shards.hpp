@@ -40,8 +40,8 @@ struct ClassOutputs {
   bool bom = false;
   std::string lms_column;
 };
-// gradebook.csv, canvas.csv, moodle.csv, scores.csv (with a roster), similarity.csv in out,
-// from the reports (submission name -> native report with "class"), and the summary of what
+// gradebook.csv, canvas.csv, moodle.csv, scores.csv (with a roster), similarity.csv,
+// class-report.html and reports/<name>.html (one page per report) in out, from the reports (submission name -> native report with "class"), and the summary of what
 // needs a person's eyes on stderr. Returns whether every file was written.
 bool write_class_outputs(const ClassOutputs& to,
                          const std::map<std::string, nlohmann::json>& reports);

@@ -12,6 +12,7 @@
 #include "progress.hpp"
 #include "oracle_source.hpp"
 #include "report.hpp"
+#include "report_html.hpp"
 #include "try_run.hpp"
 
 #include <cstdlib>
@@ -126,6 +127,8 @@ int grade(const grader::Options& given) {
     if (!options.junit_path.empty()) written &= write_file(options.junit_path, grader::to_junit_xml(report));
     if (!options.classroom_path.empty())
       written &= write_file(options.classroom_path, json_text(grader::to_github_classroom_json(report)));
+    if (!options.html_path.empty())
+      written &= write_file(options.html_path, grader::student_report_html(grader::to_native_json(report)));
     if (!written || report.grader_fault) return 2;
     return report.full_marks() ? 0 : 1;
   } catch (const grader::UsageError& e) {

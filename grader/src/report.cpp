@@ -1,4 +1,5 @@
-// The parts of a report that every format shares: the statuses' words and the full-marks rule.
+// The parts of a report that every format shares: the statuses' words, the full-marks rule and
+// the likely mistake a message names.
 #include "report.hpp"
 
 #include <cmath>
@@ -21,6 +22,15 @@ const char* status_name(Status status) {
 }
 
 bool is_wrong_answer(Status status) { return status == Status::Failed || status == Status::NotImplemented; }
+
+std::string likely_mistake(const std::string& message) {
+  const std::string label = "Likely mistake: ";
+  std::size_t at = message.rfind("\n" + label);
+  at = at == std::string::npos ? (message.rfind(label, 0) == 0 ? 0 : std::string::npos) : at + 1;
+  if (at == std::string::npos) return "";
+  const std::size_t from = at + label.size();
+  return message.substr(from, message.find('\n', from) - from);
+}
 
 bool Report::full_marks() const { return !grader_fault && std::abs(score - max_score) < 1e-9; }
 

@@ -86,6 +86,10 @@ std::string to_junit_xml(const Report& report);
 // verbose: every check's details in full; otherwise repeats are folded (report_terminal.cpp).
 void print_terminal(const Report& report, std::ostream& out, bool colour, bool verbose = false);
 
+// The likely mistake a check's message names (the rest of its "Likely mistake: " line), or "":
+// what the terminal report folds and the class report counts.
+std::string likely_mistake(const std::string& message);
+
 // Text from a submission, safe for a terminal: control characters other than newline and tab
 // (C1 controls included) written as \xNN / \uNNNN.
 std::string printable(const std::string& text);

@@ -90,15 +90,6 @@ void indented(std::ostream& out, const std::string& text, const std::string& pad
 
 const std::string kLikely = "Likely mistake: ";
 
-// The likely mistake a check's message names (its line, without the label), or "".
-std::string likely_mistake(const std::string& message) {
-  std::size_t at = message.rfind("\n" + kLikely);
-  at = at == std::string::npos ? (message.rfind(kLikely, 0) == 0 ? 0 : std::string::npos) : at + 1;
-  if (at == std::string::npos) return "";
-  const std::size_t from = at + kLikely.size();
-  return message.substr(from, message.find('\n', from) - from);
-}
-
 // A check whose details are worth reading: it did not pass, its code exists, and the grader
 // itself did not fail on it.
 bool diagnosed(const CheckResult& c) {

@@ -1,0 +1,209 @@
+// The class report (class_summary.hpp, class_report.hpp) and a student's report page
+// (report_html.hpp) on hand-made native reports: what is counted, in which order, and that no
+// name or message a student controls becomes markup.
+#include <doctest/doctest.h>
+
+#include "src/class_report.hpp"
+#include "src/class_summary.hpp"
+#include "src/html_text.hpp"
+#include "src/report_html.hpp"
+
+#include <string>
+#include <vector>
+
+using namespace grader;
+namespace gb = grader::gradebook;
+using nlohmann::json;
+
+namespace {
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+json check(const std::string& name, const std::string& status, double max, const std::string& message = "") {
+  return {{"name", name}, {"function", "crossover_T"}, {"status", status},
+          {"score", status == "passed" ? max : 0.0}, {"max_score", max}, {"message", message}, {"output", ""},
+          {"visibility", "visible"}, {"rerun", "./kit grade x --only flops/" + name}};
+}
+
+// A flops exercise of three checks (2 + 4 + 4 points) with the given statuses and messages.
+json flops(const std::vector<std::pair<std::string, std::string>>& verdicts, const std::string& source = "found",
+           bool built = true) {
+  const std::vector<std::pair<std::string, double>> checks = {{"a", 2}, {"b", 4}, {"c", 4}};
+  json list = json::array();
+  double score = 0;
+  for (std::size_t i = 0; i < checks.size(); ++i) {
+    list.push_back(check(checks[i].first, verdicts[i].first, checks[i].second, verdicts[i].second));
+    if (verdicts[i].first == "passed") score += checks[i].second;
+  }
+  return {{"name", "flops"}, {"score", score}, {"max_score", 10}, {"build", {{"ok", built}, {"log", ""}}},
+          {"checks", list}, {"source_status", source}, {"source_others", json::array()}};
+}
+
+json report(const std::string& name, const json& exercise) {
+  return {{"submission", name}, {"score", exercise["score"]}, {"max_score", 10}, {"exercises", {exercise}}};
+}
+
+const std::pair<std::string, std::string> kPass{"passed", ""};
+std::pair<std::string, std::string> fail(const std::string& mistake) {
+  return {"failed", "expected 5, got 4\nLikely mistake: " + mistake};
+}
+
+// A class of eight folders, seven students: full marks; two students with mistake M1 (one of them
+// in two checks, and late); one with M2 and a failure no mistake explains; a build error; a
+// missing file; competing files; one student with two folders (the exports take the newer).
+struct SampleClass {
+  std::vector<gb::Student> roster;
+  gb::Book book;
+  SampleClass() {
+    roster = gb::parse_roster(
+        "folder,id,name,submitted\n"
+        "ada,1,Ada,\nbob,2,Bob,2026-03-08T10:00:00Z\ncy,3,Cy,\ndee,4,Dee,\neve,5,Eve,\nfay,6,Fay,\n"
+        "gil*,7,Gil,\nhal,8,Hal,\n");
+    std::map<std::string, json> reports;
+    reports["ada"] = report("ada", flops({kPass, kPass, kPass}));
+    reports["bob"] = report("bob", flops({kPass, fail("M1"), fail("M1")}));
+    reports["cy"] = report("cy", flops({kPass, fail("M1"), kPass}));
+    reports["dee"] = report("dee", flops({fail("M2"), {"crashed", "it stopped"}, kPass}));
+    reports["eve"] = report("eve", flops({{"build_error", "x"}, {"build_error", "x"}, {"build_error", "x"}}, "found", false));
+    reports["fay"] = report("fay", flops({{"build_error", ""}, {"build_error", ""}, {"build_error", ""}}, "missing", false));
+    json competing = flops({{"ambiguous", ""}, {"ambiguous", ""}, {"ambiguous", ""}}, "ambiguous", false);
+    competing["source_others"] = {"a/flops.cpp", "b/flops.cpp"};
+    reports["gil_v2"] = report("gil_v2", competing);
+    reports["gil_v1"] = report("gil_v1", flops({kPass, kPass, kPass}));
+    std::map<std::string, gb::Recency> recency;
+    recency["gil_v1"].newest_file = 1;
+    recency["gil_v2"].newest_file = 2;
+    book = gb::join(roster, reports, {"flops"}, recency);
+    book.late = parse_late_policy("2026-03-06T23:59:00Z", json{{"per_day", 10}});
+  }
+};
+
+}  // namespace
+
+TEST_CASE("class report: counts, each student once, the most frequent mistake first") {
+  const SampleClass c;
+  const ClassSummary s = summarize_class(c.book);
+  CHECK(s.counted == 7);  // gil's older folder is not counted; hal has none
+  CHECK(s.no_submission == std::vector<std::string>{"8 Hal"});
+  // Totals out of 10: ada 10, bob 2, cy 6, dee 4, eve 0, fay 0, gil_v2 0.
+  CHECK(s.total.max == 10);
+  CHECK(s.total.counts == std::vector<int>{3, 0, 1, 0, 1, 0, 1, 0, 0, 0, 1});
+  REQUIRE(s.per_exercise.size() == 1);
+  CHECK(s.per_exercise[0].counts == s.total.counts);
+  // Each check over the seven, in hand-out order.
+  REQUIRE(s.checks.size() == 3);
+  CHECK(s.checks[0].check == "a");
+  CHECK(s.checks[0].passed == 3);  // ada bob cy
+  CHECK(s.checks[0].graded == 7);
+  CHECK(s.checks[1].passed == 1);  // ada
+  CHECK(s.checks[1].not_passed == std::map<std::string, int>{{"failed", 2}, {"crashed", 1}, {"build_error", 2},
+                                                             {"ambiguous", 1}});
+  CHECK(s.checks[2].passed == 3);  // ada cy dee
+  // M1: two students (bob's two checks count once), before M2's one.
+  REQUIRE(s.mistakes.size() == 2);
+  CHECK(s.mistakes[0].mistake == "M1");
+  CHECK(s.mistakes[0].submissions == std::vector<std::string>{"bob", "cy"});
+  CHECK(s.mistakes[0].checks == std::vector<std::string>{"b", "c"});
+  CHECK(s.mistakes[1].mistake == "M2");
+  CHECK(s.mistakes[1].submissions == std::vector<std::string>{"dee"});
+  // The lists.
+  REQUIRE(s.build_errors.size() == 1);
+  CHECK(s.build_errors[0].submission == "eve");
+  REQUIRE(s.missing.size() == 1);
+  CHECK(s.missing[0].submission == "fay");
+  REQUIRE(s.ambiguous.size() == 1);
+  CHECK(s.ambiguous[0].submission == "gil_v2");
+  CHECK(s.ambiguous[0].text == "flops (a/flops.cpp, b/flops.cpp)");
+  REQUIRE(s.late.size() == 1);
+  CHECK(s.late[0].submission == "bob");
+  CHECK(s.late[0].text == "2 day(s) late (submitted 2026-03-08T10:00:00Z), 2 -> 1.6");
+  // Every row of the gradebook is a line, the uncounted ones too.
+  CHECK(s.students.size() == 9);
+}
+
+TEST_CASE("class report: the page shows the counts, the mistakes in order, a link per submission") {
+  const SampleClass c;
+  const std::string page = class_report_html(summarize_class(c.book), "Week 1");
+  CHECK(has(page, "<span id=\"counted\">7</span>"));
+  CHECK(has(page, "<tr class=\"mistake\" data-students=\"2\"><td class=\"num\">2</td><td>flops</td><td class=\"text\">M1<"));
+  CHECK(page.find(">M1<") < page.find(">M2<"));
+  CHECK(has(page, "data-check=\"flops/b\" data-passed=\"1\" data-graded=\"7\""));
+  // The total's histogram: the full-marks bin holds one, the lowest three.
+  CHECK(has(page, "<g class=\"bin\" data-bin=\"10\" data-count=\"1\">"));
+  CHECK(has(page, "<g class=\"bin\" data-bin=\"0-1\" data-count=\"3\">"));
+  for (const char* name : {"ada", "bob", "cy", "dee", "eve", "fay", "gil_v1", "gil_v2"})
+    CHECK(has(page, std::string("<a class=\"report\" href=\"reports/") + name + ".html\">" + name + "</a>"));
+  CHECK(has(page, "<li>8 Hal</li>"));
+  // Opens from disk and loads nothing: no script, a policy that allows none.
+  CHECK(!has(page, "<script"));
+  CHECK(has(page, "default-src 'none'"));
+}
+
+TEST_CASE("class report: hostile folder names, roster cells and messages stay text") {
+  const std::string script = "<script>alert(1)</script>";
+  const std::string quote = "q\" onmouseover=\"alert(2)";
+  const std::string img = "<img src=x onerror=alert(3)>";
+  const auto roster = gb::parse_roster("folder,id,name\n\"" + std::string("q\"\" onmouseover=\"\"alert(2)") +
+                                       "\",9,\"" + img + "\"\n");
+  std::map<std::string, json> reports;
+  reports[script] = report(script, flops({kPass, fail(img), kPass}));
+  reports[quote] = report(quote, flops({kPass, kPass, kPass}));
+  reports["../../etc"] = report("../../etc", flops({kPass, kPass, kPass}));
+  gb::Book book = gb::join(roster, reports, {"flops"});
+  const std::string page = class_report_html(summarize_class(book), "<b>title</b>");
+  CHECK(!has(page, "<script"));
+  CHECK(!has(page, "<img"));
+  CHECK(!has(page, "<b>"));
+  CHECK(!has(page, "onmouseover=\""));
+  CHECK(has(page, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+  CHECK(has(page, "&lt;img src=x onerror=alert(3)&gt;"));  // the roster's name, and the mistake
+  CHECK(occurrences(page, "&lt;img src=x onerror=alert(3)&gt;") == 2);
+  // Links stay inside reports/: every byte that could end the attribute, leave the folder or
+  // start a query is percent-encoded.
+  CHECK(has(page, "href=\"reports/%3Cscript%3Ealert%281%29%3C%2Fscript%3E.html\""));
+  CHECK(has(page, "href=\"reports/q%22%20onmouseover%3D%22alert%282%29.html\""));
+  CHECK(has(page, "href=\"reports/..%2F..%2Fetc.html\""));
+}
+
+TEST_CASE("html text: escaping and link segments") {
+  CHECK(html::escape("a&b<c>d\"e'f") == "a&amp;b&lt;c&gt;d&quot;e&#39;f");
+  CHECK(html::escape(std::string("bell\x07 nul") + '\0' + "x\ttab\nline") == "bell\\x07 nul\\x00x\ttab\nline");
+  CHECK(html::escape("Zoë 李") == "Zoë 李");
+  CHECK(html::url_segment("ada_1-2.v~") == "ada_1-2.v~");
+  CHECK(html::url_segment("a/b?c#d e") == "a%2Fb%3Fc%23d%20e");
+  CHECK(html::url_segment("javascript:alert(1)") == "javascript%3Aalert%281%29");
+  CHECK(html::url_segment("..") == "%2E%2E");
+  CHECK(html::url_segment(".") == "%2E");
+  CHECK(html::url_segment("ë") == "%C3%AB");
+  CHECK(report_link("..") == "reports/%2E%2E.html");
+}
+
+TEST_CASE("student report page: each check's verdict and message, the failing ones open") {
+  json r = report("<i>me</i>", flops({kPass, fail("<b>M1</b>"), {"crashed", "stopped\x1b[2J"}}));
+  r["exercises"].push_back({{"name", "memory"}, {"score", 0}, {"max_score", 5},
+                            {"build", {{"ok", false}, {"log", "memory.cpp:3: error: <expected> ;"}}},
+                            {"checks", {check("read/x", "build_error", 5, "The exercise does not build")}},
+                            {"source", "memory/memory.cpp"}, {"source_status", "found"}});
+  const std::string page = student_report_html(r);
+  CHECK(has(page, "<details class=\"check passed\" data-status=\"passed\">"));
+  CHECK(has(page, "<details class=\"check failed\" data-status=\"failed\" open>"));
+  CHECK(has(page, "<details class=\"check failed\" data-status=\"crashed\" open>"));
+  CHECK(has(page, "<details class=\"check failed\" data-status=\"build_error\" open>"));
+  CHECK(occurrences(page, "<details class=\"check") == 4);
+  CHECK(has(page, "Likely mistake: &lt;b&gt;M1&lt;/b&gt;"));
+  CHECK(has(page, "stopped\\x1b[2J"));  // an escape sequence shown, never passed on
+  CHECK(has(page, "<details class=\"build-log\" open>"));
+  CHECK(has(page, "memory.cpp:3: error: &lt;expected&gt; ;"));
+  CHECK(has(page, "<h1>Report: &lt;i&gt;me&lt;/i&gt;</h1>"));
+  CHECK(has(page, "Total: <strong>2/10</strong>"));
+  CHECK(has(page, "./kit grade x --only flops/b"));  // how to grade a failing check again
+  CHECK(!has(page, "<script"));
+  CHECK(!has(page, "<b>"));
+  CHECK(!has(page, "<i>"));
+}
