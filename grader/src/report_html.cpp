@@ -42,7 +42,7 @@ std::string exercise_state(const json& ex) {
 std::string check_html(const json& c) {
   const std::string status = text_of(c, "status");
   const bool passed = status == "passed";
-  std::string out = "<details class=\"check " + std::string(passed ? "passed" : "failed") + "\" data-status=\"" +
+  std::string out = "<details class=\"check " + std::string(passed ? "check-passed" : "check-failed") + "\" data-status=\"" +
                     escape(status) + "\"" + (passed ? "" : " open") + ">\n<summary><span class=\"verdict\">" +
                     escape(status) + "</span> <span class=\"check-name\">" + escape(text_of(c, "name")) +
                     "</span> <span class=\"muted\">(" + escape(text_of(c, "function")) + ")</span> " +
@@ -92,9 +92,9 @@ std::string exercise_html(const json& ex) {
 
 const char* const kStyle = R"css(
 details.check { border-left: 4px solid #009e73; padding: 0.1rem 0.6rem; margin: 0.3rem 0; }
-details.check.failed { border-left-color: #e51e10; }
-details.check.failed .verdict { color: #e51e10; font-weight: bold; }
-details.check.passed .verdict { color: #009e73; }
+details.check-failed { border-left-color: #e51e10; }
+details.check-failed .verdict { color: #e51e10; font-weight: bold; }
+details.check-passed .verdict { color: #009e73; }
 .check-name { font-weight: 600; }
 )css";
 

@@ -191,10 +191,10 @@ TEST_CASE("student report page: each check's verdict and message, the failing on
                             {"checks", {check("read/x", "build_error", 5, "The exercise does not build")}},
                             {"source", "memory/memory.cpp"}, {"source_status", "found"}});
   const std::string page = student_report_html(r);
-  CHECK(has(page, "<details class=\"check passed\" data-status=\"passed\">"));
-  CHECK(has(page, "<details class=\"check failed\" data-status=\"failed\" open>"));
-  CHECK(has(page, "<details class=\"check failed\" data-status=\"crashed\" open>"));
-  CHECK(has(page, "<details class=\"check failed\" data-status=\"build_error\" open>"));
+  CHECK(has(page, "<details class=\"check check-passed\" data-status=\"passed\">"));
+  CHECK(has(page, "<details class=\"check check-failed\" data-status=\"failed\" open>"));
+  CHECK(has(page, "<details class=\"check check-failed\" data-status=\"crashed\" open>"));
+  CHECK(has(page, "<details class=\"check check-failed\" data-status=\"build_error\" open>"));
   CHECK(occurrences(page, "<details class=\"check") == 4);
   CHECK(has(page, "Likely mistake: &lt;b&gt;M1&lt;/b&gt;"));
   CHECK(has(page, "stopped\\x1b[2J"));  // an escape sequence shown, never passed on

@@ -46,7 +46,7 @@ JSON
     [ "$( (names "$work/s1"; names "$work/s2") | sort)" = "$(names "$work/whole")" ] ||
       fail "the shards' reports are not the class's, each once"
     all merge-grades "$work/merged" "$work/s1" "$work/s2" || fail "merge-grades exited $?"
-    for f in gradebook.csv canvas.csv moodle.csv scores.csv similarity.csv; do
+    for f in gradebook.csv canvas.csv moodle.csv scores.csv similarity.csv class-report.html reports/bob.html; do
       diff "$work/whole/$f" "$work/merged/$f" >>"$out" || fail "$f differs between one run and the merged shards"
     done
     [ "$(names "$work/merged")" = "$(names "$work/whole")" ] || fail "the merged reports are not the class's"

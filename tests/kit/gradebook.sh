@@ -140,6 +140,8 @@ done
 rm -rf "$class/bob"
 kit grade-all "$class" --roster "$roster" --out "$grades" >"$out" 2>&1 || fail "grade-all after a removal failed"
 [ ! -e "$grades/reports/bob.json" ] || fail "the report of the removed folder bob is still there"
+[ ! -e "$grades/reports/bob.html" ] || fail "the page of the removed folder bob is still there"
+grep -qF 'href="reports/bob.html"' "$grades/class-report.html" && fail "the class report still links bob's page"
 [ -e "$grades/reports/alice.json" ] || fail "alice's report went too"
 grep -qF "removed the reports of 1 submission(s) no longer in" "$out" || fail "the removal was not said"
 grep -qxF ',1002,Bob Martin,bob@example.org,0,0,0,0,0,0,0,100,no,0,missing_files,missing_files,missing_files,missing_files,missing_files,missing_files,no submission' "$csv" ||
