@@ -24,6 +24,8 @@
 //     "score": 0,                      // optional: the exact total expected
 //     "max_seconds": 60,               // accepted for old cases and ignored: no time is asserted
 //     "never_in_report": ["..."],      // optional: texts that must not appear anywhere in the report
+//     "never_in_html": ["<script"],    // optional: grade --html too; texts its page must not hold
+//     "html_shows": ["&lt;script"],     // optional (with never_in_html): texts the page must hold
 //     "absent_after": ["/tmp/x"],      // optional: paths that must not exist after grading
 //     "known_gap": "..." }             // optional: why the case fails today (a grader bug); printed
 // What is asserted, for every case: the grader exits as expected with a complete report (the
@@ -230,6 +232,9 @@ int main(int argc, char** argv) {
                     " " + quote(submission.string()) + " --quiet --json " + quote(report_path.string());
   if (!assignment.empty()) cmd += " --assignment " + quote(assignment);
   if (!only.empty()) cmd += " --only " + quote(only);
+  const fs::path html_path = work / "report.html";
+  const bool html = spec.contains("never_in_html");
+  if (html) cmd += " --html " + quote(html_path.string());
   const int raw = std::system(cmd.c_str());
   const int code = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   expect(code != 124 && code != 137,
@@ -294,6 +299,15 @@ int main(int argc, char** argv) {
   const std::string report_text = read_text(report_path);
   for (const auto& secret : spec.value("never_in_report", std::vector<std::string>{}))
     expect(report_text.find(secret) == std::string::npos, "the report contains '" + secret + "'");
+  // The student's page (report_html.hpp): what the submission wrote stays text there.
+  if (html) {
+    const std::string page = read_text(html_path);
+    expect(!page.empty(), "grade --html wrote no page");
+    for (const auto& markup : spec.value("never_in_html", std::vector<std::string>{}))
+      expect(page.find(markup) == std::string::npos, "the page holds '" + markup + "'");
+    for (const auto& shown : spec.value("html_shows", std::vector<std::string>{}))
+      expect(page.find(shown) != std::string::npos, "the page does not show '" + shown + "'");
+  }
   for (const auto& path : spec.value("absent_after", std::vector<std::string>{})) {
     std::error_code ec;
     expect(!fs::exists(path, ec), path + " was left behind");

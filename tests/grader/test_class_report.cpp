@@ -54,8 +54,9 @@ std::pair<std::string, std::string> fail(const std::string& mistake) {
   return {"failed", "expected 5, got 4\nLikely mistake: " + mistake};
 }
 
-// A class of eight folders, seven students: full marks; two students with mistake M1 (one of them
-// in two checks, and late); one with M2 and a failure no mistake explains; a build error; a
+// A class of eight folders, seven students: full marks; one with M2 and a failure no mistake
+// explains (before the others in the roster, so that M2 is seen first); two students with
+// mistake M1 (one of them in two checks, and late); a build error; a
 // missing file; competing files; one student with two folders (the exports take the newer).
 struct SampleClass {
   std::vector<gb::Student> roster;
@@ -63,7 +64,7 @@ struct SampleClass {
   SampleClass() {
     roster = gb::parse_roster(
         "folder,id,name,submitted\n"
-        "ada,1,Ada,\nbob,2,Bob,2026-03-08T10:00:00Z\ncy,3,Cy,\ndee,4,Dee,\neve,5,Eve,\nfay,6,Fay,\n"
+        "ada,1,Ada,\ndee,4,Dee,\nbob,2,Bob,2026-03-08T10:00:00Z\ncy,3,Cy,\neve,5,Eve,\nfay,6,Fay,\n"
         "gil*,7,Gil,\nhal,8,Hal,\n");
     std::map<std::string, json> reports;
     reports["ada"] = report("ada", flops({kPass, kPass, kPass}));
@@ -91,7 +92,7 @@ TEST_CASE("class report: counts, each student once, the most frequent mistake fi
   const ClassSummary s = summarize_class(c.book);
   CHECK(s.counted == 7);  // gil's older folder is not counted; hal has none
   CHECK(s.no_submission == std::vector<std::string>{"8 Hal"});
-  // Totals out of 10: ada 10, bob 2, cy 6, dee 4, eve 0, fay 0, gil_v2 0.
+  // Totals out of 10: ada 10, dee 4, bob 2, cy 6, eve 0, fay 0, gil_v2 0.
   CHECK(s.total.max == 10);
   CHECK(s.total.counts == std::vector<int>{3, 0, 1, 0, 1, 0, 1, 0, 0, 0, 1});
   REQUIRE(s.per_exercise.size() == 1);
@@ -99,7 +100,7 @@ TEST_CASE("class report: counts, each student once, the most frequent mistake fi
   // Each check over the seven, in hand-out order.
   REQUIRE(s.checks.size() == 3);
   CHECK(s.checks[0].check == "a");
-  CHECK(s.checks[0].passed == 3);  // ada bob cy
+  CHECK(s.checks[0].passed == 3);  // ada bob cy (dee's is M2)
   CHECK(s.checks[0].graded == 7);
   CHECK(s.checks[1].passed == 1);  // ada
   CHECK(s.checks[1].not_passed == std::map<std::string, int>{{"failed", 2}, {"crashed", 1}, {"build_error", 2},

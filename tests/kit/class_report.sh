@@ -41,8 +41,9 @@ cp "$KIT_DIR/exercises/flops/flops.cpp" "$class/$hostile/"
 echo "no code" >"$class/hal/README.txt"
 cp "$S/flops/flops.cpp" "$class/ivy/a/"
 cp "$S/flops/flops.cpp" "$class/ivy/b/"
-printf '%s\n' 'folder,id,name,submitted' 'ada,1,Ada,2026-03-08T10:00:00Z' 'bob,2,<script>alert(1)</script>,' \
-  'cy,3,Cy,' 'dee,4,Dee,' 'eve,5,Eve,' 'gus,6,Gus,' 'hal,7,Hal,' 'ivy,8,Ivy,' >"$work/roster.csv"
+# eve comes first, so that the page must sort the mistakes to put the planted one first.
+printf '%s\n' 'folder,id,name,submitted' 'eve,5,Eve,' 'ada,1,Ada,2026-03-08T10:00:00Z' \
+  'bob,2,<script>alert(1)</script>,' 'cy,3,Cy,' 'dee,4,Dee,' 'gus,6,Gus,' 'hal,7,Hal,' 'ivy,8,Ivy,' >"$work/roster.csv"
 
 grades=$work/grades
 "$GRADER" --kit "$KIT_DIR" grade-all "$class" --out "$grades" --roster "$work/roster.csv" \
