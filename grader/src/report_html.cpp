@@ -39,7 +39,9 @@ std::string exercise_state(const json& ex) {
   return "";
 }
 
-std::string check_html(const json& c) {
+// `same_as`: the check before it, when its message was the same (a build error's, say): said
+// once, then named.
+std::string check_html(const json& c, const std::string& same_as) {
   const std::string status = text_of(c, "status");
   const bool passed = status == "passed";
   std::string out = "<details class=\"check " + std::string(passed ? "check-passed" : "check-failed") + "\" data-status=\"" +
@@ -48,7 +50,10 @@ std::string check_html(const json& c) {
                     "</span> <span class=\"muted\">(" + escape(text_of(c, "function")) + ")</span> " +
                     points(number_of(c, "score")) + "/" + points(number_of(c, "max_score")) + "</summary>\n";
   const std::string message = text_of(c, "message"), output = text_of(c, "output");
-  if (!message.empty()) out += "<pre class=\"message\">" + escape(message) + "</pre>\n";
+  if (!message.empty() && !same_as.empty())
+    out += "<p class=\"muted\">The same message as " + escape(same_as) + ".</p>\n";
+  else if (!message.empty())
+    out += "<pre class=\"message\">" + escape(message) + "</pre>\n";
   if (!output.empty())
     out += "<p class=\"muted\">What the code printed:</p>\n<pre class=\"output\">" + escape(output) + "</pre>\n";
   const std::string visibility = text_of(c, "visibility"), rerun = text_of(c, "rerun");
@@ -80,7 +85,13 @@ std::string exercise_html(const json& ex) {
       out += "<details class=\"build-log\" open>\n<summary>What the compiler said</summary>\n<pre>" + escape(log) +
              "</pre>\n</details>\n";
   }
-  for (const auto& c : ex.value("checks", json::array())) out += check_html(c);
+  const json* previous = nullptr;
+  for (const auto& c : ex.value("checks", json::array())) {
+    const bool repeated = previous && !text_of(c, "message").empty() &&
+                          text_of(c, "message") == text_of(*previous, "message");
+    out += check_html(c, repeated ? text_of(*previous, "name") : "");
+    if (!repeated) previous = &c;
+  }
   const json course_only = ex.value("course_only", json::array());
   if (!course_only.empty()) {
     out += "<p class=\"muted\">Graded by the course only (not here):";

@@ -189,14 +189,18 @@ TEST_CASE("student report page: each check's verdict and message, the failing on
   json r = report("<i>me</i>", flops({kPass, fail("<b>M1</b>"), {"crashed", "stopped\x1b[2J"}}));
   r["exercises"].push_back({{"name", "memory"}, {"score", 0}, {"max_score", 5},
                             {"build", {{"ok", false}, {"log", "memory.cpp:3: error: <expected> ;"}}},
-                            {"checks", {check("read/x", "build_error", 5, "The exercise does not build")}},
+                            {"checks", {check("read/x", "build_error", 3, "The exercise does not build"),
+                                        check("read/y", "build_error", 2, "The exercise does not build")}},
                             {"source", "memory/memory.cpp"}, {"source_status", "found"}});
   const std::string page = student_report_html(r);
   CHECK(has(page, "<details class=\"check check-passed\" data-status=\"passed\">"));
   CHECK(has(page, "<details class=\"check check-failed\" data-status=\"failed\" open>"));
   CHECK(has(page, "<details class=\"check check-failed\" data-status=\"crashed\" open>"));
   CHECK(has(page, "<details class=\"check check-failed\" data-status=\"build_error\" open>"));
-  CHECK(occurrences(page, "<details class=\"check") == 4);
+  CHECK(occurrences(page, "<details class=\"check") == 5);
+  // A message the check before had (a build error's) is said once, then named.
+  CHECK(occurrences(page, "The exercise does not build") == 1);
+  CHECK(has(page, "The same message as read/x."));
   CHECK(has(page, "Likely mistake: &lt;b&gt;M1&lt;/b&gt;"));
   CHECK(has(page, "stopped\\x1b[2J"));  // an escape sequence shown, never passed on
   CHECK(has(page, "<details class=\"build-log\" open>"));
