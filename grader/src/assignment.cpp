@@ -208,16 +208,25 @@ Assignment parse_assignment(const std::string& name, const std::string& text, co
   } catch (const json::exception& e) {
     throw AssignmentError(std::string("not valid JSON: ") + e.what());
   }
-  only_keys(j, {"title", "exercises", "due", "late"}, "the assignment");
+  only_keys(j, {"title", "exercises", "due", "late", "late_policy", "seeds"}, "the assignment");
+  if (j.contains("late") && j.contains("late_policy"))
+    throw AssignmentError("the assignment has both \"late\" and \"late_policy\"; they are the same field: keep one");
   if (!j.contains("exercises") || !j["exercises"].is_array() || j["exercises"].empty())
     throw AssignmentError("the assignment needs \"exercises\", a list of {\"name\", \"points\"}");
   Assignment a;
   a.name = name;
   a.text = text;
   try {
-    a.late = parse_late_policy(j.value("due", json()), j.value("late", json()));
+    a.late = parse_late_policy(j.value("due", json()), j.value("late", j.value("late_policy", json())));
   } catch (const LatePolicyError& e) {
     throw AssignmentError(e.what());
+  }
+  if (j.contains("seeds")) {
+    const json& seeds = j["seeds"];
+    if (seeds == "per-student") a.seeds = Seeds::PerStudent;
+    else if (seeds != "course")
+      throw AssignmentError("\"seeds\" must be \"course\" (one set of seeds for the class, the default) or "
+                            "\"per-student\" (each student's own, from the course key and their id)");
   }
   std::set<std::string> seen;
   for (std::size_t i = 0; i < j["exercises"].size(); ++i) {
@@ -279,6 +288,8 @@ std::string describe(const Assignment& a, const std::vector<ExerciseChecks>& kit
   out << "assignment " << a.name << " (" << a.path << "): " << a.exercises.size() << " exercises, " << total
       << " points\n";
   if (a.late.due || a.late.penalises) out << "late work: " << describe_late_policy(a.late) << "\n";
+  if (a.seeds == Seeds::PerStudent)
+    out << "seeds: per-student (course grading: from the course key and each student's id)\n";
   for (const auto& w : a.warnings) out << "warning: " << w << "\n";
   for (const auto& assigned : a.exercises)
     for (const auto& ex : kit) {

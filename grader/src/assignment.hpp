@@ -15,7 +15,12 @@
 // weight). Each check's share is rounded to 0.01 by the largest remainder, so that the shares add
 // up to exactly the exercise's points; when the weights already add up to them, they are used
 // as they are. Every report shows the checks with these points.
-// Optional "due" and "late" give a due time and a late policy (late_policy.hpp).
+// Optional "due" and "late" (or "late_policy", the same) give a due time and a late policy
+// (late_policy.hpp).
+// Optional "seeds": "course" (the default: course grading draws every check's seed from the
+// course key, the same for the whole class) or "per-student" (course grading draws them from the
+// course key and each student's id, so no two students share a check's inputs; course_seeds.hpp).
+// A student's own `./kit grade` is not course grading: it keeps each check's own seed.
 // Visibility rules are globs over the exercise's check names (fnmatch), applied in order, the
 // last match winning; a check no rule names keeps its table's visibility, except that
 // `hidden` in a table becomes `after_due_date` (students see it once the deadline passes).
@@ -60,12 +65,16 @@ struct AssignedExercise {
 // 0.01). Throws AssignmentError when the weights are all zero and the total is not.
 std::vector<double> shares_of(const std::vector<double>& weights, double total);
 
+// Whose seeds course grading uses (see "seeds" above).
+enum class Seeds { Course, PerStudent };
+
 struct Assignment {
   std::string name;  // the file's name without .json: "default"
   std::string path;  // the file read
   std::string text;  // its bytes, for the batch tool's reuse stamp
   std::vector<AssignedExercise> exercises;
   LatePolicy late;
+  Seeds seeds = Seeds::Course;
   // What a person should know before releasing it (printed at load, and by grade-all).
   std::vector<std::string> warnings;
 

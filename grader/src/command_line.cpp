@@ -109,6 +109,9 @@ std::unique_ptr<CLI::App> make_app(Targets& t) {
   t.grade->add_option("--submission-metadata", o.submission_metadata,
                       "Gradescope's submission_metadata.json: late by its created_at against its due_date")
       ->type_name("FILE");
+  t.grade->add_option("--student", o.student,
+                      "whose seeds, for an assignment with per-student seeds (implies --course)")
+      ->type_name("ID");
   t.grade->add_option("--replay", o.replay_path, "expected values recorded by record-oracle")->type_name("FILE");
 
   BatchOptions& b = t.command.batch;
@@ -217,6 +220,7 @@ void finish(Targets& t, const CLI::App& app) {
     o.only_exercise = t.only.substr(0, slash);
     if (slash != std::string::npos) o.only_check = t.only.substr(slash + 1);
   }
+  if (!o.student.empty()) o.course = true;  // a student's seeds are the course's
   if (o.course) o.strict = true;
   // grade's DIR defaults to the kit's exercises/, written relative to where the user stands
   // when that is shorter; so does try's.

@@ -44,13 +44,32 @@ std::string course_key(const std::filesystem::path& kit_dir) {
   throw std::runtime_error("cannot read or make the course key " + file.string());
 }
 
+namespace {
+
+// 1 .. 2^31 - 1 from the first 32 bits of a SHA-256.
+std::uint64_t seed_of(const std::string& text) {
+  Sha256 h;
+  h.add(text);
+  const std::uint64_t value = std::stoull(h.hex().substr(0, 8), nullptr, 16) & 0x7fffffffu;
+  return value == 0 ? 1 : value;
+}
+
+}  // namespace
+
 std::uint64_t course_seed(const std::string& key, const std::string& exercise,
                           const std::string& check, std::uint64_t own_seed) {
-  Sha256 h;
-  h.add(key + "\n" + exercise + "/" + check + "\n" + std::to_string(own_seed));
-  const std::string hex = h.hex().substr(0, 8);
-  const std::uint64_t value = std::stoull(hex, nullptr, 16) & 0x7fffffffu;
-  return value == 0 ? 1 : value;
+  return seed_of(key + "\n" + exercise + "/" + check + "\n" + std::to_string(own_seed));
+}
+
+std::uint64_t student_seed(const std::string& key, const std::string& student,
+                           const std::string& exercise, const std::string& check,
+                           std::uint64_t own_seed) {
+  const auto first = student.find_first_not_of(" \t\r\n");
+  const std::string id = first == std::string::npos
+                             ? std::string()
+                             : student.substr(first, student.find_last_not_of(" \t\r\n") - first + 1);
+  // "student" and a newline keep an id from posing as part of the check's name.
+  return seed_of(key + "\nstudent " + id + "\n" + exercise + "/" + check + "\n" + std::to_string(own_seed));
 }
 
 }  // namespace grader

@@ -25,4 +25,11 @@ std::string course_key(const std::filesystem::path& kit_dir);
 std::uint64_t course_seed(const std::string& key, const std::string& exercise,
                           const std::string& check, std::uint64_t own_seed);
 
+// Per-student seeds (an assignment's "seeds": "per-student"): the same hash with the student's
+// id in it as well, so that no two students share a check's inputs, and one student gets the
+// same inputs at every submission. The id is taken as given, blanks at its ends dropped.
+std::uint64_t student_seed(const std::string& key, const std::string& student,
+                           const std::string& exercise, const std::string& check,
+                           std::uint64_t own_seed);
+
 }  // namespace grader

@@ -10,6 +10,7 @@
 #include "landlock.hpp"
 #include "oracle_source.hpp"
 #include "build_log.hpp"
+#include "submission_metadata.hpp"
 #include "run_check.hpp"
 #include "utf8.hpp"
 
@@ -91,7 +92,9 @@ std::vector<const Check*> selected_checks(const ExerciseChecks& ex, const Option
         throw UsageError("--seed " + std::to_string(*o.seed) + ": this kit grades with expected values "
                          "recorded at each check's own seed, and " + key + " has seed " +
                          std::to_string(*recorded) + ". Leave out --seed (or give --seed " +
-                         std::to_string(*recorded) + ").");
+                         std::to_string(*recorded) + "). A seed the course's grader printed (Gradescope's "
+                         "course or per-student seeds) needs the course's reference to work out its expected "
+                         "values: the course staff can rerun it.");
     }
     if (o.visible_only && visibility != Visibility::Visible) {
       course_only.push_back(&c);
@@ -194,10 +197,35 @@ Layer required_isolation(const Options& o) {
   return layer;
 }
 
+// Whose seeds each submission gets under per-student seeds (see grade_many in engine.hpp).
+// Throws UsageError when one has no student: its seeds would be nobody's.
+std::vector<std::string> students_of(const std::vector<std::string>& submissions, const Options& o,
+                                     const std::vector<std::string>& given, const Assignment& assignment) {
+  std::string fallback = o.student;
+  if (fallback.empty() && !o.submission_metadata.empty()) {
+    try {
+      fallback = student_identity(read_submission_metadata(o.submission_metadata));
+    } catch (const SubmissionMetadataError& e) {
+      throw UsageError(e.what());
+    }
+  }
+  std::vector<std::string> out(submissions.size());
+  for (std::size_t s = 0; s < submissions.size(); ++s) {
+    out[s] = s < given.size() && !given[s].empty() ? given[s] : fallback;
+    if (out[s].find_first_not_of(" \t\r\n") == std::string::npos)
+      throw UsageError("the assignment '" + assignment.name + "' gives each student seeds of their own "
+                       "(\"seeds\": \"per-student\"), and nothing says whose submission " + submissions[s] +
+                       " is: name the student with --student ID (the Gradescope bundle reads it from "
+                       "submission_metadata.json; grade-all from the roster's id, else the folder's name)");
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Report> grade_many(const std::vector<std::string>& submissions, const Options& o,
-                               const Progress& progress, const std::vector<const FoundSources*>& found) {
+                               const Progress& progress, const std::vector<const FoundSources*>& found,
+                               const std::vector<std::string>& students) {
   const auto start = Clock::now();
   for (const auto& s : submissions)
     if (!fs::is_directory(s)) throw UsageError("no such folder: " + s);
@@ -214,26 +242,49 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
   }
 
   // Course grading draws every seed from the course's key (see course_seeds.hpp), unless one
-  // --seed is given (a rerun of one check with the seed its report printed).
+  // --seed is given (a rerun of one check with the seed its report printed). An assignment with
+  // per-student seeds draws them from the key and each submission's student: the oracle then
+  // works out each student's cases (a recording, which holds each check's own seed only,
+  // cannot; so per-student seeds need the reference).
   std::string key;
+  const bool per_student = o.course && !o.seed && plan.assignment.seeds == Seeds::PerStudent;
+  if (!o.student.empty() && !o.seed && plan.assignment.seeds != Seeds::PerStudent)
+    throw UsageError("--student " + o.student + ": the assignment '" + plan.assignment.name +
+                     "' has one set of seeds for the whole class (its \"seeds\" is not \"per-student\")");
   if (o.course && !o.seed) {
     if (oracle.replaying())
-      throw UsageError("--course grades with the course's own seeds, which needs the reference; "
-                       "this kit has only recorded values");
+      throw UsageError(std::string(per_student ? "the assignment '" + plan.assignment.name +
+                                                     "' gives each student seeds of their own, and "
+                                               : "") +
+                       "--course grades with the course's own seeds, which needs the reference; "
+                       "this kit has only recorded values (each check's own seed)");
     try {
       key = course_key(LINATTN_SOURCE_DIR);
     } catch (const std::runtime_error& e) {
       throw UsageError(e.what());
     }
   }
-  auto seed_of = [&](const std::string& exercise, const Check& c) -> std::uint64_t {
+  const std::vector<std::string> student_of =
+      per_student ? students_of(submissions, o, students, plan.assignment) : std::vector<std::string>();
+  // Submissions of one student share their cases: group g's seeds are student_ids[g]'s.
+  std::vector<std::string> student_ids;
+  std::vector<std::size_t> group_of(submissions.size(), 0);
+  for (std::size_t s = 0; s < student_of.size(); ++s) {
+    auto at = std::find(student_ids.begin(), student_ids.end(), student_of[s]);
+    group_of[s] = static_cast<std::size_t>(at - student_ids.begin());
+    if (at == student_ids.end()) student_ids.push_back(student_of[s]);
+  }
+  const std::size_t n_groups = std::max<std::size_t>(1, student_ids.size());
+  auto seed_of = [&](std::size_t group, const std::string& exercise, const Check& c) -> std::uint64_t {
     if (o.seed) return *o.seed;
-    return key.empty() ? c.seed : course_seed(key, exercise, c.name, c.seed);
+    if (key.empty()) return c.seed;
+    return per_student ? student_seed(key, student_ids[group], exercise, c.name, c.seed)
+                       : course_seed(key, exercise, c.name, c.seed);
   };
   const std::size_t n_ex = plan.exercises.size();
   const int jobs = o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
 
-  // The oracle cases, one per selected check: the same for every submission.
+  // The oracle cases, one per selected check (per student, under per-student seeds).
   struct CaseSlot {
     std::size_t exercise;
     const Check* check;
@@ -242,12 +293,13 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
     std::string error;
   };
   std::vector<CaseSlot> cases;
-  std::map<const Check*, std::size_t> case_of;
-  for (std::size_t e = 0; e < n_ex; ++e)
-    for (const Check* c : plan.checks[e]) {
-      case_of[c] = cases.size();
-      cases.push_back({e, c, seed_of(plan.exercises[e]->exercise, *c), {}, {}});
-    }
+  std::map<std::pair<std::size_t, const Check*>, std::size_t> case_of;  // (group, check) -> case
+  for (std::size_t g = 0; g < n_groups; ++g)
+    for (std::size_t e = 0; e < n_ex; ++e)
+      for (const Check* c : plan.checks[e]) {
+        case_of[{g, c}] = cases.size();
+        cases.push_back({e, c, seed_of(g, plan.exercises[e]->exercise, *c), {}, {}});
+      }
 
   // Build every exercise of every submission, and work out every oracle case, in one pool;
   // cached builds cost nothing.
@@ -330,7 +382,7 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
         r.name = c->name;
         r.function = c->function;
         r.max_score = plan.assignment.points_of(exercise, *c);  // scaled to the exercise's points
-        r.seed = seed_of(exercise, *c);
+        r.seed = seed_of(group_of[s], exercise, *c);
         r.visibility = visibility_name(plan.assignment.visibility_of(exercise, *c));
         r.rerun = "./kit grade " + shell_quote(submissions[s]) + " --only " + exercise + "/" + c->name +
                   " --seed " + std::to_string(r.seed);
@@ -359,7 +411,7 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
   parallel_for_worker(queue.size(), jobs, [&](std::size_t q, int worker) {
     const Job& job = queue[q];
     CheckResult& slot = reports[job.submission].exercises[job.exercise].checks[job.slot];
-    const CaseSlot& oc = cases[case_of.at(job.check)];
+    const CaseSlot& oc = cases[case_of.at({group_of[job.submission], job.check})];
     const std::size_t b = job.submission * n_ex + job.exercise;
     CheckRun run{job.check, plan.exercises[job.exercise]->exercise, builds[b].runner,
                  oc.error.empty() ? &oc.value : nullptr, oc.error};
@@ -373,6 +425,8 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
     if (progress) progress("checking", ++checked, queue.size());
   });
 
+  if (per_student)
+    for (std::size_t s = 0; s < reports.size(); ++s) reports[s].student = valid_utf8(student_of[s]);
   // Add up the scores; make every text valid UTF-8 for the JSON and XML reports.
   for (auto& report : reports) {
     report.submission = valid_utf8(report.submission);
@@ -394,6 +448,7 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
     report.assignment = plan.assignment.name;
     report.late = late;
     report.late_policy = describe_late_policy(plan.assignment.late);
+    report.seeds = o.seed ? "given" : key.empty() ? "own" : per_student ? "per-student" : "course";
     for (const auto& header : edited_headers())
       report.notices.push_back(header + " differs from the kit's: your changes to it are ignored, "
                                "and every submission is compiled against the kit's own copy.");

@@ -27,8 +27,12 @@ using Progress = std::function<void(const char* phase, std::size_t done, std::si
 // `found`, when given (one map per submission, by exercise, or null), holds the files the finder
 // already took and read (grade-all reads each once, for its stamps and its similarity pass
 // too); it must outlive the call. An exercise not in it is found here.
+// `students` (one per submission, or empty) names whose seeds each submission gets when course
+// grading an assignment with per-student seeds; a submission without one takes
+// options.student, else the student of options.submission_metadata (Gradescope's users).
 using FoundSources = std::map<std::string, FoundSource>;
 std::vector<Report> grade_many(const std::vector<std::string>& submissions, const Options& options,
-                               const Progress& progress = {}, const std::vector<const FoundSources*>& found = {});
+                               const Progress& progress = {}, const std::vector<const FoundSources*>& found = {},
+                               const std::vector<std::string>& students = {});
 
 }  // namespace grader

@@ -244,6 +244,16 @@ bool ends_in_canvas_id(const std::string& folder, const std::string& canvas_id) 
 
 }  // namespace
 
+const Student* owner_of(const std::vector<Student>& roster, const std::string& folder) {
+  for (const auto& s : roster)
+    if (s.folder == folder) return &s;
+  for (const auto& s : roster)
+    if (folder_matches(s.folder, folder)) return &s;
+  for (const auto& s : roster)
+    if (ends_in_canvas_id(folder, s.canvas_id)) return &s;
+  return nullptr;
+}
+
 Book join(const std::vector<Student>& roster, const std::map<std::string, nlohmann::json>& reports,
           const std::vector<std::string>& exercises, const std::map<std::string, Recency>& recency) {
   Book book;
@@ -252,15 +262,7 @@ Book join(const std::vector<Student>& roster, const std::map<std::string, nlohma
   // the Canvas id it ends in.
   std::map<std::string, const Student*> owner;
   for (const auto& [folder, report] : reports) {
-    const Student* who = nullptr;
-    for (const auto& s : roster)
-      if (s.folder == folder) { who = &s; break; }
-    if (!who)
-      for (const auto& s : roster)
-        if (folder_matches(s.folder, folder)) { who = &s; break; }
-    if (!who)
-      for (const auto& s : roster)
-        if (ends_in_canvas_id(folder, s.canvas_id)) { who = &s; break; }
+    const Student* who = owner_of(roster, folder);
     if (who) owner[folder] = who;
     else book.not_in_roster.push_back(folder);
   }

@@ -112,6 +112,10 @@ struct Recency {
 // Whether `a` is later than `b`: by Canvas submission id when both have one, else by newest file.
 bool later(const Recency& a, const Recency& b);
 
+// The roster entry a submission folder belongs to (nullptr: none): the first entry that names it
+// exactly, else the first whose pattern matches it, else the entry whose canvas_id it ends in.
+const Student* owner_of(const std::vector<Student>& roster, const std::string& folder);
+
 // Joins the roster (empty: none) with the submissions' reports (folder -> report). A folder goes
 // to the first entry that names it exactly, else the first whose pattern matches it, else the
 // entry whose canvas_id it ends in ("lovelaceada_1001": a Canvas download's folder). When an

@@ -1,6 +1,8 @@
 // Late work: see late_policy.hpp.
 #include "late_policy.hpp"
 
+#include "submission_metadata.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -148,12 +150,24 @@ std::string describe_late_policy(const LatePolicy& p) {
 }
 
 nlohmann::json lateness_json(const Lateness& l, double score) {
-  return {{"late", l.late},
-          {"days_late", l.days_late},
-          {"penalty_percent", l.penalty_percent},
-          {"score_after_penalty", after_penalty(score, l)},
-          {"source", l.source},
-          {"submitted_at", l.submitted_at}};
+  nlohmann::json j = {{"late", l.late},
+                      {"days_late", l.days_late},
+                      {"penalty_percent", l.penalty_percent},
+                      {"score_after_penalty", after_penalty(score, l)},
+                      {"source", l.source},
+                      {"submitted_at", l.submitted_at}};
+  if (!l.due.empty()) {
+    j["due"] = l.due;
+    j["due_from"] = l.due_from;
+  }
+  return j;
+}
+
+std::string describe_due(const Lateness& l) {
+  if (l.due.empty()) return "";
+  if (l.due_from == "gradescope extension")
+    return "due " + l.due + ", your own due date on Gradescope (an extension)";
+  return "due " + l.due + " (Gradescope's due date)";
 }
 
 std::optional<Lateness> lateness_from(const LatePolicy& p, const std::string& submitted_at,
@@ -161,24 +175,38 @@ std::optional<Lateness> lateness_from(const LatePolicy& p, const std::string& su
   if (!submitted_at.empty())
     return lateness_at(p, parse_iso8601(submitted_at), "--submitted-at", submitted_at);
   if (metadata_path.empty()) return std::nullopt;
-  std::ifstream f(metadata_path, std::ios::binary);
-  if (!f) throw LatePolicyError("cannot read the submission metadata " + metadata_path);
-  nlohmann::json j;
+  SubmissionMetadata m;
   try {
-    j = nlohmann::json::parse(f);
-  } catch (const nlohmann::json::exception& e) {
-    throw LatePolicyError("the submission metadata " + metadata_path + " is not JSON: " + e.what());
+    m = read_submission_metadata(metadata_path);
+  } catch (const SubmissionMetadataError& e) {
+    throw LatePolicyError(e.what());
   }
-  const nlohmann::json created = j.value("created_at", nlohmann::json());
-  if (!created.is_string())
+  if (m.created_at.empty())
     throw LatePolicyError("the submission metadata " + metadata_path + " has no created_at");
+  // The due time: the students' own (Gradescope writes each user's dates, which differ from the
+  // assignment's for a student given an extension; a group is due at the latest of its
+  // members'), else the assignment's on Gradescope, else the assignment file's.
   std::optional<std::int64_t> due;
-  if (j.contains("assignment") && j["assignment"].is_object()) {
-    const nlohmann::json d = j["assignment"].value("due_date", nlohmann::json());
-    if (d.is_string()) due = parse_iso8601(d.get<std::string>());
+  std::string due_text, due_from;
+  const std::optional<std::int64_t> gradescope_due =
+      m.due_date ? std::optional<std::int64_t>(parse_iso8601(*m.due_date)) : std::nullopt;
+  for (const auto& user : m.users)
+    if (user.due_date)
+      if (const std::int64_t t = parse_iso8601(*user.due_date); !due || t > *due) {
+        due = t;
+        due_text = *user.due_date;
+      }
+  if (due) {
+    due_from = gradescope_due == due ? "gradescope" : "gradescope extension";
+  } else if (gradescope_due) {
+    due = gradescope_due;
+    due_text = *m.due_date;
+    due_from = "gradescope";
   }
-  const std::string at = created.get<std::string>();
-  return lateness_at(p, parse_iso8601(at), "gradescope", at, due);
+  Lateness l = lateness_at(p, parse_iso8601(m.created_at), "gradescope", m.created_at, due);
+  l.due = due_text;
+  l.due_from = due_from;
+  return l;
 }
 
 }  // namespace grader

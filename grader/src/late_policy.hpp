@@ -10,6 +10,9 @@
 // A submission's lateness comes from, in this order: a time it was submitted (the roster's
 // `submitted` column, or Gradescope's submission_metadata.json created_at), compared with the
 // due time; else Canvas's _LATE_ flag, which carries no time and counts as one day late.
+// On Gradescope the due time is the student's own when the metadata gives one (an extension
+// shows there as the user's own assignment.due_date; of a group, the latest), else Gradescope's
+// assignment due_date, else the assignment file's "due"; the report says which it was.
 // The raw score is never changed: the penalty gives a second score beside it.
 #pragma once
 
@@ -39,6 +42,10 @@ struct Lateness {
   double penalty_percent = 0;
   std::string source;        // "roster", "gradescope", "canvas _LATE_"; empty: on time, no evidence
   std::string submitted_at;  // as the source wrote it; empty for Canvas's flag
+  std::string due;           // the due time it was measured against, as written; empty: the policy's
+  // Where `due` came from when not the assignment file: "gradescope" (the assignment's due
+  // date there) or "gradescope extension" (the student's own, which differs from it).
+  std::string due_from;
 };
 
 // Seconds since 1970 (UTC) of an ISO 8601 time with its zone: 2026-03-06T23:59:00-05:00,
@@ -64,10 +71,14 @@ std::string describe_late_policy(const LatePolicy& policy);
 
 nlohmann::json lateness_json(const Lateness& lateness, double score);
 
+// "due 2026-03-08T23:59:00-05:00, your own due date on Gradescope (an extension)", or "" when
+// the due time is the assignment file's: what a report says of the due time it used.
+std::string describe_due(const Lateness& lateness);
+
 // `./kit grade`'s evidence: --submitted-at TIME (against the policy's due time), else
-// --submission-metadata FILE, Gradescope's submission_metadata.json: its created_at against its
-// assignment's due_date (the policy's due time when Gradescope has none). Nothing asked:
-// nothing. Throws LatePolicyError for a time or a file it cannot read.
+// --submission-metadata FILE, Gradescope's submission_metadata.json: its created_at against the
+// students' own due_date (an extension), else its assignment's due_date, else the policy's due
+// time. Nothing asked: nothing. Throws LatePolicyError for a time or a file it cannot read.
 std::optional<Lateness> lateness_from(const LatePolicy& policy, const std::string& submitted_at,
                                       const std::string& metadata_path);
 

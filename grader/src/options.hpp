@@ -27,6 +27,7 @@ struct Options {
   std::string assignment;               // --assignment NAME (assignment.hpp); empty: the kit's default
   std::string submitted_at;             // --submitted-at TIME: when it was handed in (late_policy.hpp)
   std::string submission_metadata;      // --submission-metadata FILE: Gradescope's submission_metadata.json
+  std::string student;                  // --student ID: whose seeds, for a "per-student" assignment (implies --course)
 };
 
 // --shard K/N of grade-all (grade_shards.hpp): the K-th of N parts of the class, K from 1.

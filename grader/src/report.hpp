@@ -71,6 +71,10 @@ struct Report {
   std::vector<ExerciseResult> exercises;
   std::optional<Lateness> late;  // when asked (--submitted-at, --submission-metadata)
   std::string late_policy;       // the assignment's, in words
+  // Whose seeds the checks ran with: "own" (each check's own), "given" (--seed), "course" (the
+  // course key's), "per-student" (the course key's and `student`'s; course_seeds.hpp).
+  std::string seeds;
+  std::string student;           // per-student seeds: the student's id they come from
   bool full_marks() const;
 };
 

@@ -67,6 +67,9 @@ nlohmann::json to_native_json(const Report& report) {
           {"assignment", report.assignment},
           {"notices", report.notices},
           {"exercises", std::move(exercises)}};
+  // Whose seeds the checks ran with (each check's own is in its "seed").
+  if (!report.seeds.empty()) j["seeds"] = report.seeds;
+  if (!report.student.empty()) j["student"] = report.student;
   if (report.late) {  // the raw score stays; the penalty gives a second one beside it
     j["late"] = lateness_json(*report.late, report.score);
     j["late"]["policy"] = report.late_policy;
@@ -117,11 +120,19 @@ nlohmann::json to_gradescope_json(const Report& report) {
       if (!c.function.empty()) output += "\nfunction: " + c.function;
       if (!c.message.empty()) output += "\n" + c.message;
       if (!c.output.empty()) output += "\n--- what the code printed ---\n" + c.output;
+      output += "\nseed: " + std::to_string(c.seed);
       // The command a student runs in the student kit, which has the visible checks only and
       // fixes each one's seed (so no --seed, and nothing for a check it does not have).
       const bool visible = c.visibility.empty() || c.visibility == "visible";
-      if (!c.rerun.empty() && c.status != Status::Passed && visible)
+      if (!c.rerun.empty() && c.status != Status::Passed && visible) {
         output += "\nrerun in your kit: ./kit grade --only " + ex.name + "/" + c.name;
+        // The course's seeds are not the student kit's: say so, and give the line that
+        // reproduces these very inputs in a kit with the reference (the course staff's).
+        if (report.seeds == "course" || report.seeds == "per-student")
+          output += "\n(your kit runs it on its own inputs; the inputs here were seed " + std::to_string(c.seed) +
+                    (report.seeds == "per-student" ? ", yours alone" : "") +
+                    ", which the course staff reproduce with: " + c.rerun + ")";
+      }
       tests.push_back({{"name", ex.name + ": " + c.name},
                        {"number", std::to_string(exercise_number) + "." + std::to_string(check_number)},
                        {"score", tidy(c.score)},
@@ -134,13 +145,18 @@ nlohmann::json to_gradescope_json(const Report& report) {
   // Late work: Gradescope takes the top-level score as the total, so it is the one after the
   // penalty; the output says so, in percent (the total itself may not be shown yet).
   std::string summary = gradescope_summary(report);
+  if (report.seeds == "per-student")
+    summary += "\nYour checks ran on inputs of your own (per-student seeds, from the course's key and your "
+               "id); each test gives its seed.";
   // What the grader noted of the upload (an archive unpacked or refused, an edited header).
   for (const auto& notice : report.notices) summary += "\nNote: " + notice;
   double total = report.score;
   if (report.late) {
     total = after_penalty(report.score, *report.late);
+    const std::string due = describe_due(*report.late);
     summary += "\nLate work (" + report.late_policy + "): submitted " +
                (report.late->submitted_at.empty() ? std::string("late") : report.late->submitted_at) + ", " +
+               (due.empty() ? std::string() : due + "; ") +
                (report.late->late ? std::to_string(report.late->days_late) + " day(s) late, " +
                                         score_text(report.late->penalty_percent) + "% off your total"
                                   : std::string("on time")) + ".";

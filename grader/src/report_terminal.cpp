@@ -230,6 +230,12 @@ void print_terminal(const Report& report, std::ostream& out, bool colour, bool v
   out << "   (" << secs.str() << " s";
   if (!report.isolation.empty()) out << ", sandbox: " << report.isolation;
   out << ")\n";
+  if (report.seeds == "per-student")
+    out << "Seeds: per-student, those of " << printable(report.student)
+        << " (the course key's); each rerun line carries its check's seed\n";
+  else if (report.seeds == "course")
+    out << "Seeds: the course key's; each rerun line carries its check's seed\n";
+  if (report.late && !describe_due(*report.late).empty()) out << "Late work: " << describe_due(*report.late) << "\n";
   if (report.late && report.late->late)
     out << "Late: " << report.late->days_late << " day(s), " << report.late->penalty_percent << "% off ("
         << report.late_policy << "): " << after_penalty(report.score, *report.late) << " after the penalty\n";

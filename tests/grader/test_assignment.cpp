@@ -132,6 +132,25 @@ TEST_CASE("assignment: a due time and a late policy") {
   CHECK(a.late.penalises);
   CHECK(has(error_of(R"({"due": "2026-03-06 23:59", "exercises": [{"name": "flops", "points": 3}]})"), "ISO 8601"));
   CHECK(has(error_of(R"({"late": {"weekly": 1}, "exercises": [{"name": "flops", "points": 3}]})"), "weekly"));
+  // "late_policy", the contract's word, is the same field.
+  const auto b = grader::parse_assignment("b", R"({"late_policy": {"per_day": 10, "cap": 30},
+      "exercises": [{"name": "flops", "points": 3}]})", kit());
+  CHECK(b.late.penalises);
+  CHECK(b.late.cap == 30);
+  CHECK(has(error_of(R"({"late": "none", "late_policy": "none", "exercises": [{"name": "flops", "points": 3}]})"),
+            "keep one"));
+}
+
+TEST_CASE("assignment: seeds, the course's (the default) or each student's own") {
+  const char* flops = R"("exercises": [{"name": "flops", "points": 3}])";
+  CHECK(grader::parse_assignment("a", std::string("{") + flops + "}", kit()).seeds == grader::Seeds::Course);
+  CHECK(grader::parse_assignment("a", std::string(R"({"seeds": "course", )") + flops + "}", kit()).seeds ==
+        grader::Seeds::Course);
+  const auto a = grader::parse_assignment("a", std::string(R"({"seeds": "per-student", )") + flops + "}", kit());
+  CHECK(a.seeds == grader::Seeds::PerStudent);
+  CHECK(has(grader::describe(a, kit()), "seeds: per-student"));
+  CHECK(has(error_of(std::string(R"({"seeds": "per_student", )") + flops + "}"), "\"per-student\""));
+  CHECK(has(error_of(std::string(R"({"seeds": 1, )") + flops + "}"), "\"seeds\" must be"));
 }
 
 TEST_CASE("assignment: an unknown exercise, a typo, a repeat and an empty list are errors") {

@@ -349,7 +349,7 @@ TEST_CASE("reports: the terminal report has a line per check, a total, colour on
 
 TEST_CASE("reports: late work in the native report and Gradescope's, the raw score kept beside") {
   grader::Report in = full_report();
-  in.late = grader::Lateness{true, 2, 20, "gradescope", "2026-03-08T01:00:00Z"};
+  in.late = grader::Lateness{true, 2, 20, "gradescope", "2026-03-08T01:00:00Z", "", ""};
   in.late_policy = "due 2026-03-06T23:59:00Z; 10% off a day late (or part of one)";
   in.notices = {"causal.zip was unpacked (1 file)"};
   const auto native = grader::to_native_json(in);
@@ -362,4 +362,36 @@ TEST_CASE("reports: late work in the native report and Gradescope's, the raw sco
   CHECK(out.find("Late work (due 2026-03-06T23:59:00Z; 10% off a day late (or part of one)): submitted "
                  "2026-03-08T01:00:00Z, 2 day(s) late, 20% off your total.") != std::string::npos);
   CHECK(out.find("Note: causal.zip was unpacked (1 file)") != std::string::npos);
+}
+
+TEST_CASE("reports: per-student seeds and a Gradescope extension are stated in every report") {
+  grader::Report in = full_report();
+  in.seeds = "per-student";
+  in.student = "s2002";
+  in.late = grader::Lateness{false, 0, 0, "gradescope", "2018-08-02T12:00:00-07:00", "2018-08-03T23:00:00-07:00",
+                             "gradescope extension"};
+  in.late_policy = "due 2018-07-31T23:00:00-07:00; 10% off a day late (or part of one)";
+  const auto native = grader::to_native_json(in);
+  CHECK(native.at("seeds") == "per-student");
+  CHECK(native.at("student") == "s2002");
+  CHECK(native.at("late").at("due") == "2018-08-03T23:00:00-07:00");
+  const auto g = grader::to_gradescope_json(in);
+  const std::string summary = g.at("output");
+  CHECK(summary.find("Your checks ran on inputs of your own (per-student seeds") != std::string::npos);
+  CHECK(summary.find("due 2018-08-03T23:00:00-07:00, your own due date on Gradescope (an extension); on time.") !=
+        std::string::npos);
+  // Every test states its seed; a failed visible one gives the student kit's line and the line
+  // that reproduces these inputs (the check's seed, explicitly) in a kit with the reference.
+  const auto& step = g.at("tests").at(4);  // causal: step/large-eps, visible, failed
+  const std::string out = step.at("output");
+  CHECK(out.find("\nseed: 18446744073709551557") != std::string::npos);
+  CHECK(out.find("rerun in your kit: ./kit grade --only causal/step/large-eps\n") != std::string::npos);
+  CHECK(out.find("yours alone, which the course staff reproduce with: ./kit grade bob --only step/large-eps "
+                 "--seed 18446744073709551557)") != std::string::npos);
+  for (const auto& t : g.at("tests")) CHECK(t.at("output").get<std::string>().find("\nseed: ") != std::string::npos);
+  std::ostringstream terminal;
+  grader::print_terminal(in, terminal, false);
+  CHECK(terminal.str().find("Seeds: per-student, those of s2002") != std::string::npos);
+  CHECK(terminal.str().find("Late work: due 2018-08-03T23:00:00-07:00, your own due date on Gradescope (an "
+                            "extension)") != std::string::npos);
 }
