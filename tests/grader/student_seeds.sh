@@ -85,10 +85,13 @@ case "$name" in
     "$GRADER" "$work/right" --quiet --course --assignment "$work/per-student.json" >"$out" 2>&1
     [ $? -eq 2 ] || fail "per-student seeds without a student did not exit 2"
     grep -q "name the student with --student ID" "$out" || fail "no message saying how to name the student"
-    # --student on an assignment with one set of seeds for the class.
-    "$GRADER" "$work/right" --quiet --only memory --student alice >"$out" 2>&1
-    [ $? -eq 2 ] || fail "--student on the default assignment did not exit 2"
-    grep -q "one set of seeds for the whole class" "$out" || fail "no message for --student on course seeds"
+    # --student on an assignment with one set of seeds for the class: the course's seeds, and a
+    # note that the id is not used (a driver may name the student for every assignment).
+    "$GRADER" "$work/right" --quiet --only memory --student alice --json "$work/c.json" >"$out" 2>&1 ||
+      fail "--student on the default assignment exited $?"
+    grep -q "is not used: the assignment 'default' has one set of seeds for the whole class" "$out" ||
+      fail "no note for --student on course seeds"
+    [ "$(field "$work/c.json" 'j["seeds"]')" = course ] || fail "--student on course seeds did not use the course's"
     # A kit without the reference (a recording, as the student kit has) cannot work out a
     # student's expected values.
     "$GRADER" record-oracle "$work/oracle.cbor" --visible-only --assignment "$work/per-student.json" >"$out" 2>&1 ||

@@ -264,9 +264,13 @@ EOF
     chmod +x "$work/repo/grader/kit"
     mkdir -p "$work/tmp" && : >"$work/github_output"
     (cd "$work/repo" && FAKE_ARGS=$work/args RUNNER_TEMP=$work/tmp GITHUB_OUTPUT=$work/github_output \
-       ASSIGNMENT=default bash --noprofile --norc -eo pipefail "$work/step.sh") >>"$out" 2>&1 ||
+       GITHUB_REPOSITORY=course-org/part1-alice ASSIGNMENT=default \
+       bash --noprofile --norc -eo pipefail "$work/step.sh") >>"$out" 2>&1 ||
       fail "the official grade step failed on a grade of 1"
     grep -qx -- '--course' "$work/args" || fail "the grader was not called with --course"
+    # Per-student seeds: the student's repository names whose seeds (h13-seeds).
+    grep -A1 -x -- '--student' "$work/args" | grep -qx 'course-org/part1-alice' ||
+      fail "the grader was not told whose repository it grades (--student)"
     grep -qx -- 'submission/exercises' "$work/args" || fail "the grader was not given submission/exercises"
     sed -n 's/^result=//p' "$work/github_output" | base64 -d | python3 -c '
 import json, sys
