@@ -254,6 +254,22 @@ case "$name" in
     case "$summary" in "score=8 "*) ;; *) fail "expected 10 less 20% for two days late: $summary" ;; esac
     grep -q 'Late work (.*10% off a day late.*2 day(s) late, 20% off your total' "$results" ||
       fail "results.json does not say how late and what was taken"
+    # Per-student seeds and an extension (h13-seeds): metadata shaped as Gradescope writes it,
+    # each user with a sid and their own dates. The sid names the seeds, and the student's own
+    # due date, two days after the assignment's, makes the same submission on time.
+    python3 -c 'import json, sys; a = json.load(open(sys.argv[1])); a["seeds"] = "per-student"; json.dump(a, open(sys.argv[1], "w"))' \
+      "$root/source/kit/assignments/$(cat "$root/source/assignment").json" || fail "cannot give the bundle per-student seeds"
+    printf '%s' '{"id": 1, "created_at": "2026-03-02T01:00:00.5-07:00",
+      "assignment": {"due_date": "2026-02-28T23:00:00-07:00", "late_due_date": null, "release_date": "2026-02-01T00:00:00-07:00"},
+      "users": [{"email": "s@example.org", "id": 7, "name": "S", "sid": "s2002",
+                 "assignment": {"due_date": "2026-03-02T23:00:00-07:00", "late_due_date": null, "release_date": "2026-02-01T00:00:00-07:00"}}]}' \
+      >"$root/submission_metadata.json"
+    "$root/source/run_autograder" >"$out" 2>&1 || fail "run_autograder exited $?"
+    summary=$("$REPORT_TOOL" gradescope "$results") || fail "no results.json with per-student seeds"
+    case "$summary" in "score=10 "*"output_has_fault=0") ;; *) fail "expected flops' 10, on time by the extension: $summary" ;; esac
+    grep -q 'inputs of your own (per-student seeds' "$results" || fail "results.json does not say the seeds are the student's"
+    grep -q 'your own due date on Gradescope (an extension); on time' "$results" || fail "results.json does not name the extension"
+    grep -q 'Seeds: per-student, those of s2002' "$out" || fail "the log does not name whose seeds"
     rm "$root/submission_metadata.json"
     # A hostile submission, graded as Gradescope grades it (as root, AUTOGRADER_ROOT, the
     # bundle's own kit with its reference and course key beside it): read answers right only
