@@ -276,7 +276,7 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
     group_of[s] = static_cast<std::size_t>(at - student_ids.begin());
     if (at == student_ids.end()) student_ids.push_back(student_of[s]);
   }
-  const std::size_t n_groups = std::max<std::size_t>(1, student_ids.size());
+  const std::size_t n_groups = per_student ? student_ids.size() : 1;
   auto seed_of = [&](std::size_t group, const std::string& exercise, const Check& c) -> std::uint64_t {
     if (o.seed) return *o.seed;
     if (key.empty()) return c.seed;
