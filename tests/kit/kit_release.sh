@@ -271,6 +271,8 @@ case "$name" in
     grep -q 'your own due date on Gradescope (an extension); on time' "$results" || fail "results.json does not name the extension"
     grep -q 'Seeds: per-student, those of s2002' "$out" || fail "the log does not name whose seeds"
     rm "$root/submission_metadata.json"
+    python3 -c 'import json, sys; a = json.load(open(sys.argv[1])); del a["seeds"]; json.dump(a, open(sys.argv[1], "w"))' \
+      "$root/source/kit/assignments/$(cat "$root/source/assignment").json" || fail "cannot take per-student seeds back"
     # A hostile submission, graded as Gradescope grades it (as root, AUTOGRADER_ROOT, the
     # bundle's own kit with its reference and course key beside it): read answers right only
     # if it can open the bundle's course key or reference. The sandbox shows it neither.
