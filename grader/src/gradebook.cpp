@@ -149,7 +149,7 @@ std::vector<Student> parse_roster(const std::string& text) {
       {"first name", "first_name"}, {"last name", "last_name"}, {"canvas id", "canvas_id"},
       {"sis login id", "sis_login_id"}, {"login", "sis_login_id"}, {"section", "section"},
       {"pin", "pin"}, {"take", "pin"}, {"submitted", "submitted"}, {"submitted at", "submitted"},
-      {"submission time", "submitted"}};
+      {"submission time", "submitted"}, {"due", "due"}, {"due date", "due"}, {"extension", "due"}};
   // Canvas's gradebook export: "ID" is Canvas's user id when "SIS User ID" is there too.
   bool canvas_export = false, has_id = false;
   for (const auto& cell : rows[0]) {
@@ -194,6 +194,12 @@ std::vector<Student> parse_roster(const std::string& text) {
         parse_iso8601(s.submitted);
       } catch (const LatePolicyError& e) {
         throw std::runtime_error("roster entry " + std::to_string(r + 1) + ": its submitted time " + e.what());
+      }
+    s.due = get("due");
+    if (!s.due.empty()) try {
+        parse_iso8601(s.due);
+      } catch (const LatePolicyError& e) {
+        throw std::runtime_error("roster entry " + std::to_string(r + 1) + ": its due time " + e.what());
       }
     if (s.id.empty() || s.folder.empty())
       throw std::runtime_error("roster entry " + std::to_string(r + 1) + " (" + trim(line_of(rows[r])) +
@@ -352,8 +358,16 @@ RowFacts facts(const Book& book, const Row& row) {
     f.status = submission_status(graded);
   }
   // Late work: the roster's time against the due time, else Canvas's flag in the report.
-  if (row.student && !row.student->submitted.empty())
-    f.late = lateness_at(book.late, parse_iso8601(row.student->submitted), "roster", row.student->submitted);
+  // A student's own due time in the roster (an extension) replaces the assignment's.
+  if (row.student && !row.student->submitted.empty()) {
+    const std::string& own_due = row.student->due;
+    f.late = lateness_at(book.late, parse_iso8601(row.student->submitted), "roster", row.student->submitted,
+                         own_due.empty() ? std::nullopt : std::optional<std::int64_t>(parse_iso8601(own_due)));
+    if (!own_due.empty()) {
+      f.late.due = own_due;
+      f.late.due_from = "roster extension";
+    }
+  }
   else if (!row.report.is_null() && row.report.value("canvas_late", false))
     f.late = lateness_flagged(book.late, "canvas _LATE_");
   f.total_after_late = after_penalty(f.total, f.late);
@@ -384,8 +398,12 @@ std::string gradebook_csv(const Book& book, bool bom) {
     if (f.late.late) {
       const std::string taken = book.late.penalises ? number(f.late.penalty_percent) + "% off" : "no penalty";
       notes.push_back(f.late.source == "roster"
-                          ? "late: submitted " + f.late.submitted_at + " (roster), " + taken
+                          ? "late: submitted " + f.late.submitted_at + " (roster), " +
+                                (f.late.due.empty() ? "" : "against the student's own due time " + f.late.due + ", ") +
+                                taken
                           : "late: Canvas's _LATE_ flag, no time known, counted as 1 day, " + taken);
+    } else if (!f.late.due.empty()) {
+      notes.push_back("on time by the student's own due time " + f.late.due + " (roster)");
     }
     for (const auto& a : f.ambiguous) notes.push_back("several files, none graded: " + a);
     if (!row.report.is_null())  // how grade-all took the files: a Canvas resubmission, an archive

@@ -68,6 +68,7 @@ struct Student {
   std::string canvas_id, sis_login_id, section;  // optional, for Canvas
   std::string pin;  // optional: of several folders that match, the one to take (see join)
   std::string submitted;  // optional: when it was handed in, ISO 8601 with its zone (late work)
+  std::string due;        // optional: the student's own due time (an extension), ISO 8601 with its zone
 };
 
 // The roster: a CSV with a header row. Column names, any case, spaces or underscores:
@@ -76,6 +77,8 @@ struct Student {
 //   name (or: student, full name), email (or: email address, e-mail)
 //   first_name, last_name, canvas_id, sis_login_id (or: login), section, pin (or: take),
 //   submitted (or: submitted at, submission time): ISO 8601 with its zone, checked here
+//   due (or: due date, extension): the student's own due time (an extension), ISO 8601 with its
+//   zone, checked here; the late policy measures `submitted` against it instead of the assignment's
 // Canvas's own gradebook export is read as it comes: its header has both ID and SIS User ID,
 // so ID is Canvas's user id (canvas_id) and SIS User ID the student's id (Canvas's id where a
 // student has none); the rows with no Canvas id ("Points Possible", "Manual Posting") are

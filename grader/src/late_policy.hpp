@@ -44,7 +44,8 @@ struct Lateness {
   std::string submitted_at;  // as the source wrote it; empty for Canvas's flag
   std::string due;           // the due time it was measured against, as written; empty: the policy's
   // Where `due` came from when not the assignment file: "gradescope" (the assignment's due
-  // date there) or "gradescope extension" (the student's own, which differs from it).
+  // date there), "gradescope extension" (the student's own, which differs from it) or
+  // "roster extension" (the roster's `due` column, in grade-all).
   std::string due_from;
 };
 

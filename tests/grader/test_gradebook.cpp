@@ -457,3 +457,24 @@ TEST_CASE("gradebook: late work from the roster's time and Canvas's _LATE_ flag,
   CHECK_THROWS_WITH_AS(gb::parse_roster("folder,id,submitted\nada,1,yesterday\n"),
                        doctest::Contains("roster entry 2"), std::runtime_error);
 }
+
+TEST_CASE("gradebook: a student's own due time in the roster (an extension) replaces the assignment's") {
+  const auto roster = gb::parse_roster(
+      "folder,id,name,submitted,due\n"
+      "ada,1001,Ada,2026-03-08T10:00:00-05:00,2026-03-09T23:59:00-05:00\n"  // on time by her extension
+      "bob,1002,Bob,2026-03-08T10:00:00-05:00,2026-03-07T23:59:00-05:00\n"  // 10 hours after his: 1 day
+      "cy,1003,Cy,2026-03-08T10:00:00-05:00,\n");                          // the assignment's: 2 days
+  gb::Book book = gb::join(roster, {{"ada", report({exercise("flops", 10, 10)})},
+                                    {"bob", report({exercise("flops", 10, 10)})},
+                                    {"cy", report({exercise("flops", 10, 10)})}}, {"flops"});
+  book.late = grader::parse_late_policy("2026-03-06T23:59:00-05:00", json{{"per_day", 10}});
+  const auto rows = lines(gb::gradebook_csv(book, false));
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[1] == "ada,1001,Ada,,10,10,10,10,no,0,ok,ok,"
+                   "on time by the student's own due time 2026-03-09T23:59:00-05:00 (roster)");
+  CHECK(rows[2] == "bob,1002,Bob,,10,10,9,10,yes,1,ok,ok,\"late: submitted 2026-03-08T10:00:00-05:00 (roster), "
+                   "against the student's own due time 2026-03-07T23:59:00-05:00, 10% off\"");
+  CHECK(rows[3] == "cy,1003,Cy,,10,10,8,10,yes,2,ok,ok,\"late: submitted 2026-03-08T10:00:00-05:00 (roster), 20% off\"");
+  CHECK_THROWS_WITH_AS(gb::parse_roster("folder,id,due\nada,1,next week\n"), doctest::Contains("its due time"),
+                       std::runtime_error);
+}
