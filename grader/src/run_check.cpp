@@ -157,9 +157,6 @@ RunnerRun run_runner(const CheckRun& run, const json& request, double wall_secon
   const Check& check = *run.check;
   RunnerRun done;
   RunOutcome& outcome = done.outcome;
-  json& reply = done.reply;
-  bool& have_reply = done.have_reply;
-  std::uint64_t& scratch_used = done.scratch_used;
   Jail jail;
   jail.purpose = FilterPurpose::Runner;
   jail.worker = run.worker;
@@ -185,8 +182,8 @@ RunnerRun run_runner(const CheckRun& run, const json& request, double wall_secon
   }
   unwrap_signal(outcome);
   // The runner's own files: the chroot's /tmp, or its folder without a chroot.
-  if (isolation().layer == Layer::Chroot) scratch_used = bytes_under(folder.path / "tmp");
-  if (isolation().layer == Layer::None) scratch_used = bytes_under(folder.path);
+  if (isolation().layer == Layer::Chroot) done.scratch_used = bytes_under(folder.path / "tmp");
+  if (isolation().layer == Layer::None) done.scratch_used = bytes_under(folder.path);
   // Nested too deep for the decoder's recursion: as good as garbled. (A real reply is a map
   // of arrays of numbers, a few levels deep.) Then the reply is walked against the
   // function's results before anything is built, and decoded only if it fits them.
@@ -198,8 +195,8 @@ RunnerRun run_runner(const CheckRun& run, const json& request, double wall_secon
     if (done.reply_problem.empty()) {
       const std::vector<std::uint8_t> bytes(outcome.reply.begin(), outcome.reply.end());
       try {
-        reply = wire::decode(bytes);
-        have_reply = reply.is_object() && reply.contains("outcome");
+        done.reply = wire::decode(bytes);
+        done.have_reply = done.reply.is_object() && done.reply.contains("outcome");
       } catch (const std::exception& e) {
         done.reply_problem = e.what();  // a garbled reply counts as no reply
       }
@@ -292,64 +289,55 @@ std::string describe_call(const json& request) {
   return text;
 }
 
-CheckResult run_check(const CheckRun& run, CheckResult r) {
-  const Check& check = *run.check;
+namespace {
 
-  auto fault = [&](const std::string& what) {
-    r.grader_fault = true;
-    r.status = Status::Error;
-    r.message = "The grader itself failed on this check (not your fault): " + what;
-    return r;
-  };
+// A fault of the grader itself (not of the code under test) on this check.
+CheckResult grader_fault(CheckResult r, const std::string& what) {
+  r.grader_fault = true;
+  r.status = Status::Error;
+  r.message = "The grader itself failed on this check (not your fault): " + what;
+  return r;
+}
 
-  if (!run.oracle_case)
-    return fault("making the inputs: " + (run.oracle_error.empty() ? std::string("no inputs") : run.oracle_error));
-  const json& request = run.oracle_case->request;
+// What was tried, said as a failed comparison says it (call_text.hpp); `call` when the reply
+// names the call the runner was in.
+std::string tried_words(const Check& check, const json& request, std::uint64_t seed,
+                        std::optional<std::size_t> call) {
   const std::size_t calls = request.contains("calls") ? request["calls"].size() : 0;
-  // Said as a failed comparison says it (call_text.hpp); `tried_call` when the reply names the call.
-  auto tried_call = [&](std::optional<std::size_t> call) -> std::string {
-    try {
-      return tried_text(api::schema_of(check.function), request, r.seed, call);
-    } catch (const std::exception&) {  // a function without a schema: the request's own names
-      return "Tried: " + check.function + "(" + describe_call(request) + ")" +
-             (calls > 1 ? ", " + std::to_string(calls) + " calls" : "") + ", seed " + std::to_string(r.seed) + ".";
-    }
-  };
-  const std::string tried = tried_call(std::nullopt);
-
-  RunOutcome outcome;
-  json reply;
-  bool have_reply = false;
-  std::string reply_problem;  // why the reply was refused, when it was
-  std::uint64_t scratch_used = 0;
-  bool scratch_stopped = false;  // killed by the ScratchWatch at the quota
   try {
-    const RunnerRun done = check.timed ? run_each_call(run, request) : run_runner(run, request, check.limits.wall_seconds);
-    outcome = done.outcome;
-    reply = done.reply;
-    have_reply = done.have_reply;
-    reply_problem = done.reply_problem;
-    scratch_used = done.scratch_used;
-    scratch_stopped = done.scratch_stopped;
-  } catch (const std::exception& e) {
-    return fault(std::string("running the check: ") + e.what());
+    return tried_text(api::schema_of(check.function), request, seed, call);
+  } catch (const std::exception&) {  // a function without a schema: the request's own names
+    return "Tried: " + check.function + "(" + describe_call(request) + ")" +
+           (calls > 1 ? ", " + std::to_string(calls) + " calls" : "") + ", seed " + std::to_string(seed) + ".";
   }
+}
 
+// The runner's output, as the report shows it.
+void keep_output(const RunOutcome& outcome, CheckResult& r) {
   r.seconds = outcome.seconds;
   r.output = outcome.output;
   if (outcome.output_truncated())
     r.output += "\n[output truncated: kept the first " + std::to_string(outcome.output.size()) +
                 " of " + std::to_string(outcome.output_bytes) + " bytes]";
+}
 
+// Step 1: how the runner process ended. Fills in `r` and returns true when that alone decides
+// the check (a time-out, a crash, the file quota, no readable reply).
+bool ending_decides(const CheckRun& run, const RunnerRun& done, const std::string& tried, CheckResult& r) {
+  const Check& check = *run.check;
+  const RunOutcome& outcome = done.outcome;
   using Ending = RunOutcome::Ending;
-  if (outcome.ending == Ending::LaunchFailed) return fault("could not start the runner: " + outcome.launch_error);
+  if (outcome.ending == Ending::LaunchFailed) {
+    r = grader_fault(r, "could not start the runner: " + outcome.launch_error);
+    return true;
+  }
   // A runner the ScratchWatch stopped was killed for its files: say so, not "SIGKILL".
-  if (scratch_stopped) {
+  if (done.scratch_stopped) {
     r.status = Status::OverMemory;
     r.message = tried + "\nThe code wrote more than " + mib(static_cast<double>(kScratchQuota)) +
                 " of files, the limit for files a check may write, and was stopped. They have "
                 "been removed.";
-    return r;
+    return true;
   }
   if (outcome.ending == Ending::TimedOut) {
     r.status = Status::Timeout;
@@ -357,7 +345,7 @@ CheckResult run_check(const CheckRun& run, CheckResult r) {
                 (check.timed ? " (the limit for each call of this check)" : " (the limit for this check)") +
                 ". Look for a loop that never ends, or work that grows much faster than the input.";
     if (!check.timeout_hint.empty()) r.message += "\nLikely mistake: " + check.timeout_hint;
-    return r;
+    return true;
   }
   if (outcome.ending == Ending::Signaled && outcome.signal == SIGSEGV) {
     // Killed while the kernel loaded it: its own image (a huge static array) does not leave
@@ -372,47 +360,121 @@ CheckResult run_check(const CheckRun& run, CheckResult r) {
                   mib(static_cast<double>(check.limits.address_space_bytes)) +
                   ". Look for a large static or global array; allocate what a call needs inside "
                   "the call.";
-      return r;
+      return true;
     }
   }
   if (outcome.ending == Ending::Signaled) {
     r.status = Status::Crashed;
     r.message = tried + "\ncrashed: " + signal_name(outcome.signal) + "." +
                 crash_explanation(outcome.signal, outcome.output, check.crash_hint);
-    return r;
+    return true;
   }
   // A runner that filled its capped tmpfs (within a MiB) ran into the quota; without a
   // sandbox nothing caps the folder during the run, and this is all there is.
-  if (scratch_used + (1u << 20) > kScratchQuota) {
+  if (done.scratch_used + (1u << 20) > kScratchQuota) {
     r.status = Status::OverMemory;
-    r.message = tried + "\nThe code wrote " + mib(static_cast<double>(scratch_used)) +
+    r.message = tried + "\nThe code wrote " + mib(static_cast<double>(done.scratch_used)) +
                 " of files and ran into the limit for files a check may write, " +
                 mib(static_cast<double>(kScratchQuota)) + ". They have been removed.";
-    return r;
+    return true;
   }
   if (outcome.reply_over_cap) {
     r.status = Status::Error;
     r.message = tried + "\nMore than " + mib(static_cast<double>(check.limits.reply_bytes_kept)) +
                 " came through the runner's reply channel, far more than any answer takes: "
                 "something other than the harness wrote there. The reply was dropped.";
-    return r;
+    return true;
   }
-  if (!have_reply) {
+  if (!done.have_reply) {
     r.status = Status::Error;
     r.message = tried + (outcome.reply.empty()
                              ? "\nThe program exited with status " + std::to_string(outcome.exit_code) +
                                    " before the function returned. Do not call exit() or quit the "
                                    "program from your functions."
                              : "\nThe runner's reply could not be read (" +
-                                   capped_text(reply_problem) +
+                                   capped_text(done.reply_problem) +
                                    "), and was refused before it was decoded: something other "
                                    "than the harness wrote to its reply channel, or a result is "
                                    "far larger than any this check expects.");
-    return r;
+    return true;
   }
+  return false;
+}
 
-  // The reply file lies in the check's own folder, where the code under test could also have
-  // written: read it as untrusted. Anything malformed costs this check, never the grader.
+// The message of a call that ran out of memory (the reply's "bad_alloc").
+std::string bad_alloc_message(const Check& check, const json& request, const json& reply,
+                              const std::string& tried, std::uint64_t peak_heap_bytes) {
+  // What the call held when it ran out, and what it asked for then: together, about the
+  // size of what it was building.
+  const auto asked = reply.value("failed_allocation_bytes", std::uint64_t{0});
+  const std::uint64_t wanted = peak_heap_bytes + asked;
+  std::string message = tried + "\nAn allocation" +
+                        (asked > 0 ? " of " + mib(static_cast<double>(asked)) : std::string()) +
+                        " failed under the address-space limit of " +
+                        mib(static_cast<double>(check.limits.address_space_bytes)) +
+                        (peak_heap_bytes > 0 ? ", with " + mib(static_cast<double>(peak_heap_bytes)) +
+                                                   " already taken by the call"
+                                             : std::string()) + ".";
+  if (check.heap_budget_bytes) {
+    message += " The memory rule allows " + mib(static_cast<double>(*check.heap_budget_bytes)) +
+               " (" + check.heap_budget_rule + ").";
+    if (wanted > 0 && check.memory_hint) message += check.memory_hint(request, wanted);
+  }
+  return message;
+}
+
+// The memory rule on a call that returned: the heap meter's peak, then the resident growth.
+bool memory_decides(const Check& check, const json& request, const json& reply,
+                    const std::string& tried, CheckResult& r) {
+  if (check.heap_budget_bytes && r.peak_heap_bytes > *check.heap_budget_bytes) {
+    r.status = Status::OverMemory;
+    r.message = tried + "\nThe heap grew by " + mib(static_cast<double>(r.peak_heap_bytes)) +
+                " during the call; the budget is " + mib(static_cast<double>(*check.heap_budget_bytes)) +
+                " (" + check.heap_budget_rule + ")." +
+                (check.memory_hint ? check.memory_hint(request, r.peak_heap_bytes) : std::string());
+    return true;
+  }
+  // Memory the heap meter cannot see (an mmap of its own, a large array on the stack) still
+  // raises the process's resident high-water mark: it counts against the same budget.
+  const auto resident = reply.value("resident_growth_bytes", std::uint64_t{0});
+  if (check.heap_budget_bytes && resident > *check.heap_budget_bytes + kResidentSlack) {
+    r.status = Status::OverMemory;
+    r.message = tried + "\nThe process's memory grew by " + mib(static_cast<double>(resident)) +
+                " during the call, " + mib(static_cast<double>(r.peak_heap_bytes)) +
+                " of it on the heap: memory mapped or placed outside the heap counts too. The "
+                "budget is " + mib(static_cast<double>(*check.heap_budget_bytes)) + " (" +
+                check.heap_budget_rule + ")." +
+                (check.memory_hint ? check.memory_hint(request, resident) : std::string());
+    return true;
+  }
+  return false;
+}
+
+// The inputs a reply says the call changed, at most a few, each short (a forged reply could
+// list a million, or one of many megabytes); empty when none.
+std::string changed_inputs(const json& reply) {
+  const json changed = reply.value("inputs_changed", json::array());
+  std::string names;
+  std::size_t listed = 0;
+  for (const auto& n : changed) {
+    if (++listed > 8) {
+      names += ", ...";
+      break;
+    }
+    names += (names.empty() ? "" : ", ") + capped_text(n.get<std::string>()).substr(0, 64);
+  }
+  return names;
+}
+
+// Step 2: what the reply says of the call, before any result is judged. Fills in `r` and
+// returns true when that decides the check (not implemented, out of memory, a throw, changed
+// inputs). The reply came through the runner's descriptor 4, which the code under test could
+// also have written to: it is read as untrusted, and anything malformed costs this check,
+// never the grader.
+bool reply_decides(const CheckRun& run, const json& request, const json& reply, const std::string& tried,
+                   CheckResult& r) {
+  const Check& check = *run.check;
+  const std::size_t calls = request.contains("calls") ? request["calls"].size() : 0;
   try {
     const std::string what = reply.value("outcome", "");
     // The call the runner was in when it gave up (its reply says, for a throw or a bad_alloc).
@@ -422,32 +484,19 @@ CheckResult run_check(const CheckRun& run, CheckResult r) {
     if (what == "not_implemented") {
       r.status = Status::NotImplemented;
       r.message = capped_text(reply.value("what", check.function + " is not implemented yet"));
-      return r;
+      return true;
     }
     if (what == "bad_alloc") {
       r.status = Status::OverMemory;
-      // What the call held when it ran out, and what it asked for then: together, about the
-      // size of what it was building.
-      const auto asked = reply.value("failed_allocation_bytes", std::uint64_t{0});
-      const std::uint64_t wanted = r.peak_heap_bytes + asked;
-      r.message = tried_call(stopped_in) + "\nAn allocation" +
-                  (asked > 0 ? " of " + mib(static_cast<double>(asked)) : std::string()) +
-                  " failed under the address-space limit of " +
-                  mib(static_cast<double>(check.limits.address_space_bytes)) +
-                  (r.peak_heap_bytes > 0 ? ", with " + mib(static_cast<double>(r.peak_heap_bytes)) +
-                                               " already taken by the call"
-                                         : std::string()) + ".";
-      if (check.heap_budget_bytes) {
-        r.message += " The memory rule allows " + mib(static_cast<double>(*check.heap_budget_bytes)) +
-                     " (" + check.heap_budget_rule + ").";
-        if (wanted > 0 && check.memory_hint) r.message += check.memory_hint(request, wanted);
-      }
-      return r;
+      r.message = bad_alloc_message(check, request, reply, tried_words(check, request, r.seed, stopped_in),
+                                    r.peak_heap_bytes);
+      return true;
     }
     if (what == "exception") {
       r.status = Status::Error;
-      r.message = tried_call(stopped_in) + "\nThrew an exception: " + capped_text(reply.value("what", std::string("(no message)")));
-      return r;
+      r.message = tried_words(check, request, r.seed, stopped_in) + "\nThrew an exception: " +
+                  capped_text(reply.value("what", std::string("(no message)")));
+      return true;
     }
     if (what == "harness_error") {
       // The harness could not turn the call or its result into a message, e.g. a result too
@@ -455,49 +504,17 @@ CheckResult run_check(const CheckRun& run, CheckResult r) {
       r.status = Status::Error;
       r.message = tried + "\nThe runner could not complete the call: " +
                   capped_text(reply.value("what", std::string("(no detail)")));
-      return r;
+      return true;
     }
     if (what != "returned") throw std::runtime_error("unknown outcome '" + what + "'");
-
-    if (check.heap_budget_bytes && r.peak_heap_bytes > *check.heap_budget_bytes) {
-      r.status = Status::OverMemory;
-      r.message = tried + "\nThe heap grew by " + mib(static_cast<double>(r.peak_heap_bytes)) +
-                  " during the call; the budget is " + mib(static_cast<double>(*check.heap_budget_bytes)) +
-                  " (" + check.heap_budget_rule + ")." +
-                  (check.memory_hint ? check.memory_hint(request, r.peak_heap_bytes) : std::string());
-      return r;
-    }
-    // Memory the heap meter cannot see (an mmap of its own, a large array on the stack) still
-    // raises the process's resident high-water mark: it counts against the same budget.
-    const auto resident = reply.value("resident_growth_bytes", std::uint64_t{0});
-    if (check.heap_budget_bytes && resident > *check.heap_budget_bytes + kResidentSlack) {
-      r.status = Status::OverMemory;
-      r.message = tried + "\nThe process's memory grew by " + mib(static_cast<double>(resident)) +
-                  " during the call, " + mib(static_cast<double>(r.peak_heap_bytes)) +
-                  " of it on the heap: memory mapped or placed outside the heap counts too. The "
-                  "budget is " + mib(static_cast<double>(*check.heap_budget_bytes)) + " (" +
-                  check.heap_budget_rule + ")." +
-                  (check.memory_hint ? check.memory_hint(request, resident) : std::string());
-      return r;
-    }
-    const json changed = reply.value("inputs_changed", json::array());
+    if (memory_decides(check, request, reply, tried, r)) return true;
+    const std::string changed = changed_inputs(reply);
     if (!changed.empty()) {
-      // Names come from the reply: at most a few, each short (a forged reply could list a
-      // million, or one of many megabytes).
-      std::string names;
-      std::size_t listed = 0;
-      for (const auto& n : changed) {
-        if (++listed > 8) {
-          names += ", ...";
-          break;
-        }
-        names += (names.empty() ? "" : ", ") + capped_text(n.get<std::string>()).substr(0, 64);
-      }
       r.status = Status::Failed;
-      r.message = tried + "\nThe function changed its input(s): " + names +
+      r.message = tried + "\nThe function changed its input(s): " + changed +
                   ". Inputs are passed by const reference and must be left exactly as they were; "
                   "work on a copy.";
-      return r;
+      return true;
     }
     if (!reply.contains("results") || !reply["results"].is_array() || reply["results"].size() != calls)
       throw std::runtime_error("not one result per call");
@@ -505,9 +522,14 @@ CheckResult run_check(const CheckRun& run, CheckResult r) {
     r.status = Status::Error;
     r.message = tried + "\nThe runner's reply could not be read (" + std::string(e.what()) +
                 "): something other than the harness wrote to its reply channel.";
-    return r;
+    return true;
   }
+  return false;
+}
 
+// Step 3: the check's judge on the returned results (a failed time check looks twice).
+CheckResult judged(const CheckRun& run, const json& request, const json& reply, CheckResult r) {
+  const Check& check = *run.check;
   try {
     Verdict v = judge_case(check, *run.oracle_case, reply);
     if (check.timed && !v.passed) v = second_look(run, request, reply, v);
@@ -515,10 +537,32 @@ CheckResult run_check(const CheckRun& run, CheckResult r) {
     // A judge's message already says what was called, with more detail than `tried`.
     r.message = v.passed ? "" : v.message;
   } catch (const std::exception& e) {
-    return fault(std::string("judging the results: ") + e.what());
+    return grader_fault(r, std::string("judging the results: ") + e.what());
   }
   if (r.status == Status::Passed) r.score = r.max_score;  // the assignment's points for it (engine.cpp)
   return r;
+}
+
+}  // namespace
+
+CheckResult run_check(const CheckRun& run, CheckResult r) {
+  const Check& check = *run.check;
+  if (!run.oracle_case)
+    return grader_fault(r, "making the inputs: " +
+                               (run.oracle_error.empty() ? std::string("no inputs") : run.oracle_error));
+  const json& request = run.oracle_case->request;
+  const std::string tried = tried_words(check, request, r.seed, std::nullopt);
+
+  RunnerRun done;
+  try {
+    done = check.timed ? run_each_call(run, request) : run_runner(run, request, check.limits.wall_seconds);
+  } catch (const std::exception& e) {
+    return grader_fault(r, std::string("running the check: ") + e.what());
+  }
+  keep_output(done.outcome, r);
+  if (ending_decides(run, done, tried, r)) return r;
+  if (reply_decides(run, request, done.reply, tried, r)) return r;
+  return judged(run, request, done.reply, r);
 }
 
 }  // namespace grader
