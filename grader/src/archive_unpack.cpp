@@ -1,6 +1,8 @@
 // Uploaded archives, unpacked with limits: see archive_unpack.hpp.
 #include "archive_unpack.hpp"
 
+#include "unique_fd.hpp"
+
 #include <archive.h>
 #include <archive_entry.h>
 #include <fcntl.h>
@@ -93,9 +95,8 @@ std::string unpack_entries(archive* a, const fs::path& into, const ArchiveLimits
     fs::create_directories(target.parent_path(), ec);
     if (ec) return "the folder of " + shown + " cannot be made: " + ec.message();
     // O_EXCL: a second entry of the same path is refused rather than written over the first.
-    const int fd =
-        ::open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0)
+    UniqueFd fd(::open(target.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+    if (!fd.valid())
       return "the entry " + shown + " cannot be written: " + std::generic_category().message(errno);
     std::string problem;
     for (;;) {
@@ -111,13 +112,15 @@ std::string unpack_entries(archive* a, const fs::path& into, const ArchiveLimits
         problem = "it unpacks to more than " + mib(limits.max_bytes) + " (a zip bomb?)";
         break;
       }
-      if (::write(fd, buffer.data(), static_cast<std::size_t>(n)) != n) {
+      if (::write(fd.get(), buffer.data(), static_cast<std::size_t>(n)) != n) {
         problem =
             "the entry " + shown + " cannot be written: " + std::generic_category().message(errno);
         break;
       }
     }
-    ::close(fd);
+    // A file whose last bytes the close could not write is not there whole.
+    if (problem.empty() && ::close(fd.release()) != 0)
+      problem = "the entry " + shown + " cannot be written: " + std::generic_category().message(errno);
     if (!problem.empty()) return problem;
     ++result.files;
   }

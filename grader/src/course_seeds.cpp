@@ -1,6 +1,7 @@
 #include "course_seeds.hpp"
 
 #include "sha256.hpp"
+#include "unique_fd.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -20,21 +21,21 @@ std::string course_key(const std::filesystem::path& kit_dir) {
     if (in >> key && key.size() >= 32) return key;
   }
   unsigned char random[16];
-  const int fd = ::open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-  if (fd < 0 || ::read(fd, random, sizeof random) != static_cast<ssize_t>(sizeof random)) {
-    if (fd >= 0) ::close(fd);
-    throw std::runtime_error("cannot draw a course key from /dev/urandom");
+  {
+    const UniqueFd fd(::open("/dev/urandom", O_RDONLY | O_CLOEXEC));
+    if (!fd.valid() || ::read(fd.get(), random, sizeof random) != static_cast<ssize_t>(sizeof random))
+      throw std::runtime_error("cannot draw a course key from /dev/urandom");
   }
-  ::close(fd);
   std::ostringstream hex;
   for (unsigned char b : random) hex << "0123456789abcdef"[b >> 4] << "0123456789abcdef"[b & 15];
   // Written once, readable by its owner only; a second grader starting at the same moment
   // either wins (O_EXCL) or reads the winner's key.
-  const int out = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (out >= 0) {
+  UniqueFd out(::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
+  if (out.valid()) {
     const std::string text = hex.str() + "\n";
-    const bool ok = ::write(out, text.data(), text.size()) == static_cast<ssize_t>(text.size());
-    ::close(out);
+    const bool written = ::write(out.get(), text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    // The key is the course's secret: a close that fails may have lost it on the way to disk.
+    const bool ok = written && ::close(out.release()) == 0;
     if (!ok) throw std::runtime_error("cannot write " + file.string());
     return hex.str();
   }

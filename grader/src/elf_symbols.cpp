@@ -1,5 +1,7 @@
 #include "elf_symbols.hpp"
 
+#include "unique_fd.hpp"
+
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -124,19 +126,17 @@ void start_libelf() {
 }
 
 // Opens `file` read-only for libelf, refusing it when it is not a regular file or too large.
-int open_bounded(const std::filesystem::path& file, const ElfBounds& bounds, std::string& error) {
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+UniqueFd open_bounded(const std::filesystem::path& file, const ElfBounds& bounds, std::string& error) {
+  UniqueFd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
   struct stat st {};
-  if (fd < 0 || ::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  if (!fd.valid() || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
     error = "it cannot be opened as a file";
-    if (fd >= 0) ::close(fd);
-    return -1;
+    return UniqueFd();
   }
   if (static_cast<unsigned long long>(st.st_size) > bounds.max_file_bytes) {
     error = "it is " + std::to_string(st.st_size) + " bytes, more than the grader reads (" +
             std::to_string(bounds.max_file_bytes) + ")";
-    ::close(fd);
-    return -1;
+    return UniqueFd();
   }
   return fd;
 }
@@ -163,34 +163,31 @@ bool header_section_count(int fd, std::size_t& count) {
 ElfContents read_elf(const std::filesystem::path& file, const ElfBounds& bounds) {
   start_libelf();
   ElfContents c;
-  const int fd = open_bounded(file, bounds, c.error);
-  if (fd < 0) return c;
+  const UniqueFd fd = open_bounded(file, bounds, c.error);
+  if (!fd.valid()) return c;
   std::size_t sections = 0;
-  if (!header_section_count(fd, sections)) {
+  if (!header_section_count(fd.get(), sections)) {
     c.error = "it is not a 64-bit ELF file";
-    ::close(fd);
     return c;
   }
   if (sections > bounds.max_sections) {
     c.error = "it has " + std::to_string(sections) + " sections, more than the grader reads (" +
               std::to_string(bounds.max_sections) + ")";
-    ::close(fd);
     return c;
   }
-  Elf* elf = elf_begin(fd, ELF_C_READ_MMAP, nullptr);
+  Elf* elf = elf_begin(fd.get(), ELF_C_READ_MMAP, nullptr);
   if (elf == nullptr) c.error = std::string("libelf cannot open it: ") + elf_errmsg(-1);
   else c = read_open_elf(elf, bounds);
   elf_end(elf);
-  ::close(fd);
   return c;
 }
 
 std::string hide_symbols(const std::filesystem::path& object, const std::set<std::string>& names) {
   start_libelf();
   if (names.empty()) return "";
-  const int fd = ::open(object.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
-  if (fd < 0) return "cannot open " + object.string();
-  Elf* elf = elf_begin(fd, ELF_C_RDWR, nullptr);
+  const UniqueFd fd(::open(object.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW));
+  if (!fd.valid()) return "cannot open " + object.string();
+  Elf* elf = elf_begin(fd.get(), ELF_C_RDWR, nullptr);
   std::string error;
   bool changed = false;
   if (elf == nullptr) error = std::string("libelf cannot open it: ") + elf_errmsg(-1);
@@ -226,7 +223,6 @@ std::string hide_symbols(const std::filesystem::path& object, const std::set<std
   if (error.empty() && changed && elf_update(elf, ELF_C_WRITE) < 0)
     error = std::string("cannot write it: ") + elf_errmsg(-1);
   if (elf != nullptr) elf_end(elf);
-  ::close(fd);
   return error;
 }
 
@@ -234,15 +230,15 @@ std::vector<ElfContents> read_elf_archive(const std::filesystem::path& file, con
   start_libelf();
   std::vector<ElfContents> members;
   std::string error;
-  const int fd = open_bounded(file, bounds, error);
-  Elf* archive = fd < 0 ? nullptr : elf_begin(fd, ELF_C_READ_MMAP, nullptr);
+  const UniqueFd fd = open_bounded(file, bounds, error);
+  Elf* archive = !fd.valid() ? nullptr : elf_begin(fd.get(), ELF_C_READ_MMAP, nullptr);
   if (archive == nullptr || elf_kind(archive) != ELF_K_AR) {
     ElfContents c;
-    c.error = fd < 0 ? error : "it is not an archive";
+    c.error = !fd.valid() ? error : "it is not an archive";
     members.push_back(c);
   } else {
     Elf_Cmd cmd = ELF_C_READ_MMAP;
-    while (Elf* member = elf_begin(fd, cmd, archive)) {
+    while (Elf* member = elf_begin(fd.get(), cmd, archive)) {
       // The archive's own tables ("/", "//", "/SYM64/") are members too: not objects.
       const Elf_Arhdr* header = elf_getarhdr(member);
       if (header != nullptr && header->ar_name != nullptr && header->ar_name[0] != '/')
@@ -252,7 +248,6 @@ std::vector<ElfContents> read_elf_archive(const std::filesystem::path& file, con
     }
   }
   if (archive != nullptr) elf_end(archive);
-  if (fd >= 0) ::close(fd);
   return members;
 }
 

@@ -2,6 +2,7 @@
 #include "find_files.hpp"
 
 #include "byte_units.hpp"
+#include "unique_fd.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -37,25 +38,10 @@ bool all_digits(const std::string& s) {
          std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
-// A descriptor closed when it goes out of scope.
-struct Fd {
-  int fd = -1;
-  explicit Fd(int f = -1) : fd(f) {}
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  void reset(int f) {
-    if (fd >= 0) ::close(fd);
-    fd = f;
-  }
-};
-
 // The walk of read_submission_file: root/relative opened one component at a time, none of
-// them followed if it is a link. Returns the open file (an invalid Fd, with `out` saying why,
-// when it cannot be had).
-int open_beneath(const fs::path& root, const std::string& relative, SubmissionFile& out) {
+// them followed if it is a link. Returns the open file (an invalid UniqueFd, with `out` saying
+// why, when it cannot be had).
+UniqueFd open_beneath(const fs::path& root, const std::string& relative, SubmissionFile& out) {
   out.status = SubmissionFile::Status::Refused;
   const fs::path rel(relative);
   std::vector<std::string> parts;
@@ -64,20 +50,20 @@ int open_beneath(const fs::path& root, const std::string& relative, SubmissionFi
     if (p.empty()) continue;  // a trailing slash
     if (p == "." || p == ".." || p == "/") {
       out.problem = relative + ": a path that leaves, or names itself through, a folder is refused";
-      return -1;
+      return UniqueFd();
     }
     parts.push_back(p);
   }
   if (parts.empty() || rel.is_absolute()) {
     out.problem = relative + ": not a path inside the submission";
-    return -1;
+    return UniqueFd();
   }
-  Fd dir(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (dir.fd < 0) {
+  UniqueFd dir(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!dir.valid()) {
     out.status = SubmissionFile::Status::Absent;
     out.problem =
         relative + ": the submission folder cannot be opened (" + std::strerror(errno) + ")";
-    return -1;
+    return UniqueFd();
   }
   std::string so_far;
   for (std::size_t i = 0; i < parts.size(); ++i) {
@@ -86,11 +72,11 @@ int open_beneath(const fs::path& root, const std::string& relative, SubmissionFi
     // O_NONBLOCK: a FIFO opens at once (and is refused below) instead of waiting for a writer.
     const int flags = last ? O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC
                            : O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
-    const int next = ::openat(dir.fd, parts[i].c_str(), flags);
+    const int next = ::openat(dir.get(), parts[i].c_str(), flags);
     if (next < 0) {
       const int err = errno;
       struct stat st {};
-      if (::fstatat(dir.fd, parts[i].c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+      if (::fstatat(dir.get(), parts[i].c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
           S_ISLNK(st.st_mode)) {
         out.link = true;
         out.problem = relative + ": " + (last ? std::string("it") : so_far) +
@@ -102,13 +88,11 @@ int open_beneath(const fs::path& root, const std::string& relative, SubmissionFi
       } else {
         out.problem = relative + ": cannot be opened (" + std::strerror(err) + ")";
       }
-      return -1;
+      return UniqueFd();
     }
     dir.reset(next);
   }
-  const int fd = dir.fd;
-  dir.fd = -1;
-  return fd;
+  return dir;
 }
 
 // The opened file's size, if it is a plain file of at most max_bytes; else `out` says why.
@@ -132,10 +116,10 @@ bool within_limits(int fd, const std::string& relative, std::uint64_t max_bytes,
 SubmissionFile read_bounded(const fs::path& root, const std::string& relative,
                             std::uint64_t max_bytes, const std::string& what) {
   SubmissionFile out;
-  Fd fd(open_beneath(root, relative, out));
-  if (fd.fd < 0) return out;
+  const UniqueFd fd = open_beneath(root, relative, out);
+  if (!fd.valid()) return out;
   std::uint64_t size = 0;
-  if (!within_limits(fd.fd, relative, max_bytes, what, out, size)) return out;
+  if (!within_limits(fd.get(), relative, max_bytes, what, out, size)) return out;
   // At most max_bytes + 1 bytes are read, whatever the file has become since fstat (it could
   // still be growing): one byte past the limit is enough to refuse it.
   std::string bytes;
@@ -144,7 +128,7 @@ SubmissionFile read_bounded(const fs::path& root, const std::string& relative,
   for (;;) {
     const std::uint64_t room = max_bytes + 1 - bytes.size();
     const ssize_t n = ::read(
-        fd.fd, buffer, static_cast<std::size_t>(std::min<std::uint64_t>(sizeof buffer, room)));
+        fd.get(), buffer, static_cast<std::size_t>(std::min<std::uint64_t>(sizeof buffer, room)));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
       out.problem = relative + ": cannot be read (" + std::strerror(errno) + ")";
@@ -197,20 +181,20 @@ SubmissionFile read_submission_file(const fs::path& root, const std::string& rel
 std::string copy_submission_file(const fs::path& root, const std::string& relative,
                                  const fs::path& destination, std::uint64_t max_bytes) {
   SubmissionFile out;
-  Fd from(open_beneath(root, relative, out));
-  if (from.fd < 0) return out.problem;
+  const UniqueFd from = open_beneath(root, relative, out);
+  if (!from.valid()) return out.problem;
   std::uint64_t size = 0;
-  if (!within_limits(from.fd, relative, max_bytes, "a file", out, size)) return out.problem;
+  if (!within_limits(from.get(), relative, max_bytes, "a file", out, size)) return out.problem;
   std::error_code ec;
   fs::remove(destination, ec);  // a link there is removed, not written through (O_NOFOLLOW below)
-  Fd to(::open(destination.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
-  if (to.fd < 0)
+  const UniqueFd to(::open(destination.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+  if (!to.valid())
     return relative + ": cannot be copied to " + destination.string() + " (" +
            std::strerror(errno) + ")";
   std::uint64_t copied = 0;
   char buffer[1 << 16];
   for (;;) {
-    const ssize_t n = ::read(from.fd, buffer, sizeof buffer);
+    const ssize_t n = ::read(from.get(), buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return relative + ": cannot be read (" + std::strerror(errno) + ")";
     if (n == 0) return "";
@@ -218,7 +202,7 @@ std::string copy_submission_file(const fs::path& root, const std::string& relati
     if (copied > max_bytes)
       return relative + " grew while it was read; a file may be at most " + size_text(max_bytes);
     for (ssize_t done = 0; done < n;) {
-      const ssize_t w = ::write(to.fd, buffer + done, static_cast<std::size_t>(n - done));
+      const ssize_t w = ::write(to.get(), buffer + done, static_cast<std::size_t>(n - done));
       if (w < 0 && errno == EINTR) continue;
       if (w < 0) return relative + ": cannot be copied (" + std::strerror(errno) + ")";
       done += w;

@@ -2,6 +2,7 @@
 
 #include "grader_config.hpp"
 #include "landlock.hpp"
+#include "memory_file.hpp"
 #include "program_copy.hpp"
 
 #include <fcntl.h>
@@ -217,17 +218,6 @@ std::string inside(const Jail& jail, const fs::path& host) {
   return (fs::path(jail.toolchain ? kWorkInside : kScratchInside) / rel).lexically_normal().string();
 }
 
-Confinement::~Confinement() {
-  if (seccomp_fd >= 0) ::close(seccomp_fd);
-  if (landlock_fd >= 0) ::close(landlock_fd);
-}
-
-Confinement::Confinement(Confinement&& o) noexcept
-    : argv(std::move(o.argv)), cwd(std::move(o.cwd)), seccomp_fd(o.seccomp_fd), landlock_fd(o.landlock_fd) {
-  o.seccomp_fd = -1;
-  o.landlock_fd = -1;
-}
-
 Confinement confine(const Jail& jail, const std::vector<std::string>& argv, Limits& limits) {
   Confinement c;
   const Layer layer = isolation().layer;
@@ -245,7 +235,7 @@ Confinement confine(const Jail& jail, const std::vector<std::string>& argv, Limi
       // kernel has it (a compiler under the chroot layer; anything under none).
       c.cwd = jail.work.string();
       c.landlock_fd = landlock_ruleset({"/usr"}, {jail.work.string()}, {"/dev/null"});
-      limits.landlock_ruleset = c.landlock_fd;
+      limits.landlock_ruleset = c.landlock_fd.get();
       limits.environment = {"PATH=/usr/bin:/bin", "LC_ALL=C", "TMPDIR=" + jail.work.string()};
     }
     c.argv = argv;
@@ -253,13 +243,9 @@ Confinement confine(const Jail& jail, const std::vector<std::string>& argv, Limi
   }
 
   // bubblewrap reads the filter from a descriptor it is given.
-  c.seccomp_fd = ::memfd_create("linattn-seccomp", MFD_CLOEXEC);
-  if (c.seccomp_fd < 0) throw std::runtime_error(std::string("memfd_create: ") + std::strerror(errno));
-  if (::write(c.seccomp_fd, program.data(), program.size()) != static_cast<ssize_t>(program.size()))
-    throw std::runtime_error("cannot hand the seccomp filter to bubblewrap");
-  ::lseek(c.seccomp_fd, 0, SEEK_SET);
+  c.seccomp_fd = sealed_memory_file("linattn-seccomp", program);
   constexpr int kSeccompFdInChild = 9;
-  limits.pass_fds.emplace_back(c.seccomp_fd, kSeccompFdInChild);
+  limits.pass_fds.emplace_back(c.seccomp_fd.get(), kSeccompFdInChild);
   // bubblewrap itself starts under the worker's own id (a user namespace makes it "nobody"
   // inside): the id's process limit then holds inside too, which it would not for root.
   limits.run_as_uid = worker_uid(jail.worker);
@@ -362,16 +348,18 @@ unsigned allocate_uid(unsigned worker) {
   // this process (the descriptor is never closed), and the kernel drops it when we end.
   const fs::path locks = "/run/linattn-uids";
   fs::create_directories(locks);
-  ::chmod(locks.c_str(), 0700);
+  // Private to root: anyone else who could make files there could hold every id's lock.
+  if (::chmod(locks.c_str(), 0700) != 0)
+    throw std::runtime_error("cannot make " + locks.string() + " private: " + std::strerror(errno));
   for (unsigned id = kFirstRunnerUid; id < kFirstRunnerUid + 4000; ++id) {
     const fs::path file = locks / std::to_string(id);
-    const int fd = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0) continue;
-    if (::flock(fd, LOCK_EX | LOCK_NB) == 0) {
+    UniqueFd lock(::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600));
+    if (!lock.valid()) continue;
+    if (::flock(lock.get(), LOCK_EX | LOCK_NB) == 0) {
+      lock.release();  // held, never closed, for the life of the process
       taken[worker] = id;
       return id;
     }
-    ::close(fd);
   }
   throw std::runtime_error("no free user id for the sandbox in " + std::to_string(kFirstRunnerUid) +
                            "..+4000");

@@ -13,6 +13,7 @@
 
 #include "sandbox.hpp"
 #include "seccomp_filter.hpp"
+#include "unique_fd.hpp"
 
 #include <filesystem>
 #include <string>
@@ -62,13 +63,8 @@ std::string inside(const Jail& jail, const std::filesystem::path& host);
 struct Confinement {
   std::vector<std::string> argv;
   std::string cwd;
-  int seccomp_fd = -1;  // handed to bubblewrap
-  int landlock_fd = -1;  // the Landlock ruleset (chroot layer's compilers, none layer)
-  ~Confinement();
-  Confinement() = default;
-  Confinement(const Confinement&) = delete;
-  Confinement& operator=(const Confinement&) = delete;
-  Confinement(Confinement&&) noexcept;
+  UniqueFd seccomp_fd;   // handed to bubblewrap
+  UniqueFd landlock_fd;  // the Landlock ruleset (chroot layer's compilers, none layer)
 };
 Confinement confine(const Jail& jail, const std::vector<std::string>& argv, Limits& limits);
 

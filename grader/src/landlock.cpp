@@ -37,39 +37,34 @@ long abi_version() {
 }
 
 bool allow(int ruleset, const std::string& path, std::uint64_t rights) {
-  const int fd = ::open(path.c_str(), O_PATH | O_CLOEXEC);
-  if (fd < 0) return true;  // not there: nothing to allow
+  const UniqueFd fd(::open(path.c_str(), O_PATH | O_CLOEXEC));
+  if (!fd.valid()) return true;  // not there: nothing to allow
   landlock_path_beneath_attr rule{};
   rule.allowed_access = rights;
-  rule.parent_fd = fd;
-  const long rc = ::syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0);
-  ::close(fd);
-  return rc == 0;
+  rule.parent_fd = fd.get();
+  return ::syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) == 0;
 }
 
 }  // namespace
 
 bool landlock_available() { return abi_version() >= 1; }
 
-int landlock_ruleset(const std::vector<std::string>& read_and_run, const std::vector<std::string>& read_write,
-                     const std::vector<std::string>& devices) {
-  if (!landlock_available()) return -1;
+UniqueFd landlock_ruleset(const std::vector<std::string>& read_and_run, const std::vector<std::string>& read_write,
+                          const std::vector<std::string>& devices) {
+  if (!landlock_available()) return UniqueFd();
   const std::uint64_t all = handled_rights(abi_version());
   landlock_ruleset_attr attr{};
   attr.handled_access_fs = all;
-  const int ruleset = static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0));
-  if (ruleset < 0) return -1;
-  ::fcntl(ruleset, F_SETFD, FD_CLOEXEC);
+  UniqueFd ruleset(static_cast<int>(::syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0)));
+  // A ruleset left open across exec would reach every program the sandbox starts.
+  if (!ruleset.valid() || ::fcntl(ruleset.get(), F_SETFD, FD_CLOEXEC) != 0) return UniqueFd();
   const std::uint64_t read = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR;
   const std::uint64_t device = LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE;
   bool ok = true;
-  for (const auto& p : read_and_run) ok = allow(ruleset, p, read) && ok;
-  for (const auto& p : read_write) ok = allow(ruleset, p, all) && ok;
-  for (const auto& p : devices) ok = allow(ruleset, p, device) && ok;
-  if (!ok) {
-    ::close(ruleset);
-    return -1;
-  }
+  for (const auto& p : read_and_run) ok = allow(ruleset.get(), p, read) && ok;
+  for (const auto& p : read_write) ok = allow(ruleset.get(), p, all) && ok;
+  for (const auto& p : devices) ok = allow(ruleset.get(), p, device) && ok;
+  if (!ok) return UniqueFd();
   return ruleset;
 }
 

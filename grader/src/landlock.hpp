@@ -5,14 +5,16 @@
 // to work in, /dev/null. Anything else, the kit, other submissions, /etc, fails with EACCES.
 #pragma once
 
+#include "unique_fd.hpp"
+
 #include <string>
 #include <vector>
 
 namespace grader {
 
-// A ruleset descriptor (close-on-exec) for landlock_restrict_self, or -1 where the kernel has
-// no Landlock. Paths that do not exist are left out.
-int landlock_ruleset(const std::vector<std::string>& read_and_run, const std::vector<std::string>& read_write,
+// A ruleset descriptor (close-on-exec) for landlock_restrict_self, or none (not valid) where
+// the kernel has no Landlock. Paths that do not exist are left out.
+UniqueFd landlock_ruleset(const std::vector<std::string>& read_and_run, const std::vector<std::string>& read_write,
                      const std::vector<std::string>& devices);
 
 // True if this kernel has Landlock (asked once).

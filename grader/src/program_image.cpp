@@ -1,5 +1,7 @@
 #include "program_image.hpp"
 
+#include "unique_fd.hpp"
+
 #include <elf.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -9,9 +11,9 @@
 namespace grader {
 
 std::optional<std::uint64_t> program_image_bytes(const std::filesystem::path& program) {
-  const int fd = ::open(program.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return std::nullopt;
-  auto read_at = [fd](void* to, std::size_t size, std::uint64_t at) {
+  const UniqueFd file(::open(program.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!file.valid()) return std::nullopt;
+  auto read_at = [fd = file.get()](void* to, std::size_t size, std::uint64_t at) {
     return ::pread(fd, to, size, static_cast<off_t>(at)) == static_cast<ssize_t>(size);
   };
   std::optional<std::uint64_t> total;
@@ -32,7 +34,6 @@ std::optional<std::uint64_t> program_image_bytes(const std::filesystem::path& pr
     }
     if (whole) total = sum;
   }
-  ::close(fd);
   return total;
 }
 

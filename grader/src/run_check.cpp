@@ -3,10 +3,12 @@
 #include "../common/wire.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <csignal>
 #include <optional>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iomanip>
 #include <iterator>
@@ -25,6 +27,8 @@
 #include "isolation.hpp"
 #include "program_image.hpp"
 #include "scratch_watch.hpp"
+#include "memory_file.hpp"
+#include "unique_fd.hpp"
 
 namespace grader {
 
@@ -105,34 +109,6 @@ std::string short_value(const json& v) {
   return v.dump();
 }
 
-// A descriptor of ours that closes itself.
-struct OwnedFd {
-  int fd = -1;
-  ~OwnedFd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
-// The request, in a sealed in-memory file handed to the runner as its descriptor 3: nothing
-// on disk, nothing the runner could swap for another file.
-int request_fd(const json& request) {
-  const auto bytes = wire::encode(request);
-  const int fd = ::memfd_create("linattn-request", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-  if (fd < 0) throw std::runtime_error("cannot make the request's memory file");
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n <= 0) {
-      ::close(fd);
-      throw std::runtime_error("cannot write the request");
-    }
-    done += static_cast<std::size_t>(n);
-  }
-  ::fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL);
-  ::lseek(fd, 0, SEEK_SET);
-  return fd;
-}
-
 // The runner's private folder (see make_jail_folder), removed with everything the runner
 // wrote there, whatever happens.
 struct JailFolder {
@@ -166,11 +142,13 @@ RunnerRun run_runner(const CheckRun& run, const json& request, double wall_secon
   jail.work = folder.path;
   const std::filesystem::path runner = readable_copy(jail, run.runner);
   jail.read_only = {{runner, "/runner"}};
-  OwnedFd request_file{request_fd(request)};
+  // The request, in a sealed in-memory file handed to the runner as its descriptor 3: nothing
+  // on disk, nothing the runner could swap for another file.
+  const UniqueFd request_file = sealed_memory_file("linattn-request", wire::encode(request));
   Limits limits = check.limits;
   limits.wall_seconds = wall_seconds;
   limits.reply_pipe = true;
-  limits.pass_fds.emplace_back(request_file.fd, 3);
+  limits.pass_fds.emplace_back(request_file.get(), 3);
   const Confinement confined = confine(jail, {inside(jail, runner), "--fds"}, limits);
   {
     // The chroot layer's scratch folder, watched during the run where no tmpfs caps it.

@@ -26,6 +26,7 @@
 
 #include "program_copy.hpp"
 #include "sandbox_processes.hpp"
+#include "unique_fd.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -65,18 +66,6 @@ std::string resolve_program(const std::string& name) {
   }
   return name;  // exec will fail with ENOENT and say so
 }
-
-// Closes a descriptor once, whatever happens on the way out.
-struct Fd {
-  int fd = -1;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-  void reset() {
-    if (fd >= 0) ::close(fd);
-    fd = -1;
-  }
-};
 
 // Keeps the first `keep` bytes and counts them all.
 struct OutputSink {
@@ -130,22 +119,22 @@ RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesy
     outcome.launch_error = std::string("pipe: ") + std::strerror(errno);
     return outcome;
   }
-  Fd out_r{out_fds[0]}, out_w{out_fds[1]};
+  UniqueFd out_r(out_fds[0]), out_w(out_fds[1]);
   if (::pipe2(status_fds, O_CLOEXEC) != 0) {
     outcome.launch_error = std::string("pipe: ") + std::strerror(errno);
     return outcome;
   }
-  Fd status_r{status_fds[0]}, status_w{status_fds[1]};
-  Fd reply_r, reply_w;
+  UniqueFd status_r(status_fds[0]), status_w(status_fds[1]);
+  UniqueFd reply_r, reply_w;
   if (limits.reply_pipe) {
     int reply_fds[2];
     if (::pipe2(reply_fds, O_CLOEXEC) != 0) {
       outcome.launch_error = std::string("pipe: ") + std::strerror(errno);
       return outcome;
     }
-    reply_r.fd = reply_fds[0];
-    reply_w.fd = reply_fds[1];
-    plan.pass.emplace_back(reply_w.fd, kReplyFd);
+    reply_r.reset(reply_fds[0]);
+    reply_w.reset(reply_fds[1]);
+    plan.pass.emplace_back(reply_w.get(), kReplyFd);
   }
 
   const auto start = std::chrono::steady_clock::now();
@@ -154,7 +143,7 @@ RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesy
   };
   auto forks_apart = hold_forks_apart();
   const pid_t supervisor = ::fork();
-  if (supervisor == 0) sandbox::supervise(plan, out_w.fd, status_w.fd);
+  if (supervisor == 0) sandbox::supervise(plan, out_w.get(), status_w.get());
   forks_apart.unlock();
   if (supervisor < 0) {
     outcome.launch_error = std::string("fork: ") + std::strerror(errno);
@@ -167,7 +156,7 @@ RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesy
   OutputSink sink{outcome.output, outcome.output_bytes, limits.output_bytes_kept};
   std::uint64_t reply_bytes = 0;
   OutputSink reply_sink{outcome.reply, reply_bytes, limits.reply_bytes_kept};
-  bool reply_open = reply_r.fd >= 0;
+  bool reply_open = reply_r.valid();
   StatusRecord finished;
   bool have_finished = false;
   pid_t program = 0;
@@ -178,17 +167,17 @@ RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesy
   const double backstop = limits.wall_seconds + 5.0;
 
   while (!have_finished) {
-    pollfd fds[3] = {{status_r.fd, POLLIN, 0}, {out_open ? out_r.fd : -1, POLLIN, 0},
-                     {reply_open ? reply_r.fd : -1, POLLIN, 0}};
+    pollfd fds[3] = {{status_r.get(), POLLIN, 0}, {out_open ? out_r.get() : -1, POLLIN, 0},
+                     {reply_open ? reply_r.get() : -1, POLLIN, 0}};
     const double left = backstop - elapsed();
     if (left <= 0) break;
     int ready = ::poll(fds, 3, static_cast<int>(std::min(left * 1000.0 + 1.0, 1e6)));
     if (ready < 0 && errno != EINTR) break;
     if (ready <= 0) continue;
-    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) out_open = sink.read_from(out_r.fd);
-    if (fds[2].revents & (POLLIN | POLLHUP | POLLERR)) reply_open = reply_sink.read_from(reply_r.fd);
+    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) out_open = sink.read_from(out_r.get());
+    if (fds[2].revents & (POLLIN | POLLHUP | POLLERR)) reply_open = reply_sink.read_from(reply_r.get());
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-      ssize_t n = ::read(status_r.fd, status_buf + status_len, sizeof status_buf - status_len);
+      ssize_t n = ::read(status_r.get(), status_buf + status_len, sizeof status_buf - status_len);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;  // S is gone without a last word
       status_len += static_cast<std::size_t>(n);
@@ -219,12 +208,12 @@ RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesy
   while (out_open || reply_open) {
     const double left = drain_until - elapsed();
     if (left <= 0) break;
-    pollfd fds[2] = {{out_open ? out_r.fd : -1, POLLIN, 0}, {reply_open ? reply_r.fd : -1, POLLIN, 0}};
+    pollfd fds[2] = {{out_open ? out_r.get() : -1, POLLIN, 0}, {reply_open ? reply_r.get() : -1, POLLIN, 0}};
     int ready = ::poll(fds, 2, static_cast<int>(left * 1000.0) + 1);
     if (ready < 0 && errno == EINTR) continue;
     if (ready <= 0) break;
-    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) out_open = sink.read_from(out_r.fd);
-    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) reply_open = reply_sink.read_from(reply_r.fd);
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) out_open = sink.read_from(out_r.get());
+    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) reply_open = reply_sink.read_from(reply_r.get());
   }
   if (reply_bytes > outcome.reply.size()) {
     outcome.reply_over_cap = true;

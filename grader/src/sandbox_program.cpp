@@ -21,57 +21,65 @@ namespace grader::sandbox {
 
 namespace {
 
-void set_limit(int resource, std::uint64_t value) {
+// False if the kernel refused the limit: the program must then not run without it.
+bool set_limit(int resource, std::uint64_t value) {
   rlimit limit{static_cast<rlim_t>(value), static_cast<rlim_t>(value)};
-  ::setrlimit(resource, &limit);
+  return ::setrlimit(resource, &limit) == 0;
 }
 
 }  // namespace
 
 // P: becomes the program. Never returns.
 [[noreturn]] void become_program(const Plan& plan, int out_w, int err_w, pid_t supervisor) {
-  // Its own process group, so that one kill(-pgid) reaches it and everything it forks.
-  ::setpgid(0, 0);
-  // If S dies (killed from below, or the judge with it), P must not live on.
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (::getppid() != supervisor) ::_exit(127);
-
-  // Start from default signal handling: the judge may ignore SIGPIPE, and S blocks SIGCHLD;
-  // both would be inherited across exec otherwise.
-  struct sigaction dfl {};
-  dfl.sa_handler = SIG_DFL;
-  for (int s = 1; s < NSIG; ++s) ::sigaction(s, &dfl, nullptr);
-  sigset_t none;
-  ::sigemptyset(&none);
-  ::sigprocmask(SIG_SETMASK, &none, nullptr);
-
-  set_limit(RLIMIT_AS, plan.limits.address_space_bytes);
-  set_limit(RLIMIT_FSIZE, plan.limits.file_size_bytes);
-  set_limit(RLIMIT_CORE, 0);
-
-  int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-  if (null_fd >= 0) ::dup2(null_fd, 0);
-  ::dup2(out_w, 1);
-  ::dup2(out_w, 2);
-  // Every descriptor that must survive moves up out of the way first (so that no target
-  // number overwrites a source), then down to its number. The exec-error pipe stays up there,
-  // close-on-exec; everything else above 2 goes.
-  err_w = ::fcntl(err_w, F_DUPFD_CLOEXEC, 200);
-  int high[kMaxPass];
-  const int n_pass = static_cast<int>(std::min<std::size_t>(plan.pass.size(), kMaxPass));
-  for (int i = 0; i < n_pass; ++i) high[i] = ::fcntl(plan.pass[i].first, F_DUPFD_CLOEXEC, 200);
-  int keep[kMaxPass + 1];
-  for (int i = 0; i < n_pass; ++i) {
-    ::dup2(high[i], plan.pass[i].second);  // dup2 clears close-on-exec on the copy
-    keep[i] = plan.pass[i].second;
-  }
-  keep[n_pass] = err_w;
-  close_all_except(keep, n_pass + 1);
+  // Every step below that fails stops P before the exec, and S reports the errno as a launch
+  // failure: a program never runs with a limit or a descriptor missing.
   auto fail = [&]() {
     int e = errno;
     write_all(err_w, &e, sizeof e);
     ::_exit(127);
   };
+  // Its own process group, so that one kill(-pgid) reaches it and everything it forks.
+  if (::setpgid(0, 0) != 0) fail();
+  // If S dies (killed from below, or the judge with it), P must not live on.
+  if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) fail();
+  if (::getppid() != supervisor) ::_exit(127);
+
+  // Start from default signal handling: the judge may ignore SIGPIPE, and S blocks SIGCHLD;
+  // both would be inherited across exec otherwise.
+  // (SIGKILL and SIGSTOP refuse a handler, as they must: those two results are not errors.)
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  for (int s = 1; s < NSIG; ++s) ::sigaction(s, &dfl, nullptr);
+  sigset_t none;
+  ::sigemptyset(&none);
+  if (::sigprocmask(SIG_SETMASK, &none, nullptr) != 0) fail();
+
+  if (!set_limit(RLIMIT_AS, plan.limits.address_space_bytes) ||
+      !set_limit(RLIMIT_FSIZE, plan.limits.file_size_bytes) || !set_limit(RLIMIT_CORE, 0))
+    fail();
+
+  const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (null_fd < 0 || ::dup2(null_fd, 0) != 0 || ::dup2(out_w, 1) != 1 || ::dup2(out_w, 2) != 2) fail();
+  // Every descriptor that must survive moves up out of the way first (so that no target
+  // number overwrites a source), then down to its number. The exec-error pipe stays up there,
+  // close-on-exec; everything else above 2 goes.
+  const int err_high = ::fcntl(err_w, F_DUPFD_CLOEXEC, 200);
+  if (err_high < 0) fail();
+  err_w = err_high;
+  int high[kMaxPass];
+  const int n_pass = static_cast<int>(std::min<std::size_t>(plan.pass.size(), kMaxPass));
+  for (int i = 0; i < n_pass; ++i) {
+    high[i] = ::fcntl(plan.pass[i].first, F_DUPFD_CLOEXEC, 200);
+    if (high[i] < 0) fail();
+  }
+  int keep[kMaxPass + 1];
+  for (int i = 0; i < n_pass; ++i) {
+    // dup2 clears close-on-exec on the copy
+    if (::dup2(high[i], plan.pass[i].second) != plan.pass[i].second) fail();
+    keep[i] = plan.pass[i].second;
+  }
+  keep[n_pass] = err_w;
+  close_all_except(keep, n_pass + 1);
 
   // The chroot layer: the program's own folder becomes its root. Before dropping root, which
   // chroot needs.
@@ -82,8 +90,7 @@ void set_limit(int resource, std::uint64_t value) {
   if (plan.limits.run_as_uid != 0 && ::geteuid() == 0) {
     // Groups first, then the group id, then the user id: after setuid nothing else may change.
     const unsigned id = plan.limits.run_as_uid;
-    set_limit(RLIMIT_NPROC, 256);
-    if (::setgroups(0, nullptr) != 0 || ::setgid(id) != 0 || ::setuid(id) != 0) fail();
+    if (!set_limit(RLIMIT_NPROC, 256) || ::setgroups(0, nullptr) != 0 || ::setgid(id) != 0 || ::setuid(id) != 0) fail();
   }
 
   if (!plan.cwd.empty() && ::chdir(plan.cwd.c_str()) != 0) fail();

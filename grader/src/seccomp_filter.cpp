@@ -1,5 +1,7 @@
 #include "seccomp_filter.hpp"
 
+#include "unique_fd.hpp"
+
 #include <seccomp.h>
 
 #include <fcntl.h>
@@ -80,14 +82,17 @@ std::vector<std::uint8_t> build(FilterPurpose purpose) {
     }
   }
 
-  const int fd = ::memfd_create("linattn-seccomp", MFD_CLOEXEC);
-  if (fd < 0) throw std::runtime_error(std::string("memfd_create: ") + std::strerror(errno));
+  const UniqueFd file(::memfd_create("linattn-seccomp", MFD_CLOEXEC));
+  const int fd = file.get();
+  if (!file.valid()) throw std::runtime_error(std::string("memfd_create: ") + std::strerror(errno));
   std::vector<std::uint8_t> program;
   const int rc = seccomp_export_bpf(ctx, fd);
   if (rc == 0) {
     const off_t size = ::lseek(fd, 0, SEEK_END);
-    program.resize(size > 0 ? static_cast<std::size_t>(size) : 0);
-    ::lseek(fd, 0, SEEK_SET);
+    // Not rewound, the read below would give an empty program (and every sandbox a refusal).
+    if (size < 0 || ::lseek(fd, 0, SEEK_SET) != 0)
+      throw std::runtime_error(std::string("cannot read back the seccomp program: ") + std::strerror(errno));
+    program.resize(static_cast<std::size_t>(size));
     std::size_t got = 0;
     while (got < program.size()) {
       const ssize_t n = ::read(fd, program.data() + got, program.size() - got);
@@ -97,7 +102,6 @@ std::vector<std::uint8_t> build(FilterPurpose purpose) {
     }
     program.resize(got);
   }
-  ::close(fd);
   if (rc != 0 || program.empty())
     throw std::runtime_error(std::string("seccomp_export_bpf: ") + std::strerror(-rc));
   return program;

@@ -138,10 +138,10 @@ TEST_CASE("Landlock keeps a program to /usr and its own folder (the chroot layer
   auto reach_here = [&](const std::string& path) {
     Limits limits;
     limits.wall_seconds = 30;
-    limits.landlock_ruleset = landlock_ruleset({"/usr"}, {folder.string()}, {"/dev/null"});
-    REQUIRE(limits.landlock_ruleset >= 0);
+    const UniqueFd ruleset = landlock_ruleset({"/usr"}, {folder.string()}, {"/dev/null"});
+    REQUIRE(ruleset.valid());
+    limits.landlock_ruleset = ruleset.get();
     const RunOutcome r = run_sandboxed({program.string(), "open", path}, folder, limits);
-    ::close(limits.landlock_ruleset);
     INFO(r.output << r.launch_error);
     REQUIRE(r.ending == RunOutcome::Ending::Exited);
     return r.exit_code;
