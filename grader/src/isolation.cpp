@@ -4,6 +4,7 @@
 #include "landlock.hpp"
 #include "memory_file.hpp"
 #include "program_copy.hpp"
+#include "sandbox_settings.hpp"
 
 #include <fcntl.h>
 #include <grp.h>
@@ -97,7 +98,7 @@ bool probe_chroot(std::string& why) {
   const pid_t pid = ::fork();
   if (pid == 0) {
     if (::chroot("/") != 0) ::_exit(1);
-    if (::setgid(kFirstRunnerUid) != 0 || ::setuid(kFirstRunnerUid) != 0) ::_exit(2);
+    if (::setgid(settings::kFirstRunnerUid) != 0 || ::setuid(settings::kFirstRunnerUid) != 0) ::_exit(2);
     ::_exit(0);
   }
   int status = 0;
@@ -192,7 +193,7 @@ const std::vector<std::pair<fs::path, std::string>>& runner_libraries() {
   static const std::vector<std::pair<fs::path, std::string>> libs = [] {
     std::vector<std::pair<fs::path, std::string>> found;
     // The loader, at the path every x86_64 program names, and the runtimes a runner links.
-    found.emplace_back(fs::canonical("/lib64/ld-linux-x86-64.so.2"), "/lib64/ld-linux-x86-64.so.2");
+    found.emplace_back(fs::canonical(settings::kLoaderPath), settings::kLoaderPath);
     for (const char* name : {"libstdc++.so.6", "libm.so.6", "libgcc_s.so.1", "libc.so.6"}) {
       Limits limits;
       limits.wall_seconds = 30;
@@ -346,12 +347,13 @@ unsigned allocate_uid(unsigned worker) {
   if (it != taken.end()) return it->second;
   // Each id is claimed by an exclusive lock on a file of its own; the lock lasts as long as
   // this process (the descriptor is never closed), and the kernel drops it when we end.
-  const fs::path locks = "/run/linattn-uids";
+  const fs::path locks = settings::kUidLockFolder;
   fs::create_directories(locks);
   // Private to root: anyone else who could make files there could hold every id's lock.
   if (::chmod(locks.c_str(), 0700) != 0)
     throw std::runtime_error("cannot make " + locks.string() + " private: " + std::strerror(errno));
-  for (unsigned id = kFirstRunnerUid; id < kFirstRunnerUid + 4000; ++id) {
+  const unsigned first = settings::kFirstRunnerUid, end = first + settings::kRunnerUidCount;
+  for (unsigned id = first; id < end; ++id) {
     const fs::path file = locks / std::to_string(id);
     UniqueFd lock(::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600));
     if (!lock.valid()) continue;
@@ -361,8 +363,8 @@ unsigned allocate_uid(unsigned worker) {
       return id;
     }
   }
-  throw std::runtime_error("no free user id for the sandbox in " + std::to_string(kFirstRunnerUid) +
-                           "..+4000");
+  throw std::runtime_error("no free user id for the sandbox in " + std::to_string(first) + ".." +
+                           std::to_string(end - 1) + " (see sandbox_settings.hpp)");
 }
 
 }  // namespace

@@ -46,9 +46,6 @@ inline constexpr int kReplyFd = 4;
 // Where the Landlock ruleset travels to the child (closed before exec).
 inline constexpr int kLandlockFd = 8;
 
-// Ids that belong to no account here: the judge gives each of its workers its own.
-inline constexpr unsigned kFirstRunnerUid = 61000;
-
 struct RunOutcome {
   enum class Ending { Exited, Signaled, TimedOut, LaunchFailed };
   Ending ending = Ending::LaunchFailed;
