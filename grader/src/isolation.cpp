@@ -34,24 +34,9 @@ constexpr const char* kScratchInside = "/tmp";
 // The unprivileged user inside bubblewrap: "nobody".
 constexpr const char* kInsideId = "65534";
 
-std::string find_program(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  dirs += ":/usr/bin:/bin";
-  std::size_t start = 0;
-  while (start <= dirs.size()) {
-    std::size_t end = dirs.find(':', start);
-    if (end == std::string::npos) end = dirs.size();
-    const std::string candidate = dirs.substr(start, end - start) + "/" + name;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-    start = end + 1;
-  }
-  return "";
-}
-
 // The system part of a bubblewrap command line: namespaces, user, what is mounted from /usr.
 std::vector<std::string> bwrap_base(bool toolchain) {
-  std::vector<std::string> a = {find_program("bwrap"), "--unshare-all", "--unshare-user",
+  std::vector<std::string> a = {find_on_path("bwrap"), "--unshare-all", "--unshare-user",
                                 "--uid", kInsideId, "--gid", kInsideId, "--hostname", "sandbox",
                                 "--die-with-parent", "--new-session", "--clearenv"};
   if (toolchain) {
@@ -69,7 +54,7 @@ std::vector<std::string> bwrap_base(bool toolchain) {
 unsigned allocate_uid(unsigned worker);
 
 bool probe_bwrap(std::string& why) {
-  if (find_program("bwrap").empty()) {
+  if (find_on_path("bwrap").empty()) {
     why = "bubblewrap (bwrap) is not installed";
     return false;
   }

@@ -8,7 +8,8 @@
 //               root: runners run chrooted in a private folder of their own, under a user id
 //               that no other grader process uses; compilers run under that id; seccomp.
 //   none        neither: rlimits and seccomp only. Good enough for a student grading their own
-//               work; course grading refuses it (see require_sandbox).
+//               work; course grading (--strict, implied by --course and grade-all) refuses
+//               it (engine.cpp: required_isolation).
 #pragma once
 
 #include "sandbox.hpp"

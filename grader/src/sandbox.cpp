@@ -48,25 +48,6 @@ using sandbox::StatusRecord;
 
 namespace {
 
-// The program's path: argv[0] as given if it names a path, else looked up in PATH now, in the
-// parent, because execvp in the forked child is not on the async-signal-safe list.
-std::string resolve_program(const std::string& name) {
-  if (name.find('/') != std::string::npos) return name;
-  const char* path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  std::size_t start = 0;
-  while (start <= dirs.size()) {
-    std::size_t end = dirs.find(':', start);
-    if (end == std::string::npos) end = dirs.size();
-    std::string dir = dirs.substr(start, end - start);
-    if (dir.empty()) dir = ".";
-    std::string candidate = dir + "/" + name;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-    start = end + 1;
-  }
-  return name;  // exec will fail with ENOENT and say so
-}
-
 // Keeps the first `keep` bytes and counts them all.
 struct OutputSink {
   std::string& kept;
@@ -89,6 +70,27 @@ struct OutputSink {
 
 }  // namespace
 
+std::string find_on_path(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path != nullptr && *path != '\0' ? path : "/usr/local/bin:/usr/bin:/bin";
+  dirs += ":/usr/bin:/bin";  // a PATH without them still finds the system's own tools
+  std::size_t start = 0;
+  while (start <= dirs.size()) {
+    std::size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    const std::string dir = dirs.substr(start, end - start);
+    // An empty entry (the current folder) is skipped: the judge's working folder is nobody's
+    // choice of program.
+    if (!dir.empty()) {
+      const std::string candidate = dir + "/" + name;
+      if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    }
+    start = end + 1;
+  }
+  return "";
+}
+
 RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
                          const Limits& limits) {
   RunOutcome outcome;
@@ -98,7 +100,10 @@ RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesy
   }
   Plan plan;
   plan.args = argv;
-  plan.args[0] = resolve_program(argv[0]);
+  // Looked up now, in the parent: execvp in the forked child is not async-signal-safe. Not
+  // found, exec fails with ENOENT and says so.
+  const std::string found = find_on_path(argv[0]);
+  plan.args[0] = found.empty() ? argv[0] : found;
   for (auto& a : plan.args) plan.argv.push_back(a.data());
   plan.argv.push_back(nullptr);
   plan.cwd = cwd.string();

@@ -30,13 +30,13 @@ struct Limits {
   std::string chroot_dir;
   // Descriptors of ours the program gets: {our descriptor, its number in the program}.
   std::vector<std::pair<int, int>> pass_fds;
-  // A reply channel: when set, the program gets the write end of a pipe as descriptor 4, and
-  // what it writes there (at most reply_bytes_kept, else the reply is dropped) comes back in
-  // RunOutcome::reply. The judge owns the pipe: no file, nothing to replace or block on.
   // A Landlock ruleset (landlock.hpp) the child applies to itself before exec; -1 for none.
   int landlock_ruleset = -1;
   // The program's whole environment, when not empty ("NAME=value" each); else ours.
   std::vector<std::string> environment;
+  // A reply channel: when set, the program gets the write end of a pipe as descriptor 4, and
+  // what it writes there (at most reply_bytes_kept, else the reply is dropped) comes back in
+  // RunOutcome::reply. The judge owns the pipe: no file, nothing to replace or block on.
   bool reply_pipe = false;
   std::uint64_t reply_bytes_kept = 64ull << 20;
 };
@@ -68,6 +68,11 @@ struct RunOutcome {
 // the program starts (forks, threads) is killed when it ends or at the deadline.
 RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
                          const Limits& limits);
+
+// The program `name` names: itself if it holds a '/', else the first executable file of that
+// name in PATH's folders and then /usr/bin and /bin; empty if there is none. The one PATH
+// search of the grader (the sandbox's programs, bubblewrap itself).
+std::string find_on_path(const std::string& name);
 
 // "SIGSEGV" for 11, and so on.
 std::string signal_name(int signal);

@@ -17,7 +17,9 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -308,4 +310,33 @@ TEST_CASE("sandbox: run_as_uid runs the program under another id, with a process
   t.join();
   CHECK(k2.output == "done\n");
   CHECK(sleeper.ending == RunOutcome::Ending::Exited);  // the sleeper lived to its own end
+}
+
+TEST_CASE("sandbox: find_on_path, the grader's one PATH search") {
+  using grader::find_on_path;
+  CHECK(find_on_path("./here/tool") == "./here/tool");  // a path is taken as it is
+  const std::string sh = find_on_path("sh");
+  REQUIRE_FALSE(sh.empty());
+  CHECK(sh.front() == '/');
+  CHECK(::access(sh.c_str(), X_OK) == 0);
+  CHECK(find_on_path("linattn-no-such-program-anywhere").empty());
+  // An empty entry (the current folder) is not searched, and /usr/bin and /bin are searched
+  // after PATH even when PATH leaves them out.
+  char folder[] = "/tmp/linattn-path-XXXXXX";
+  REQUIRE(::mkdtemp(folder) != nullptr);
+  const fs::path tool = fs::path(folder) / "linattn-cwd-tool";
+  { std::ofstream(tool) << "#!/bin/sh\n"; }
+  fs::permissions(tool, fs::perms::owner_all);
+  const fs::path before = fs::current_path();
+  const char* old = std::getenv("PATH");
+  const std::string saved = old ? old : "";
+  fs::current_path(folder);
+  ::setenv("PATH", ":/nonexistent", 1);
+  const std::string in_cwd = find_on_path("linattn-cwd-tool");
+  const std::string system_sh = find_on_path("sh");
+  ::setenv("PATH", saved.c_str(), 1);
+  fs::current_path(before);
+  fs::remove_all(folder);
+  CHECK(in_cwd.empty());
+  CHECK((system_sh == "/usr/bin/sh" || system_sh == "/bin/sh"));
 }
