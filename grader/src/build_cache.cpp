@@ -15,12 +15,15 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <stdexcept>
 #include <system_error>
 #include <thread>
 #include <utility>
@@ -43,7 +46,9 @@ fs::path private_cache_dir() {
   const fs::path dir = fs::path(LINATTN_BUILD_DIR) / "submissions-cache";
   std::error_code ec;
   fs::create_directories(dir, ec);
-  ::chmod(dir.c_str(), 0700);
+  if (ec) throw std::runtime_error("cannot make the build cache " + dir.string() + ": " + ec.message());
+  if (::chmod(dir.c_str(), 0700) != 0)
+    throw std::runtime_error("cannot make the build cache " + dir.string() + " private: " + std::strerror(errno));
   return dir;
 }
 
@@ -144,7 +149,7 @@ bool answer_from_cache(const CacheEntry& entry, BuildResult& result) {
       std::string link_log;
       if (read_file(entry.runner_log, link_log)) result.log += link_log;
       fs::last_write_time(entry.runner, fs::file_time_type::clock::now(), ec);  // recently used
-      result.ok = true;
+      result.status = BuildResult::Status::Built;
       result.cached = true;
       result.runner = entry.runner;
       return true;

@@ -32,9 +32,10 @@ bool Stage::put(const fs::path& from, const std::string& name) const {
   std::error_code ec;
   fs::create_directories(host(name).parent_path(), ec);
   fs::copy_file(from, host(name), fs::copy_options::overwrite_existing, ec);
-  ::chmod(host(name).c_str(), 0644);
+  // Readable by the sandbox's user id, which compiles or links it.
+  const bool readable = !ec && ::chmod(host(name).c_str(), 0644) == 0;
   chown_to_sandbox(host(name).parent_path());
-  return !ec;
+  return readable;
 }
 
 bool Stage::write(const std::string& name, const std::string& text) const {

@@ -47,28 +47,30 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
   SubmissionFile file = read_submission_file(submission_dir, shown);
   if (file.ok()) return build_runner_from_source(exercise, file.bytes, worker);
   BuildResult result;
-  result.missing = file.status == SubmissionFile::Status::Absent;
-  result.log = result.missing ? "no " + shown + " in the submission " + submission_dir.string() + "\n"
+  const bool missing = file.status == SubmissionFile::Status::Absent;
+  result.status = missing ? BuildResult::Status::Missing : BuildResult::Status::Failed;
+  result.log = missing ? "no " + shown + " in the submission " + submission_dir.string() + "\n"
                               : file.problem + "\n";
   return result;
 }
 
-BuildResult build_runner_from_source(const std::string& exercise, const std::string& source, unsigned worker) {
-  const auto start = std::chrono::steady_clock::now();
-  BuildResult result;
-  auto finish = [&](BuildResult& r) -> BuildResult {
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return r;
-  };
+namespace {
+
+// A failure of the grader itself during a build: thrown by a step, turned into the result in
+// one place (build_runner_from_source), whatever the step.
+struct BuildFault : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The steps of build_runner_from_source. `result.log` holds what the student is shown so far
+// (the compiler's messages once it ran), which a fault's text follows.
+void build_steps(const std::string& exercise, const std::string& source, unsigned worker, BuildResult& result) {
   const std::string shown = exercise + "/" + exercise + ".cpp";  // the path the student knows
   std::error_code ec;
   const fs::path harness =
       fs::path(LINATTN_HARNESS_DIR) / ("liblinattn_harness_" + exercise + ".a");
-  if (!fs::is_regular_file(harness, ec)) {
-    result.log = "grader fault: no harness library " + harness.string() + " (build the kit first)\n";
-    result.fault = true;
-    return finish(result);
-  }
+  if (!fs::is_regular_file(harness, ec))
+    throw BuildFault("no harness library " + harness.string() + " (build the kit first)");
 
   // The staged copy: the student's text as it is, at <stage>/<ex>/<ex>.cpp, compiled by that
   // relative path from the stage (the compiler's working folder in every layer), so messages
@@ -83,7 +85,7 @@ BuildResult build_runner_from_source(const std::string& exercise, const std::str
   const std::string runner_key = build::runner_key(object_key, harness);
   const CacheEntry entry = cache_entry(exercise, object_key, runner_key);
 
-  if (answer_from_cache(entry, result)) return finish(result);
+  if (answer_from_cache(entry, result)) return;
 
   // Compile, unless the object is already there.
   std::string compile_log;
@@ -94,28 +96,17 @@ BuildResult build_runner_from_source(const std::string& exercise, const std::str
     // The kit's layout, mirrored: an API header includes "../common/linattn.hpp".
     for (const auto& header : kit)
       staged_ok = stage.put(header, "include/" + header.lexically_relative(normal(header_dir())).string()) && staged_ok;
-    if (!staged_ok) {
-      result.log = "grader fault: cannot stage the submission in " + stage.jail.work.string() + "\n";
-      result.fault = true;
-      return finish(result);
-    }
+    if (!staged_ok) throw BuildFault("cannot stage the submission in " + stage.jail.work.string());
     std::vector<std::string> argv = {compiler()};
     argv.insert(argv.end(), flags.begin(), flags.end());
     argv.insert(argv.end(), {"-I" + stage.in("include/" + exercise), "-I" + stage.in("include/common"), "-MD", "-MF", stage.in("out.d"), "-c",
                              source_name, "-o", stage.in("out.o")});
     const double limit = kToolSeconds;
     const RunOutcome r = stage.run(argv, limit);
-    if (r.ending == RunOutcome::Ending::LaunchFailed) {
-      result.log = "grader fault: cannot start the compiler in the sandbox: " + r.launch_error + "\n";
-      result.fault = true;
-      return finish(result);
-    }
+    if (r.ending == RunOutcome::Ending::LaunchFailed)
+      throw BuildFault("cannot start the compiler in the sandbox: " + r.launch_error);
     std::string raw_log = capped_log(r);
-    if (sandbox_failed(raw_log)) {
-      result.log = "grader fault: the sandbox could not start the compiler: " + raw_log;
-      result.fault = true;
-      return finish(result);
-    }
+    if (sandbox_failed(raw_log)) throw BuildFault("the sandbox could not start the compiler: " + raw_log);
     const std::string include_dir = stage.in("include");
     auto public_header = [&](const std::string& path) {
       return is_under(stage_path(stage, path), fs::path(include_dir)) || library_header(path);
@@ -149,7 +140,7 @@ BuildResult build_runner_from_source(const std::string& exercise, const std::str
           r.ending == RunOutcome::Ending::TimedOut)
         write_file_atomically(entry.object_fail, log);
       result.log = log;
-      return finish(result);
+      return;
     }
     write_file_atomically(entry.object_log, compile_log);
     const fs::path tmp_object = entry.object.string() + unique_suffix();
@@ -158,28 +149,24 @@ BuildResult build_runner_from_source(const std::string& exercise, const std::str
     if (ec) {
       std::error_code ignored;  // keep ec: it says why the store failed
       fs::remove(tmp_object, ignored);
-      result.log = compile_log + "grader fault: cannot store " + entry.object.string() + ": " + ec.message() + "\n";
-      result.fault = true;
-      return finish(result);
+      result.log = compile_log;
+      throw BuildFault("cannot store " + entry.object.string() + ": " + ec.message());
     }
   }
+  result.log = compile_log;
 
   // What the object holds, read with libelf: nothing that runs before the harness, nothing
   // that takes the place of what the harness or the libraries define or call
   // (object_policy.hpp). Checked against this harness, so at each link; a refusal is
   // remembered with the runner's key, like a failed link.
   const auto runner_names = runner_symbols_of(harness);
-  if (!runner_names->error.empty()) {
-    result.log = compile_log + "grader fault: " + runner_names->error + "\n";
-    result.fault = true;
-    return finish(result);
-  }
+  if (!runner_names->error.empty()) throw BuildFault(runner_names->error);
   const ElfContents object = read_elf(entry.object);
   const std::string refused = object_policy_violations(object, *runner_names, shown);
   if (!refused.empty()) {
     write_file_atomically(entry.runner_fail, refused);
     result.log = compile_log + refused;
-    return finish(result);
+    return;
   }
 
   // Link, in a stage of its own: the whole harness (its main, meter and bindings register
@@ -187,16 +174,13 @@ BuildResult build_runner_from_source(const std::string& exercise, const std::str
   // student's object. The harness comes first so that where both hold a weak copy of the
   // same inline function (Eigen's, the standard library's), the harness's copy is kept.
   const Stage stage(worker);
-  if (!stage.put(entry.object, "student.o") || !stage.put(harness, "harness.a")) {
-    result.log = compile_log + "grader fault: cannot stage the link in " + stage.jail.work.string() + "\n";
-    result.fault = true;
-    return finish(result);
-  }
+  if (!stage.put(entry.object, "student.o") || !stage.put(harness, "harness.a"))
+    throw BuildFault("cannot stage the link in " + stage.jail.work.string());
   const std::string hidden = hide_symbols(stage.host("student.o"), library_copies(object, *runner_names));
   if (!hidden.empty()) {
     result.log = compile_log + shown + ": error: the compiled object cannot be prepared for the link: " +
                  hidden + "\n";
-    return finish(result);
+    return;
   }
   // -fno-lto: no linker plugin, so no intermediate code in an object is compiled at the link
   // (the policy refuses such sections too); the harness has none.
@@ -207,17 +191,10 @@ BuildResult build_runner_from_source(const std::string& exercise, const std::str
                            stage.in("student.o"), "-pthread", "-o", stage.in("runner")});
   const double limit = kToolSeconds;
   const RunOutcome r = stage.run(link, limit);
-  if (r.ending == RunOutcome::Ending::LaunchFailed) {
-    result.log = compile_log + "grader fault: cannot start the linker in the sandbox: " + r.launch_error + "\n";
-    result.fault = true;
-    return finish(result);
-  }
+  if (r.ending == RunOutcome::Ending::LaunchFailed)
+    throw BuildFault("cannot start the linker in the sandbox: " + r.launch_error);
   std::string link_log = capped_log(r);
-  if (sandbox_failed(link_log)) {
-    result.log = compile_log + "grader fault: the sandbox could not start the linker: " + link_log;
-    result.fault = true;
-    return finish(result);
-  }
+  if (sandbox_failed(link_log)) throw BuildFault("the sandbox could not start the linker: " + link_log);
   replace_all(link_log, stage.in("student.o"), shown);
   replace_all(link_log, stage.in("runner"), "the runner");
   link_log = submission_only_log(link_log, shown, [](const std::string&) { return false; });
@@ -230,7 +207,7 @@ BuildResult build_runner_from_source(const std::string& exercise, const std::str
     if (r.ending == RunOutcome::Ending::Exited) write_file_atomically(entry.runner_fail, log);
     else log += "the linker was " + ending_text(r, limit) + "\n";
     result.log = compile_log + log;
-    return finish(result);
+    return;
   }
   write_file_atomically(entry.runner_log, link_log);
   const fs::path tmp_runner = entry.runner.string() + unique_suffix();
@@ -240,15 +217,32 @@ BuildResult build_runner_from_source(const std::string& exercise, const std::str
   if (ec) {
     std::error_code ignored;  // keep ec: it says why the store failed
     fs::remove(tmp_runner, ignored);
-    result.log = compile_log + "grader fault: cannot store " + entry.runner.string() + ": " + ec.message() + "\n";
-    result.fault = true;
-    return finish(result);
+    throw BuildFault("cannot store " + entry.runner.string() + ": " + ec.message());
   }
   prune(entry.dir);
-  result.ok = true;
+  result.status = BuildResult::Status::Built;
   result.log = compile_log + link_log;
   result.runner = entry.runner;
-  return finish(result);
+}
+
+}  // namespace
+
+BuildResult build_runner_from_source(const std::string& exercise, const std::string& source, unsigned worker) {
+  const auto start = std::chrono::steady_clock::now();
+  BuildResult result;
+  try {
+    build_steps(exercise, source, worker, result);
+  } catch (const std::exception& e) {
+    // The one fault path: a BuildFault of a step, or anything else thrown on the way (the
+    // sandbox's set-up, the file system). Never the submission's doing.
+    std::string what = e.what();
+    if (what.empty() || what.back() != '\n') what += "\n";
+    result.status = BuildResult::Status::Fault;
+    result.runner.clear();
+    result.log += "grader fault: " + what;
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
 }
 
 namespace {

@@ -11,10 +11,16 @@
 namespace grader {
 
 struct BuildResult {
-  bool ok = false;
-  bool missing = false;          // the submission has no such file
+  // How the build ended, as a check's Status says how a check did.
+  enum class Status {
+    Built,    // `runner` is the program to run
+    Failed,   // the submission's own doing: it does not compile or link, or was refused
+    Missing,  // the submission has no such file
+    Fault,    // the grader's own failure (no harness, a full disk, a sandbox that did not start)
+  };
+  Status status = Status::Failed;
+  bool ok() const { return status == Status::Built; }
   bool cached = false;           // nothing was compiled
-  bool fault = false;            // the failure is the grader's own (missing harness, full disk)
   double seconds = 0.0;
   std::string log;               // compiler and linker output, paths shown as the student's
   std::filesystem::path runner;  // the program to run, if ok

@@ -338,12 +338,11 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
       } else if (source.kind == FoundSource::Kind::Found) {
         builds[b].log = source.refused + "\n";  // a link or a size refused: the student's build error
       } else {
-        builds[b].missing = true;
+        builds[b].status = BuildResult::Status::Missing;
         builds[b].log = source.problem(exercise) + "\n";
       }
     } catch (const std::exception& e) {
-      builds[b].ok = false;
-      builds[b].fault = true;
+      builds[b].status = BuildResult::Status::Fault;
       builds[b].log = std::string("the grader could not build this exercise: ") + e.what();
     }
     if (progress) progress("building", ++built, builds.size());
@@ -363,7 +362,7 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
       const std::string& exercise = plan.exercises[e]->exercise;
       ExerciseResult ex;
       ex.name = exercise;
-      ex.build_ok = build.ok;
+      ex.build_ok = build.ok();
       ex.build_cached = build.cached;
       ex.build_seconds = build.seconds;
       const FoundSource& found = *sources[s * n_ex + e];
@@ -388,12 +387,13 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
         r.visibility = visibility_name(plan.assignment.visibility_of(exercise, *c));
         r.rerun = "./kit grade " + shell_quote(submissions[s]) + " --only " + exercise + "/" + c->name +
                   " --seed " + std::to_string(r.seed);
-        if (!build.ok) {
+        if (!build.ok()) {
+          const bool missing = build.status == BuildResult::Status::Missing;
           r.status = found.kind == FoundSource::Kind::Ambiguous ? Status::Ambiguous : Status::BuildError;
-          if (build.missing) r.reason = found.kind == FoundSource::Kind::Ambiguous ? "ambiguous" : "missing_files";
-          r.grader_fault = build.fault;  // the grader's set-up failed, not the submission
+          if (missing) r.reason = found.kind == FoundSource::Kind::Ambiguous ? "ambiguous" : "missing_files";
+          r.grader_fault = build.status == BuildResult::Status::Fault;  // the grader's set-up, not the submission
           r.message = !found.refused.empty() ? "The exercise does not build: " + found.refused + "."
-                      : build.missing ? (found.problem(exercise).empty() ? build.log : found.problem(exercise))
+                      : missing ? (found.problem(exercise).empty() ? build.log : found.problem(exercise))
                                       : "The exercise does not build:\n" + first_errors(build_log);
           r.rerun.clear();
         } else {
@@ -409,7 +409,7 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
   std::mutex fault_mutex;
   std::atomic<std::size_t> checked{0};
   for (std::size_t b = 0; b < builds.size(); ++b)
-    if (builds[b].fault) reports[b / n_ex].grader_fault = true;  // not the student's doing: exit 2
+    if (builds[b].status == BuildResult::Status::Fault) reports[b / n_ex].grader_fault = true;  // not the student's doing: exit 2
   parallel_for_worker(queue.size(), jobs, [&](std::size_t q, int worker) {
     const Job& job = queue[q];
     CheckResult& slot = reports[job.submission].exercises[job.exercise].checks[job.slot];

@@ -271,7 +271,8 @@ fs::path make_jail_folder(const Jail& jail) {
   const unsigned uid = worker_uid(jail.worker);
   if (isolation().layer == Layer::Chroot && !jail.toolchain) {
     // The chroot's root belongs to root and is read-only to the runner; only /tmp is its own.
-    ::chmod(folder.c_str(), 0755);
+    if (::chmod(folder.c_str(), 0755) != 0)
+      throw std::runtime_error("cannot open the runner's folder to its user id: " + std::string(std::strerror(errno)));
     for (const auto& [host, in] : runner_libraries()) place_copy(folder, host, in, true);
     for (const auto& [host, in] : jail.read_only) place_copy(folder, host, in, false);
     const fs::path scratch = folder / "tmp";

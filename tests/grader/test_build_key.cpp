@@ -109,7 +109,7 @@ TEST_CASE("build key: the cached object is named by the hash of those inputs, an
   const std::string source = grader_test::slurp(dir / "flops" / "flops.cpp");
   const grader::BuildResult r = grader::build_runner("flops", dir);
   INFO(r.log);
-  REQUIRE(r.ok);
+  REQUIRE(r.ok());
   // The hash of every input, in order, worked out here.
   grader::Sha256 h;
   for (const auto& input : grader::object_key_inputs(source)) h.add(input);

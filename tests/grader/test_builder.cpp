@@ -30,9 +30,9 @@ TEST_CASE("builder: a good file builds, and the second build is served from the 
   const auto dir = fresh_submission("good");
   BuildResult cold = build_runner("flops", dir);
   INFO(cold.log);
-  REQUIRE(cold.ok);
+  REQUIRE(cold.ok());
   CHECK_FALSE(cold.cached);
-  CHECK_FALSE(cold.missing);
+  CHECK(cold.status != BuildResult::Status::Missing);
   CHECK(std::filesystem::is_regular_file(cold.runner));
   CHECK(cold.runner.string().find("submissions-cache") != std::string::npos);
 
@@ -43,7 +43,7 @@ TEST_CASE("builder: a good file builds, and the second build is served from the 
   REQUIRE(::stat(cold.runner.c_str(), &before) == 0);
   const std::string cold_bytes = grader_test::slurp(cold.runner);
   BuildResult warm = build_runner("flops", dir);
-  CHECK(warm.ok);
+  CHECK(warm.ok());
   CHECK(warm.cached);
   CHECK(warm.runner == cold.runner);
   CHECK(warm.log == cold.log);
@@ -56,7 +56,7 @@ TEST_CASE("builder: a good file builds, and the second build is served from the 
   // next build notices, links it again, and hands back the original bytes.
   std::ofstream(cold.runner, std::ios::app | std::ios::binary) << "tampered";
   BuildResult relinked = build_runner("flops", dir);
-  CHECK(relinked.ok);
+  CHECK(relinked.ok());
   CHECK_FALSE(relinked.cached);
   CHECK(grader_test::slurp(relinked.runner) == cold_bytes);
   // ...and the cache is the judge's alone.
@@ -67,7 +67,7 @@ TEST_CASE("builder: a good file builds, and the second build is served from the 
   // A changed file is a different key: compiled again, into a different runner.
   std::ofstream(dir / "flops" / "flops.cpp", std::ios::app) << "// edited\n";
   BuildResult edited = build_runner("flops", dir);
-  CHECK(edited.ok);
+  CHECK(edited.ok());
   CHECK_FALSE(edited.cached);
   CHECK(edited.runner != cold.runner);
   std::filesystem::remove_all(dir);
@@ -81,8 +81,8 @@ TEST_CASE("builder: two exercises built from two threads at once") {
   a.join();
   b.join();
   INFO(flops.log, causal.log);
-  CHECK(flops.ok);
-  CHECK(causal.ok);
+  CHECK(flops.ok());
+  CHECK(causal.ok());
   CHECK(flops.runner != causal.runner);
   std::filesystem::remove_all(dir);
 }
@@ -90,8 +90,8 @@ TEST_CASE("builder: two exercises built from two threads at once") {
 TEST_CASE("builder: a syntax error fails with file:line on the student's path") {
   const auto dir = fresh_submission("syntax_error");
   BuildResult r = build_runner("flops", dir);
-  CHECK_FALSE(r.ok);
-  CHECK_FALSE(r.missing);
+  CHECK_FALSE(r.ok());
+  CHECK(r.status == BuildResult::Status::Failed);  // the submission's doing, not the grader's
   const std::string first = grader::first_errors(r.log);
   INFO(r.log);
   CHECK(first.rfind("flops/flops.cpp:6:", 0) == 0);  // the line without its semicolon
@@ -103,7 +103,7 @@ TEST_CASE("builder: a syntax error fails with file:line on the student's path") 
   CHECK(r.log.find("......") == std::string::npos);
 
   BuildResult again = build_runner("flops", dir);  // a failure is remembered too
-  CHECK_FALSE(again.ok);
+  CHECK_FALSE(again.ok());
   CHECK(again.cached);
   CHECK(again.log == r.log);
   std::filesystem::remove_all(dir);
@@ -114,7 +114,7 @@ TEST_CASE("builder: a compile error quotes the student's own line, on their path
   std::ofstream(dir / "flops" / "flops.cpp", std::ios::trunc) << "#include \"flops.hpp\"\nthis is not C++\n";
   BuildResult r = build_runner("flops", dir);
   INFO(r.log);
-  CHECK_FALSE(r.ok);
+  CHECK_FALSE(r.ok());
   CHECK(grader::first_errors(r.log).rfind("flops/flops.cpp:2:", 0) == 0);
   CHECK(r.log.find("    2 | this is not C++") != std::string::npos);
   // ...and the report's message (the first errors) quotes it too.
@@ -126,17 +126,28 @@ TEST_CASE("builder: a compile error quotes the student's own line, on their path
 TEST_CASE("builder: a missing file is reported as missing") {
   const auto dir = fresh_submission("good");
   BuildResult r = build_runner("memory", dir);  // good/ has no memory/memory.cpp
-  CHECK(r.missing);
-  CHECK_FALSE(r.ok);
+  CHECK(r.status == BuildResult::Status::Missing);
+  CHECK_FALSE(r.ok());
   CHECK(r.log.find("memory/memory.cpp") != std::string::npos);
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("builder: a fault of the grader is a fault, with the reason, and no runner") {
+  // No harness library for an exercise the kit does not have: the grader's set-up, never the
+  // submission's doing.
+  const BuildResult r = grader::build_runner_from_source("no_such_exercise", "int x;\n");
+  CHECK(r.status == BuildResult::Status::Fault);
+  CHECK_FALSE(r.ok());
+  CHECK(r.runner.empty());
+  CHECK(r.log.rfind("grader fault: no harness library ", 0) == 0);
+  CHECK(r.log.back() == '\n');
 }
 
 TEST_CASE("builder: a header next to the submission is not picked up") {
   const auto dir = fresh_submission("local_header");
   BuildResult r = build_runner("flops", dir);
   INFO(r.log);
-  CHECK_FALSE(r.ok);
+  CHECK_FALSE(r.ok());
   CHECK(grader::first_errors(r.log).find("flops/flops.cpp:2:") != std::string::npos);
   CHECK(r.log.find("helper.hpp") != std::string::npos);
   std::filesystem::remove_all(dir);
@@ -148,7 +159,7 @@ TEST_CASE("builder: including reference code by a relative path is rejected") {
   const auto dir = fresh_submission("smuggle_relative");
   BuildResult r = build_runner("flops", dir);
   INFO(r.log);
-  CHECK_FALSE(r.ok);
+  CHECK_FALSE(r.ok());
   CHECK(r.runner.empty());
   const std::string first = grader::first_errors(r.log);
   CHECK(first.rfind("flops/flops.cpp:3:", 0) == 0);
@@ -161,7 +172,7 @@ TEST_CASE("builder: including a reference header by an absolute path is rejected
   const std::string oracle = std::string(LINATTN_SOURCE_DIR) + "/reference/include/linref/types.hpp";
   BuildResult r = build_flops_with(dir, "#include \"" + oracle + "\"");
   INFO(r.log);
-  CHECK_FALSE(r.ok);
+  CHECK_FALSE(r.ok());
   CHECK(r.runner.empty());
   const std::string first = grader::first_errors(r.log);
   CHECK(first.find("flops/flops.cpp:") == 0);
@@ -176,7 +187,7 @@ TEST_CASE("builder: including a reference source by an absolute path is rejected
   const std::string oracle = std::string(LINATTN_SOURCE_DIR) + "/reference/src/simple_feature_maps.cpp";
   BuildResult r = build_flops_with(dir, "#include \"" + oracle + "\"");
   INFO(r.log);
-  CHECK_FALSE(r.ok);
+  CHECK_FALSE(r.ok());
   // Either refused by the include check or unable to compile it at all; never a runner.
   CHECK(r.runner.empty());
   CHECK(r.log.find("simple_feature_maps.cpp") != std::string::npos);
@@ -188,11 +199,11 @@ TEST_CASE("builder: only the kit's API headers are allowed from exercises/") {
   // Another exercise's API header: fine.
   BuildResult fine = build_flops_with(dir, "#include \"../memory/memory.hpp\"");
   INFO(fine.log);
-  CHECK(fine.ok);
+  CHECK(fine.ok());
   // A file of the kit, but not a header of it.
   BuildResult refused = build_flops_with(dir, "#include \"../causal/causal.cpp\"");
   INFO(refused.log);
-  CHECK_FALSE(refused.ok);
+  CHECK_FALSE(refused.ok());
   CHECK(grader::first_errors(refused.log).find("../causal/causal.cpp: No such file or directory") != std::string::npos);
   // A file of the system the sandbox does show, but not a header: refused by the include
   // policy, named, and none of its text quoted.
@@ -200,7 +211,7 @@ TEST_CASE("builder: only the kit's API headers are allowed from exercises/") {
   BuildResult data = build_flops_with(other, "#include \"/usr/share/common-licenses/GPL-3\"");
   std::filesystem::remove_all(other);
   INFO(data.log);
-  CHECK_FALSE(data.ok);
+  CHECK_FALSE(data.ok());
   CHECK(data.log.find("/usr/share/common-licenses/GPL-3") != std::string::npos);
   CHECK(data.log.find("GNU GENERAL PUBLIC LICENSE") == std::string::npos);
   std::filesystem::remove_all(dir);
@@ -213,7 +224,7 @@ TEST_CASE("builder: the include policy alone refuses a file the sandbox shows an
   const auto dir = fresh_submission("good");
   BuildResult r = build_flops_with(dir, "#include \"/dev/null\"");
   INFO(r.log);
-  CHECK_FALSE(r.ok);
+  CHECK_FALSE(r.ok());
   CHECK(r.runner.empty());
   CHECK(grader::first_errors(r.log).find("flops/flops.cpp:") == 0);
   CHECK(r.log.find("error: includes /dev/null, which is not one of the kit's headers") != std::string::npos);
@@ -224,7 +235,7 @@ TEST_CASE("builder: a function left undefined is a link error that names it") {
   const auto dir = fresh_submission("undefined");
   BuildResult r = build_runner("flops", dir);
   INFO(r.log);
-  CHECK_FALSE(r.ok);
+  CHECK_FALSE(r.ok());
   CHECK(grader::first_errors(r.log).find("crossover_T") != std::string::npos);
   std::filesystem::remove_all(dir);
 }

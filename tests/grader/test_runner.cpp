@@ -30,7 +30,7 @@ std::filesystem::path runner_for(const std::string& fixture, const std::string& 
   const auto dir = fresh_submission(fixture);
   BuildResult r = build_runner(exercise, dir);
   INFO(r.log);
-  REQUIRE(r.ok);
+  REQUIRE(r.ok());
   std::filesystem::remove_all(dir);
   return built[key] = r.runner;
 }
