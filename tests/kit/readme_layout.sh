@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2016  # the backquotes of the patterns are Markdown's, not the shell's
+# The README says what the tree holds (label `kit`):
+#   layout     every path of its Layout table exists, and so does every folder a row names in
+#              backquotes (`src/` in the row of `grader/` is grader/src/)
+#   exercises  every exercise of exercises/list.txt has a row in its exercise table, and every
+#              folder under exercises/ (but common/) is in the list
+# usage: readme_layout.sh KIT_DIR TEST_NAME
+set -u
+KIT_DIR=$1
+name=$2
+README=$KIT_DIR/README.md
+errors=0
+problem() { echo "PROBLEM: $*"; errors=$((errors + 1)); }
+
+# The rows of the table under "## Layout", up to the next section.
+layout_rows() {
+  sed -n '/^## Layout$/,/^## /p' "$README" | grep -E '^\| `[^`]+` \|'
+}
+
+case "$name" in
+  layout)
+    rows=$(layout_rows)
+    [ -n "$rows" ] || problem "README.md has no Layout table"
+    while IFS= read -r row; do
+      [ -n "$row" ] || continue
+      first=$(printf '%s\n' "$row" | cut -d'|' -f2)
+      holds=$(printf '%s\n' "$row" | cut -d'|' -f3-)
+      # The first cell may name several paths (`CMakeLists.txt`, `README.md`, `kit`).
+      for path in $(printf '%s\n' "$first" | grep -oE '`[^`]+`' | tr -d '`'); do
+        [ -e "$KIT_DIR/$path" ] || problem "the Layout table names $path, which is not in the kit"
+        case "$path" in */) ;; *) continue ;; esac
+        for sub in $(printf '%s\n' "$holds" | grep -oE '`[A-Za-z0-9_.-]+/`' | tr -d '`'); do
+          [ -d "$KIT_DIR/$path$sub" ] ||
+            problem "the Layout table's row of $path names $sub, but there is no $path$sub"
+        done
+      done
+    done <<<"$rows"
+    ;;
+  exercises)
+    table=$(sed -n '/^## The exercises$/,/^## /p' "$README")
+    while IFS= read -r ex; do
+      printf '%s\n' "$table" | grep -qF "| [\`$ex\`](exercises/$ex/README.md) |" ||
+        problem "exercise $ex is not in the README's exercise table"
+    done < <(grep -E '^[a-z_0-9]+$' "$KIT_DIR/exercises/list.txt")
+    for dir in "$KIT_DIR"/exercises/*/; do
+      ex=$(basename "$dir")
+      [ "$ex" = common ] && continue
+      grep -qxF "$ex" "$KIT_DIR/exercises/list.txt" ||
+        problem "exercises/$ex/ is not in exercises/list.txt"
+    done
+    ;;
+  *)
+    echo "unknown test $name"; exit 2 ;;
+esac
+[ "$errors" -eq 0 ] || { echo "$errors problem(s)"; exit 1; }
+echo ok
