@@ -223,6 +223,296 @@ std::vector<std::string> students_of(const std::vector<std::string>& submissions
 
 }  // namespace
 
+namespace {
+
+// The course's key, when its seeds are asked for (course grading, see course_seeds.hpp) and
+// no one --seed is given (a rerun of one check with the seed its report printed); else empty.
+// An assignment with per-student seeds draws them from the key and each submission's student:
+// the oracle then works out each student's cases (a recording, which holds each check's own
+// seed only, cannot; so per-student seeds need the reference).
+std::string course_key_for(const Options& o, const OracleSource& oracle, const Assignment& assignment) {
+  std::string key;
+  const bool per_student = assignment.seeds == Seeds::PerStudent;
+  // A driver that always names the student (the Classroom workflow) grades any assignment.
+  if (!o.student.empty() && !o.seed && !per_student)
+    std::cerr << "linattn-grade: note: --student " << o.student << " is not used: the assignment '"
+              << assignment.name << "' has one set of seeds for the whole class (its \"seeds\" is not "
+              << "\"per-student\")\n";
+  if (o.course && !o.seed) {
+    if (oracle.replaying())
+      throw UsageError(std::string(per_student ? "the assignment '" + assignment.name +
+                                                     "' gives each student seeds of their own, and "
+                                               : "") +
+                       "--course grades with the course's own seeds, which needs the reference; "
+                       "this kit has only recorded values (each check's own seed)");
+    try {
+      key = course_key(LINATTN_SOURCE_DIR);
+    } catch (const std::runtime_error& e) {
+      throw UsageError(e.what());
+    }
+  }
+  return key;
+}
+
+// One call of grade_many, in its steps: the oracle cases and the builds (one pool), the
+// reports with a slot per check, the checks (another pool), the totals.
+class Grading {
+ public:
+  Grading(const std::vector<std::string>& submissions, const Options& o, const Progress& progress,
+          const std::vector<const FoundSources*>& found, const OracleSource& oracle, const Plan& plan,
+          const std::vector<std::string>& students)
+      : submissions_(submissions), o_(o), progress_(progress), found_(found), oracle_(oracle), plan_(plan),
+        key_(course_key_for(o, oracle, plan.assignment)),
+        per_student_(o.course && !o.seed && plan.assignment.seeds == Seeds::PerStudent),
+        n_ex_(plan.exercises.size()),
+        jobs_(o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))) {
+    if (per_student_) student_of_ = students_of(submissions, o, students, plan.assignment);
+    // Submissions of one student share their cases: group g's seeds are student_ids_[g]'s.
+    group_of_.assign(submissions.size(), 0);
+    for (std::size_t s = 0; s < student_of_.size(); ++s) {
+      auto at = std::find(student_ids_.begin(), student_ids_.end(), student_of_[s]);
+      group_of_[s] = static_cast<std::size_t>(at - student_ids_.begin());
+      if (at == student_ids_.end()) student_ids_.push_back(student_of_[s]);
+    }
+  }
+
+  std::vector<Report> run(Layer layer, const std::optional<Lateness>& late, Clock::time_point start) {
+    plan_cases();
+    build_and_fetch();
+    open_reports();
+    run_checks();
+    total_up(layer, late, start);
+    return std::move(reports_);
+  }
+
+ private:
+  // The oracle case of one selected check: the same for every submission.
+  struct CaseSlot {
+    std::size_t exercise;
+    const Check* check;
+    std::uint64_t seed;
+    OracleCase value;
+    std::string error;
+  };
+  // A check of a submission whose exercise built: where its result goes.
+  struct Job {
+    std::size_t submission, exercise, slot;
+    const Check* check;
+  };
+
+  std::uint64_t seed_of(std::size_t group, const std::string& exercise, const Check& c) const {
+    const Options& o = o_;
+    if (o.seed) return *o.seed;
+    if (key_.empty()) return c.seed;
+    return per_student_ ? student_seed(key_, student_ids_[group], exercise, c.name, c.seed)
+                        : course_seed(key_, exercise, c.name, c.seed);
+  }
+
+  // The oracle cases, one per selected check (per student, under per-student seeds).
+  void plan_cases() {
+    const std::size_t n_groups = per_student_ ? student_ids_.size() : 1;
+    for (std::size_t g = 0; g < n_groups; ++g)
+      for (std::size_t e = 0; e < n_ex_; ++e)
+        for (const Check* c : plan_.checks[e]) {
+          case_of_[{g, c}] = cases_.size();
+          cases_.push_back({e, c, seed_of(g, plan_.exercises[e]->exercise, *c), {}, {}});
+        }
+  }
+
+  // Build every exercise of every submission, and work out every oracle case, in one pool;
+  // cached builds cost nothing.
+  void build_and_fetch() {
+    builds_.resize(submissions_.size() * n_ex_);
+    // Which file each build took (find_files.hpp): the caller's answer (shared, not copied: it
+    // holds the file's bytes), else one found here and kept in `own_found_`.
+    own_found_.resize(builds_.size());
+    sources_.resize(builds_.size());
+    for (std::size_t b = 0; b < builds_.size(); ++b) sources_[b] = &own_found_[b];  // "missing" until found
+    std::atomic<std::size_t> built{0};
+    parallel_for_worker(builds_.size() + cases_.size(), jobs_, [&](std::size_t b, int worker) {
+      if (b >= builds_.size()) {
+        fetch_case(cases_[b - builds_.size()]);
+        return;
+      }
+      build_one(b, worker);
+      if (progress_) progress_("building", ++built, builds_.size());
+    });
+  }
+
+  void fetch_case(CaseSlot& slot) const {
+    try {
+      slot.value = oracle_.fetch(plan_.exercises[slot.exercise]->exercise, *slot.check, slot.seed);
+    } catch (const std::exception& e) {
+      slot.error = e.what();
+    }
+  }
+
+  void build_one(std::size_t b, int worker) {
+    const std::string& exercise = plan_.exercises[b % n_ex_]->exercise;
+    const std::vector<const FoundSources*>& found = found_;
+    try {
+      // The file and its copy, read once through the finder's door (grade-all found them
+      // already, for its stamps); the builder stages the copy, never the student's file.
+      const std::size_t s = b / n_ex_;
+      if (s < found.size() && found[s] && found[s]->count(exercise)) {
+        sources_[b] = &found[s]->at(exercise);
+      } else {
+        own_found_[b] = find_exercise_source(submissions_[s], exercise);
+      }
+      const FoundSource& source = *sources_[b];
+      if (source.kind == FoundSource::Kind::Found && source.refused.empty()) {
+        builds_[b] = build_runner_from_source(exercise, source.text, static_cast<unsigned>(worker));
+      } else if (source.kind == FoundSource::Kind::Found) {
+        builds_[b].log = source.refused + "\n";  // a link or a size refused: the student's build error
+      } else {
+        builds_[b].status = BuildResult::Status::Missing;
+        builds_[b].log = source.problem(exercise) + "\n";
+      }
+    } catch (const std::exception& e) {
+      builds_[b].status = BuildResult::Status::Fault;
+      builds_[b].log = std::string("the grader could not build this exercise: ") + e.what();
+    }
+  }
+
+  // A report per submission, with an exercise per selected exercise and a slot per check: a
+  // check whose exercise did not build is decided here, the others go in the queue.
+  void open_reports() {
+    reports_.resize(submissions_.size());
+    for (std::size_t s = 0; s < submissions_.size(); ++s) {
+      Report& report = reports_[s];
+      report.submission = submissions_[s];
+      for (std::size_t e = 0; e < n_ex_; ++e) report.exercises.push_back(open_exercise(s, e));
+    }
+    for (std::size_t b = 0; b < builds_.size(); ++b)
+      if (builds_[b].status == BuildResult::Status::Fault) reports_[b / n_ex_].grader_fault = true;  // not the student's doing: exit 2
+  }
+
+  ExerciseResult open_exercise(std::size_t s, std::size_t e) {
+    const Options& o = o_;
+    const Plan& plan = plan_;
+    const BuildResult& build = builds_[s * n_ex_ + e];
+    const std::string& exercise = plan.exercises[e]->exercise;
+    ExerciseResult ex;
+    ex.name = exercise;
+    ex.build_ok = build.ok();
+    ex.build_cached = build.cached;
+    ex.build_seconds = build.seconds;
+    const FoundSource& found = *sources_[s * n_ex_ + e];
+    // The builder names the file by the kit's layout, <ex>/<ex>.cpp (its cache serves every
+    // upload of the same text, whatever its name); the student knows it by the upload's name.
+    std::string build_log = build.log;
+    if (found.kind == FoundSource::Kind::Found && !found.shown.empty())
+      replace_all(build_log, exercise + "/" + exercise + ".cpp", found.shown);
+    ex.build_log = build_log;
+    ex.source = found.shown;
+    ex.source_status = found.kind_name();
+    ex.source_others = found.kind == FoundSource::Kind::Ambiguous ? found.candidates : found.ignored;
+    if (o.only_check.empty())
+      for (const Check* c : plan.course_only[e])
+        ex.course_only.push_back({c->name, plan.assignment.points_of(exercise, *c)});
+    for (const Check* c : plan.checks[e]) {
+      CheckResult r;
+      r.name = c->name;
+      r.function = c->function;
+      r.max_score = plan.assignment.points_of(exercise, *c);  // scaled to the exercise's points
+      r.seed = seed_of(group_of_[s], exercise, *c);
+      r.visibility = visibility_name(plan.assignment.visibility_of(exercise, *c));
+      r.rerun = "./kit grade " + shell_quote(submissions_[s]) + " --only " + exercise + "/" + c->name +
+                " --seed " + std::to_string(r.seed);
+      if (!build.ok()) {
+        const bool missing = build.status == BuildResult::Status::Missing;
+        r.status = found.kind == FoundSource::Kind::Ambiguous ? Status::Ambiguous : Status::BuildError;
+        if (missing) r.reason = found.kind == FoundSource::Kind::Ambiguous ? "ambiguous" : "missing_files";
+        r.grader_fault = build.status == BuildResult::Status::Fault;  // the grader's set-up, not the submission
+        r.message = !found.refused.empty() ? "The exercise does not build: " + found.refused + "."
+                    : missing ? (found.problem(exercise).empty() ? build.log : found.problem(exercise))
+                                    : "The exercise does not build:\n" + first_errors(build_log);
+        r.rerun.clear();
+      } else {
+        queue_.push_back({s, e, ex.checks.size(), c});
+      }
+      ex.checks.push_back(std::move(r));
+    }
+    return ex;
+  }
+
+  // Every check of every exercise that built, as one pool of independent jobs.
+  void run_checks() {
+    std::mutex fault_mutex;
+    std::atomic<std::size_t> checked{0};
+    parallel_for_worker(queue_.size(), jobs_, [&](std::size_t q, int worker) {
+      const Job& job = queue_[q];
+      CheckResult& slot = reports_[job.submission].exercises[job.exercise].checks[job.slot];
+      const CaseSlot& oc = cases_[case_of_.at({group_of_[job.submission], job.check})];
+      const std::size_t b = job.submission * n_ex_ + job.exercise;
+      CheckRun run{job.check, plan_.exercises[job.exercise]->exercise, builds_[b].runner,
+                   oc.error.empty() ? &oc.value : nullptr, oc.error};
+      // Each worker's programs run under a user id of their own (isolation.hpp: worker_uid).
+      run.worker = static_cast<unsigned>(worker);
+      slot = run_check(run, std::move(slot));
+      if (slot.grader_fault) {
+        std::lock_guard<std::mutex> lock(fault_mutex);
+        reports_[job.submission].grader_fault = true;
+      }
+      if (progress_) progress_("checking", ++checked, queue_.size());
+    });
+  }
+
+  // Add up the scores; make every text valid UTF-8 for the JSON and XML reports.
+  void total_up(Layer layer, const std::optional<Lateness>& late, Clock::time_point start) {
+    if (per_student_)
+      for (std::size_t s = 0; s < reports_.size(); ++s) reports_[s].student = valid_utf8(student_of_[s]);
+    for (auto& report : reports_) {
+      report.submission = valid_utf8(report.submission);
+      for (auto& ex : report.exercises) {
+        ex.build_log = valid_utf8(ex.build_log);
+        ex.source = valid_utf8(ex.source);
+        for (auto& other : ex.source_others) other = valid_utf8(other);
+        for (auto& c : ex.checks) {
+          c.output = valid_utf8(c.output);
+          c.message = valid_utf8(c.message);
+          ex.score += c.score;
+          ex.max_score += c.max_score;
+        }
+        report.score += ex.score;
+        report.max_score += ex.max_score;
+      }
+      report.seconds = since(start);
+      report.isolation = layer_name(layer);
+      report.assignment = plan_.assignment.name;
+      report.late = late;
+      report.late_policy = describe_late_policy(plan_.assignment.late);
+      report.seeds = o_.seed ? "given" : key_.empty() ? "own" : per_student_ ? "per-student" : "course";
+      for (const auto& header : edited_headers())
+        report.notices.push_back(header + " differs from the kit's: your changes to it are ignored, "
+                                 "and every submission is compiled against the kit's own copy.");
+    }
+  }
+
+  const std::vector<std::string>& submissions_;
+  const Options& o_;
+  const Progress& progress_;
+  const std::vector<const FoundSources*>& found_;
+  const OracleSource& oracle_;
+  const Plan& plan_;
+  const std::string key_;
+  const bool per_student_;
+  std::vector<std::string> student_of_;   // per submission, under per-student seeds
+  std::vector<std::string> student_ids_;  // each student once
+  std::vector<std::size_t> group_of_;     // per submission: its student's index in student_ids_
+  const std::size_t n_ex_;
+  const int jobs_;
+  std::vector<CaseSlot> cases_;
+  std::map<std::pair<std::size_t, const Check*>, std::size_t> case_of_;  // (group, check) -> case
+  std::vector<BuildResult> builds_;
+  std::vector<FoundSource> own_found_;
+  std::vector<const FoundSource*> sources_;
+  std::vector<Report> reports_;
+  std::vector<Job> queue_;
+};
+
+}  // namespace
+
 std::vector<Report> grade_many(const std::vector<std::string>& submissions, const Options& o,
                                const Progress& progress, const std::vector<const FoundSources*>& found,
                                const std::vector<std::string>& students) {
@@ -240,222 +530,7 @@ std::vector<Report> grade_many(const std::vector<std::string>& submissions, cons
   } catch (const LatePolicyError& e) {
     throw UsageError(e.what());
   }
-
-  // Course grading draws every seed from the course's key (see course_seeds.hpp), unless one
-  // --seed is given (a rerun of one check with the seed its report printed). An assignment with
-  // per-student seeds draws them from the key and each submission's student: the oracle then
-  // works out each student's cases (a recording, which holds each check's own seed only,
-  // cannot; so per-student seeds need the reference).
-  std::string key;
-  const bool per_student = o.course && !o.seed && plan.assignment.seeds == Seeds::PerStudent;
-  // A driver that always names the student (the Classroom workflow) grades any assignment.
-  if (!o.student.empty() && !o.seed && plan.assignment.seeds != Seeds::PerStudent)
-    std::cerr << "linattn-grade: note: --student " << o.student << " is not used: the assignment '"
-              << plan.assignment.name << "' has one set of seeds for the whole class (its \"seeds\" is not "
-              << "\"per-student\")\n";
-  if (o.course && !o.seed) {
-    if (oracle.replaying())
-      throw UsageError(std::string(per_student ? "the assignment '" + plan.assignment.name +
-                                                     "' gives each student seeds of their own, and "
-                                               : "") +
-                       "--course grades with the course's own seeds, which needs the reference; "
-                       "this kit has only recorded values (each check's own seed)");
-    try {
-      key = course_key(LINATTN_SOURCE_DIR);
-    } catch (const std::runtime_error& e) {
-      throw UsageError(e.what());
-    }
-  }
-  const std::vector<std::string> student_of =
-      per_student ? students_of(submissions, o, students, plan.assignment) : std::vector<std::string>();
-  // Submissions of one student share their cases: group g's seeds are student_ids[g]'s.
-  std::vector<std::string> student_ids;
-  std::vector<std::size_t> group_of(submissions.size(), 0);
-  for (std::size_t s = 0; s < student_of.size(); ++s) {
-    auto at = std::find(student_ids.begin(), student_ids.end(), student_of[s]);
-    group_of[s] = static_cast<std::size_t>(at - student_ids.begin());
-    if (at == student_ids.end()) student_ids.push_back(student_of[s]);
-  }
-  const std::size_t n_groups = per_student ? student_ids.size() : 1;
-  auto seed_of = [&](std::size_t group, const std::string& exercise, const Check& c) -> std::uint64_t {
-    if (o.seed) return *o.seed;
-    if (key.empty()) return c.seed;
-    return per_student ? student_seed(key, student_ids[group], exercise, c.name, c.seed)
-                       : course_seed(key, exercise, c.name, c.seed);
-  };
-  const std::size_t n_ex = plan.exercises.size();
-  const int jobs = o.jobs > 0 ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
-
-  // The oracle cases, one per selected check (per student, under per-student seeds).
-  struct CaseSlot {
-    std::size_t exercise;
-    const Check* check;
-    std::uint64_t seed;
-    OracleCase value;
-    std::string error;
-  };
-  std::vector<CaseSlot> cases;
-  std::map<std::pair<std::size_t, const Check*>, std::size_t> case_of;  // (group, check) -> case
-  for (std::size_t g = 0; g < n_groups; ++g)
-    for (std::size_t e = 0; e < n_ex; ++e)
-      for (const Check* c : plan.checks[e]) {
-        case_of[{g, c}] = cases.size();
-        cases.push_back({e, c, seed_of(g, plan.exercises[e]->exercise, *c), {}, {}});
-      }
-
-  // Build every exercise of every submission, and work out every oracle case, in one pool;
-  // cached builds cost nothing.
-  std::vector<BuildResult> builds(submissions.size() * n_ex);
-  // Which file each build took (find_files.hpp): the caller's answer (shared, not copied: it holds
-  // the file's bytes), else one found here and kept in `own_found`.
-  std::vector<FoundSource> own_found(builds.size());
-  std::vector<const FoundSource*> sources(builds.size());
-  for (std::size_t b = 0; b < builds.size(); ++b) sources[b] = &own_found[b];  // "missing" until found
-  std::atomic<std::size_t> built{0};
-  parallel_for_worker(builds.size() + cases.size(), jobs, [&](std::size_t b, int worker) {
-    if (b >= builds.size()) {
-      CaseSlot& slot = cases[b - builds.size()];
-      try {
-        slot.value = oracle.fetch(plan.exercises[slot.exercise]->exercise, *slot.check, slot.seed);
-      } catch (const std::exception& e) {
-        slot.error = e.what();
-      }
-      return;
-    }
-    const std::string& exercise = plan.exercises[b % n_ex]->exercise;
-    try {
-      // The file and its copy, read once through the finder's door (grade-all found them
-      // already, for its stamps); the builder stages the copy, never the student's file.
-      const std::size_t s = b / n_ex;
-      if (s < found.size() && found[s] && found[s]->count(exercise)) {
-        sources[b] = &found[s]->at(exercise);
-      } else {
-        own_found[b] = find_exercise_source(submissions[s], exercise);
-      }
-      const FoundSource& source = *sources[b];
-      if (source.kind == FoundSource::Kind::Found && source.refused.empty()) {
-        builds[b] = build_runner_from_source(exercise, source.text, static_cast<unsigned>(worker));
-      } else if (source.kind == FoundSource::Kind::Found) {
-        builds[b].log = source.refused + "\n";  // a link or a size refused: the student's build error
-      } else {
-        builds[b].status = BuildResult::Status::Missing;
-        builds[b].log = source.problem(exercise) + "\n";
-      }
-    } catch (const std::exception& e) {
-      builds[b].status = BuildResult::Status::Fault;
-      builds[b].log = std::string("the grader could not build this exercise: ") + e.what();
-    }
-    if (progress) progress("building", ++built, builds.size());
-  });
-
-  std::vector<Report> reports(submissions.size());
-  struct Job {
-    std::size_t submission, exercise, slot;
-    const Check* check;
-  };
-  std::vector<Job> queue;
-  for (std::size_t s = 0; s < submissions.size(); ++s) {
-    Report& report = reports[s];
-    report.submission = submissions[s];
-    for (std::size_t e = 0; e < n_ex; ++e) {
-      const BuildResult& build = builds[s * n_ex + e];
-      const std::string& exercise = plan.exercises[e]->exercise;
-      ExerciseResult ex;
-      ex.name = exercise;
-      ex.build_ok = build.ok();
-      ex.build_cached = build.cached;
-      ex.build_seconds = build.seconds;
-      const FoundSource& found = *sources[s * n_ex + e];
-      // The builder names the file by the kit's layout, <ex>/<ex>.cpp (its cache serves every
-      // upload of the same text, whatever its name); the student knows it by the upload's name.
-      std::string build_log = build.log;
-      if (found.kind == FoundSource::Kind::Found && !found.shown.empty())
-        replace_all(build_log, exercise + "/" + exercise + ".cpp", found.shown);
-      ex.build_log = build_log;
-      ex.source = found.shown;
-      ex.source_status = found.kind_name();
-      ex.source_others = found.kind == FoundSource::Kind::Ambiguous ? found.candidates : found.ignored;
-      if (o.only_check.empty())
-        for (const Check* c : plan.course_only[e])
-          ex.course_only.push_back({c->name, plan.assignment.points_of(exercise, *c)});
-      for (const Check* c : plan.checks[e]) {
-        CheckResult r;
-        r.name = c->name;
-        r.function = c->function;
-        r.max_score = plan.assignment.points_of(exercise, *c);  // scaled to the exercise's points
-        r.seed = seed_of(group_of[s], exercise, *c);
-        r.visibility = visibility_name(plan.assignment.visibility_of(exercise, *c));
-        r.rerun = "./kit grade " + shell_quote(submissions[s]) + " --only " + exercise + "/" + c->name +
-                  " --seed " + std::to_string(r.seed);
-        if (!build.ok()) {
-          const bool missing = build.status == BuildResult::Status::Missing;
-          r.status = found.kind == FoundSource::Kind::Ambiguous ? Status::Ambiguous : Status::BuildError;
-          if (missing) r.reason = found.kind == FoundSource::Kind::Ambiguous ? "ambiguous" : "missing_files";
-          r.grader_fault = build.status == BuildResult::Status::Fault;  // the grader's set-up, not the submission
-          r.message = !found.refused.empty() ? "The exercise does not build: " + found.refused + "."
-                      : missing ? (found.problem(exercise).empty() ? build.log : found.problem(exercise))
-                                      : "The exercise does not build:\n" + first_errors(build_log);
-          r.rerun.clear();
-        } else {
-          queue.push_back({s, e, ex.checks.size(), c});
-        }
-        ex.checks.push_back(std::move(r));
-      }
-      report.exercises.push_back(std::move(ex));
-    }
-  }
-
-  // Every check of every exercise that built, as one pool of independent jobs.
-  std::mutex fault_mutex;
-  std::atomic<std::size_t> checked{0};
-  for (std::size_t b = 0; b < builds.size(); ++b)
-    if (builds[b].status == BuildResult::Status::Fault) reports[b / n_ex].grader_fault = true;  // not the student's doing: exit 2
-  parallel_for_worker(queue.size(), jobs, [&](std::size_t q, int worker) {
-    const Job& job = queue[q];
-    CheckResult& slot = reports[job.submission].exercises[job.exercise].checks[job.slot];
-    const CaseSlot& oc = cases[case_of.at({group_of[job.submission], job.check})];
-    const std::size_t b = job.submission * n_ex + job.exercise;
-    CheckRun run{job.check, plan.exercises[job.exercise]->exercise, builds[b].runner,
-                 oc.error.empty() ? &oc.value : nullptr, oc.error};
-    // Each worker's programs run under a user id of their own (isolation.hpp: worker_uid).
-    run.worker = static_cast<unsigned>(worker);
-    slot = run_check(run, std::move(slot));
-    if (slot.grader_fault) {
-      std::lock_guard<std::mutex> lock(fault_mutex);
-      reports[job.submission].grader_fault = true;
-    }
-    if (progress) progress("checking", ++checked, queue.size());
-  });
-
-  if (per_student)
-    for (std::size_t s = 0; s < reports.size(); ++s) reports[s].student = valid_utf8(student_of[s]);
-  // Add up the scores; make every text valid UTF-8 for the JSON and XML reports.
-  for (auto& report : reports) {
-    report.submission = valid_utf8(report.submission);
-    for (auto& ex : report.exercises) {
-      ex.build_log = valid_utf8(ex.build_log);
-      ex.source = valid_utf8(ex.source);
-      for (auto& other : ex.source_others) other = valid_utf8(other);
-      for (auto& c : ex.checks) {
-        c.output = valid_utf8(c.output);
-        c.message = valid_utf8(c.message);
-        ex.score += c.score;
-        ex.max_score += c.max_score;
-      }
-      report.score += ex.score;
-      report.max_score += ex.max_score;
-    }
-    report.seconds = since(start);
-    report.isolation = layer_name(layer);
-    report.assignment = plan.assignment.name;
-    report.late = late;
-    report.late_policy = describe_late_policy(plan.assignment.late);
-    report.seeds = o.seed ? "given" : key.empty() ? "own" : per_student ? "per-student" : "course";
-    for (const auto& header : edited_headers())
-      report.notices.push_back(header + " differs from the kit's: your changes to it are ignored, "
-                               "and every submission is compiled against the kit's own copy.");
-  }
-  return reports;
+  return Grading(submissions, o, progress, found, oracle, plan, students).run(layer, late, start);
 }
 
 }  // namespace grader
