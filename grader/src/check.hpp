@@ -1,5 +1,5 @@
 // A check: one small value naming what it tests, in the spirit of ggml's test cases. It is
-// written whole in its exercise's checks file (grader/checks/<exercise>.cpp): name, function,
+// written whole in its exercise's checks file (grader/exercises/<ex>/checks.cpp): name, function,
 // points, visibility, seed, limits, judge, hooks, and its oracle, which meet only through JSON:
 //  - the oracle (in the file's `#ifdef LINATTN_ORACLE` regions, uses the reference library):
 //    calls(seed) makes the calls, and expect(call) works out from the reference every value

@@ -24,7 +24,7 @@ tar -C "$KIT_DIR" --exclude='./build*' --exclude=./.git --exclude=./course-key -
 # The files an exercise consists of, and its line in the list. Nothing else.
 cp -r "$KIT_DIR/tests/kit/add_exercise/scale/." "$kit/"
 echo scale >>"$kit/exercises/list.txt"
-! diff -rq "$KIT_DIR/grader" "$kit/grader" | grep -qv 'Only in .*/grader/checks: scale.cpp' ||
+! diff -rq "$KIT_DIR/grader" "$kit/grader" | grep -qv 'Only in .*/grader/exercises: scale' ||
   fail "the copy's grader/ differs from the kit's by more than the checks file"
 
 report=$work/solutions.json
