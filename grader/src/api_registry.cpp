@@ -12,7 +12,7 @@ namespace {
 struct Table {
   std::vector<std::pair<std::string, std::vector<Schema>>> exercises;  // in registration order
   std::map<std::string, Schema> functions;
-  std::map<std::string, Binding> references;
+  std::map<std::string, ReferenceBinder> references;
 };
 
 Table& table() {
@@ -66,7 +66,7 @@ std::string check_request(const json& request) {
   return "";
 }
 
-References::References(std::initializer_list<std::pair<std::string, Binding>> functions) {
+References::References(std::initializer_list<std::pair<std::string, ReferenceBinder>> functions) {
   for (const auto& [name, binding] : functions)
     if (!table().references.emplace(name, binding).second)
       throw std::logic_error("api: two references for " + name);
@@ -76,7 +76,7 @@ json call_reference(const std::string& function, const json& call) {
   const auto it = table().references.find(function);
   if (it == table().references.end()) throw std::out_of_range("api: no reference for " + function);
   CallRecord record;
-  return it->second(call, record);
+  return it->second()(call, record);
 }
 
 void describe(std::ostream& out) {

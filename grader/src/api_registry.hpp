@@ -23,18 +23,23 @@ std::string check_request(const json& request);
 void describe(std::ostream& out);
 
 // Oracle side: a reference function of the same signature, called the way a runner calls the
-// student's (same argument names and defaults, same result names). In a checks file's oracle
-// region, after its API description, with the reference library's crossover_T:
+// student's (same argument names and defaults, same result names). In an exercise's oracle file
+// (grader/exercises/<ex>/oracle/oracle.cpp), with the reference library's crossover_T:
 //   static const api::References refs{api::reference("crossover_T", &crossover_T)};
+// The binding is made at the call: the API description is another file, whose static
+// initialisation may come after this one's.
+using ReferenceBinder = std::function<Binding()>;
 template <class R, class... A>
-std::pair<std::string, Binding> reference(const std::string& function, R (*fn)(A...)) {
-  const Schema& s = schema_of(function);
-  if (s.arguments.size() != sizeof...(A))
-    throw std::logic_error("api: the reference for " + function + " takes another number of arguments");
-  return {function, make_binding(s, fn)};
+std::pair<std::string, ReferenceBinder> reference(const std::string& function, R (*fn)(A...)) {
+  return {function, [function, fn] {
+    const Schema& s = schema_of(function);
+    if (s.arguments.size() != sizeof...(A))
+      throw std::logic_error("api: the reference for " + function + " takes another number of arguments");
+    return make_binding(s, fn);
+  }};
 }
 struct References {
-  References(std::initializer_list<std::pair<std::string, Binding>> functions);
+  References(std::initializer_list<std::pair<std::string, ReferenceBinder>> functions);
 };
 // The reference's result of one call, as a runner would reply it; throws std::out_of_range
 // if no reference was registered for the function.

@@ -1,14 +1,15 @@
-// A check: one small value naming what it tests, in the spirit of ggml's test cases. It is
-// written whole in its exercise's checks file (grader/exercises/<ex>/checks.cpp): name, function,
-// points, visibility, seed, limits, judge, hooks, and its oracle, which meet only through JSON:
-//  - the oracle (in the file's `#ifdef LINATTN_ORACLE` regions, uses the reference library):
+// A check: one small value naming what it tests, in the spirit of ggml's test cases. An
+// exercise's folder (grader/exercises/<ex>/) holds its two halves, which meet only through JSON
+// and the check's name:
+//  - checks.cpp, the judge (never calls the reference): name, function, points, visibility,
+//    seed, limits, hooks, and judge(request, expected, reply), which compares the runner's
+//    outputs with `expected` and says why they differ;
+//  - oracle/oracle.cpp, the oracle (uses the reference library): for each check by name,
 //    calls(seed) makes the calls, and expect(call) works out from the reference every value
 //    the judge will need for one call: the expected outputs, the outputs of the named mistakes
-//    ("suspects") with their sentences, and any other reference-derived figure;
-//  - the judge (never calls the reference): judge(request, expected, reply) compares the
-//    runner's outputs with `expected` and says why they differ.
-// The student hand-out is built without the oracle regions and replays {request, expected}
-// recorded by the release step (see oracle_source.hpp).
+//    ("suspects") with their sentences, and any other reference-derived figure.
+// The student hand-out has no oracle/ folders (the release copies the others) and replays
+// {request, expected} recorded by the release step (see oracle_source.hpp).
 //
 // Crashes, time-outs, exceptions, NotImplemented and the memory budget are the engine's job,
 // so a judge only ever sees outputs that came back.
@@ -20,6 +21,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,17 +39,11 @@ struct Verdict {
   static Verdict fail(std::string why) { return {false, std::move(why)}; }
 };
 
-// The oracle part of a check. Write it as LINATTN_ORACLE_OF(calls, expect): in a build without the
-// reference the macro drops both names, so they need exist only in oracle regions.
+// The oracle part of a check, written in its exercise's oracle/oracle.cpp.
 struct Oracle {
   std::function<json(std::uint64_t seed)> calls;  // the request's "calls" array
   std::function<json(const json& call)> expect;   // what the judge needs to know of one call
 };
-#ifdef LINATTN_ORACLE
-#define LINATTN_ORACLE_OF(calls, expect) ::grader::Oracle{calls, expect}
-#else
-#define LINATTN_ORACLE_OF(calls, expect) ::grader::Oracle{}
-#endif
 
 struct Check {
   std::string name;      // "recurrent/hand-example": unique within its exercise
@@ -99,18 +95,21 @@ struct ExerciseChecks {
 
 // Sets a check's request and expect from its oracle (nothing if the oracle is empty).
 void attach_oracle(Check& check, Oracle oracle);
-inline Check with_oracle(Check check, Oracle oracle) {
-  attach_oracle(check, std::move(oracle));
-  return check;
-}
 
 // Each checks file defines one registrar:
 //   static grader::Registrar registrar{"causal", make_causal_checks};
+// and each oracle file one oracle registrar, its checks' oracles by check name:
+//   static grader::OracleRegistrar oracles{"causal", make_causal_oracles};
 // registry() returns every exercise with its checks, its functions taken from the API
-// description. Call it only after static initialisation (from main).
+// description, each check joined with its oracle where the kit has one (an oracle that names no
+// check of its exercise is an error). Call it only after static initialisation (from main).
 std::vector<ExerciseChecks>& registry();
 struct Registrar {
   Registrar(std::string exercise, std::vector<Check> (*make)());
+};
+using OracleTable = std::map<std::string, Oracle>;  // check name -> its oracle
+struct OracleRegistrar {
+  OracleRegistrar(std::string exercise, OracleTable (*make)());
 };
 
 }  // namespace grader

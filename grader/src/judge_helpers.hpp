@@ -38,7 +38,7 @@ using OneCall = std::function<std::optional<Verdict>(std::size_t i, const json& 
 Verdict each_call(const json& request, const json& expected, const json& reply, const OneCall& one);
 
 // A check of `function` whose judge is guarded. Its request and expect come from its oracle
-// (with_oracle in check.hpp).
+// (joined by the check's name, see check.hpp).
 Check make_check(const std::string& function, const std::string& name, double points,
                  Visibility visibility, std::uint64_t seed, Judge judge);
 

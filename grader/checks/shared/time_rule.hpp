@@ -50,10 +50,9 @@ inline constexpr const char* kQuadraticRecurrence =
 Verdict judge_linear_time(const json& request, const json& expected, const json& reply,
                           const std::string& likely_mistake = kQuadraticRecurrence);
 
-// A time-rule check of `function`. Its oracle's calls(seed) gives a pair (N/8 and N; only the
-// large one is used): the check's calls are kTimeRuleRepeat x kTimeRuleSizes problems made from
-// such calls, each from seeds of its own. The same likely mistake is named when the check runs into its
-// wall limit.
+// A time-rule check of `function` (its oracle, if given here, as time_rule_oracle makes it
+// from a pair; a checks file gives none, its oracle file joins it by name). The same likely
+// mistake is named when the check runs into its wall limit.
 Check linear_time_check(const std::string& function, const std::string& name, double points,
                         Oracle oracle, std::string likely_mistake = kQuadraticRecurrence);
 
@@ -61,11 +60,14 @@ Check linear_time_check(const std::string& function, const std::string& name, do
 // call's longest matrix, and every vector argument that long, keeps its first `tokens` rows.
 json first_tokens(const json& call, long tokens);
 
-#ifdef LINATTN_ORACLE
-// The expect of a time check: the reference's result of the call and its token count, the
-// rows of the matrix argument `tokens_from` ("Q", "FQ", ...).
+// The oracle of a time check, from `pair`, an oracle whose calls(seed) gives a pair (N/8 and
+// N; only the large one is used): its calls become kTimeRuleRepeat x kTimeRuleSizes problems
+// made from such calls, each from seeds of its own. In an exercise's oracle file.
+Oracle time_rule_oracle(Oracle pair);
+
+// The expect of a time check (oracle side): the reference's result of the call and its token
+// count, the rows of the matrix argument `tokens_from` ("Q", "FQ", ...).
 std::function<json(const json& call)> time_rule_expect(std::string function,
                                                        std::string tokens_from);
-#endif
 
 }  // namespace grader

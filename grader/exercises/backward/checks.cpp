@@ -1,7 +1,7 @@
 // Checks of exercise 7, `backward` (30 points): the gradients of causal linear attention with
 // respect to the features and the values, as running sums: 24.5 points for the values, 3.5 for
 // the memory rule, 2 for the time rule (grader/checks/shared/time_rule.hpp). The expected
-// gradients and those of the usual slips come from the reference, in the oracle regions (the
+// gradients and those of the usual slips come from the reference, in oracle/ (the
 // slipped copies of the two passes are in oracle/mistakes.cpp, most checks'
 // calls in oracle/probes.cpp); one check instead compares with central
 // differences of the reference's forward pass, worked out by the oracle.
@@ -11,34 +11,13 @@
 // derivative left out, sums running the wrong way in time, a strict inequality where t >= s is
 // meant, dFQ and dFK swapped or transposed, a state used transposed.
 //
-// The file has three parts: the API description (compiled into the runner harness as well,
-// see grader/common/api.hpp), the judge (not in the runner), and the oracle regions marked
-// `#ifdef LINATTN_ORACLE` (they call the reference; the student kit's judge is built without
-// them, in every build, so nothing outside them may use the reference).
-#include "../../common/api.hpp"
-#include "backward.hpp"
-
-// ==== API =====================================================================================
-
-namespace api {
-template <>
-struct Fields<linattn::AttentionGrads> {
-  static auto of(const linattn::AttentionGrads& g) { return std::tie(g.dFQ, g.dFK, g.dV); }
-};
-}  // namespace api
-
-// FQ, FK: (T, d_phi); V, dO: (T, d_v) -> dFQ, dFK: (T, d_phi), dV: (T, d_v).
-static const api::Exercise backward_api{"backward", {
-    api::function(LINATTN_SIGNATURE(causal_linear_attention_backward),
-                  {"FQ", "FK", "V", "dO", {"eps", 1e-6}}, {"dFQ", "dFK", "dV"}),
-}};
-
-#ifndef LINATTN_RUNNER
-// ==== the judge ===============================================================================
-
+// This file is the judge: the checks, what each asks and tells the student. The API
+// description is in api.cpp; the oracle (calls, the reference's answers, slipped copies)
+// in oracle/, joined with the checks by name; no student kit has oracle/.
 #include "../../common/wire.hpp"
 #include "../../src/byte_units.hpp"
 #include "../../src/check.hpp"
+#include "sizes.hpp"
 #include "../../src/compare.hpp"
 #include "../../checks/shared/time_rule.hpp"
 
@@ -48,28 +27,8 @@ static const api::Exercise backward_api{"backward", {
 #include <string>
 #include <vector>
 
-#ifdef LINATTN_ORACLE
-#include "oracle/mistakes.hpp"
-#include "oracle/probes.hpp"
-#include "../../oracle/makers.hpp"
-#include <linref/gradients.hpp>
-#include "../../src/api_registry.hpp"
-
-namespace api {
-template <>
-struct Fields<linref::LinearAttentionGrads> {
-  static auto of(const linref::LinearAttentionGrads& g) { return std::tie(g.dQ, g.dK, g.dV); }
-};
-}  // namespace api
-static const api::References backward_reference{
-    api::reference("causal_linear_attention_backward", &linref::causal_grad_running_features),
-};
-#endif
-
 namespace grader {
 namespace {
-
-const char* kBackward = "causal_linear_attention_backward";
 
 // The three parts of a reply, with the words that say what each one is.
 struct Part {
@@ -137,9 +96,6 @@ Check grad_check(const std::string& name, double points, Visibility vis, std::ui
 
 // ---- the memory rule ---------------------------------------------------------------------
 
-// T = 8192, d_phi = d_v = 64.
-constexpr std::uint64_t kMemT = 8192, kMemD = 64;
-
 std::uint64_t memory_budget() {
   const std::uint64_t T = kMemT, d = kMemD;
   // Two copies of: the three gradients, two more T x d arrays (dO / D per token, the outputs);
@@ -180,177 +136,41 @@ Check memory_check() {
   return c;
 }
 
-#ifdef LINATTN_ORACLE
-// ==== oracle: calls, and what the reference says of each ====================================
-// The two passes with their slips are in oracle/mistakes.*, and most checks'
-// calls are made in oracle/probes.*; here, what each slip is called when the
-// judge names it, the central differences, and the memory rule's probe, beside its sizes.
-using namespace backward;
-
-json grad_suspects(const Matrix& FQ, const Matrix& FK, const Matrix& V, const Matrix& dO, double eps) {
-  std::vector<Suspect> dFQ, dFK, dV;
-  auto add = [&](const std::string& text, const Slip& slip) {
-    const Grads g = two_pass(FQ, FK, V, dO, eps, slip);
-    dFQ.push_back({text, g.dFQ});
-    dFK.push_back({text, g.dFK});
-    dV.push_back({text, g.dV});
-  };
-  Slip s;
-  s.no_normalizer = true;
-  add("the normalizer's derivative is left out. o_t = N_t / D_t depends on FQ_t and on every "
-      "FK_s (s <= t) through the denominator D_t = z_t . FQ_t + eps too; dL/dD_t = -(dO_t . o_t) / D_t "
-      "adds w_t z_t to dFQ_t and the sum of w_t FQ_t over t >= s to dFK_s.", s);
-  // Each part names its own missing term only: a dFQ that is right must not be sent for a fix.
-  const std::string denominator = "the normalizer's derivative is left out of ";
-  dFQ.back().mistake = denominator + "dFQ. o_t = N_t / D_t depends on FQ_t through the denominator "
-                       "D_t = z_t . FQ_t + eps too; dL/dD_t = -(dO_t . o_t) / D_t adds w_t z_t to dFQ_t.";
-  dFK.back().mistake = denominator + "dFK. o_t = N_t / D_t depends on every FK_s (s <= t) through the "
-                       "denominator D_t = z_t . FQ_t + eps too; dL/dD_t = -(dO_t . o_t) / D_t adds the sum "
-                       "of w_t FQ_t over t >= s to dFK_s.";
-  // dV_s sums (FQ_t . FK_s / D_t) dO_t: the normalizer's derivative w_t never reaches it, so this
-  // slip's dV is the right one and no dV can be diagnosed by it.
-  dV.pop_back();
-  s = Slip{};
-  s.normalizer_sign = true;
-  add("the normalizer's term has the wrong sign: the derivative of 1/D is -1/D^2, so "
-      "dL/dD_t = -(dO_t . o_t) / D_t.", s);
-  s = Slip{};
-  s.forward_reversed = true;
-  add("the sums for dFQ run the wrong way in time: query t saw the keys s <= t, so dFQ_t needs the "
-      "prefix sums S_t, z_t of the forward pass, not the sums over s >= t.", s);
-  s = Slip{};
-  s.backward_reversed = true;
-  add("the sums for dFK and dV run the wrong way in time: key s is read by the queries t >= s, so "
-      "they need sums over later tokens, built backward from t = T; these are sums over t <= s.", s);
-  s = Slip{};
-  s.strict_backward = true;
-  add("a strict inequality where t >= s is meant: the sums for dFK_s and dV_s leave out t = s, "
-      "yet query s reads key s (every token is part of its own output). Add token s to the "
-      "backward sums before using them.", s);
-  s = Slip{};
-  s.strict_forward = true;
-  add("a strict inequality where s <= t is meant: dFQ_t uses the state before token t (S_{t-1}, "
-      "z_{t-1}), yet query t reads key t too. Add token t to S and z before using them.", s);
-  if (FQ.cols() == V.cols()) {
-    s = Slip{};
-    s.transposed = true;
-    add("a state is used transposed (S^T u_t for dFQ, R^T v_s for dFK, R FK_s for dV); with "
-        "d_phi = d_v the shapes fit either way.", s);
-  }
-  if (eps != 0.0) {
-    s = Slip{};
-    s.eps_times = 0;
-    add("eps is left out of the denominator D_t = z_t . FQ_t + eps in the gradients; the forward "
-        "pass that dO belongs to has it.", s);
-  }
-  const Grads right = two_pass(FQ, FK, V, dO, eps, Slip{});
-  const std::string swapped = "dFQ and dFK are swapped: dFQ is the gradient for the queries' "
-                              "features FQ (running sums forward in time), dFK for the keys' "
-                              "features FK (sums backward in time).";
-  dFQ.push_back({swapped, right.dFK});
-  dFK.push_back({swapped, right.dFQ});
-  return json{{"dFQ", suspects_json(dFQ)}, {"dFK", suspects_json(dFK)}, {"dV", suspects_json(dV)}};
-}
-
-json grads_json(const Matrix& dFQ, const Matrix& dFK, const Matrix& dV) {
-  return json{{"dFQ", wire::from_matrix(dFQ)}, {"dFK", wire::from_matrix(dFK)}, {"dV", wire::from_matrix(dV)}};
-}
-
-json expect_backward(const json& a) {
-  const Matrix FQ = wire::to_matrix(a.at("FQ")), FK = wire::to_matrix(a.at("FK")),
-               V = wire::to_matrix(a.at("V")), dO = wire::to_matrix(a.at("dO"));
-  const double eps = a.at("eps").get<double>();
-  json out = api::call_reference(kBackward, a);
-  out["suspects"] = FQ.rows() <= kMaxSuspectTokens
-                        ? grad_suspects(FQ, FK, V, dO, eps)
-                        : json{{"dFQ", json::array()}, {"dFK", json::array()}, {"dV", json::array()}};
-  return out;
-}
-
-// dL/dX by central differences of the reference's forward pass, L = sum(O .* dO).
-constexpr double kStep = 1e-5;
-Matrix central(Matrix FQ, Matrix FK, Matrix V, const Matrix& dO, double eps, int which) {
-  Matrix* args[3] = {&FQ, &FK, &V};
-  Matrix& X = *args[which];
-  auto loss = [&] { return linref::causal_recurrent_from_features(FQ, FK, V, eps).cwiseProduct(dO).sum(); };
-  Matrix D(X.rows(), X.cols());
-  for (Eigen::Index i = 0; i < X.size(); ++i) {
-    const double keep = X(i);
-    X(i) = keep + kStep;
-    const double up = loss();
-    X(i) = keep - kStep;
-    const double down = loss();
-    X(i) = keep;
-    D(i) = (up - down) / (2 * kStep);
-  }
-  return D;
-}
-
-json expect_central(const json& a) {
-  const Matrix FQ = wire::to_matrix(a.at("FQ")), FK = wire::to_matrix(a.at("FK")),
-               V = wire::to_matrix(a.at("V")), dO = wire::to_matrix(a.at("dO"));
-  const double eps = a.at("eps").get<double>();
-  const Matrix dFQ = central(FQ, FK, V, dO, eps, 0), dFK = central(FQ, FK, V, dO, eps, 1),
-               dV = central(FQ, FK, V, dO, eps, 2);
-  const linref::LinearAttentionGrads ref = linref::causal_grad_running_features(FQ, FK, V, dO, eps);
-  const double agreement = std::max({(ref.dQ - dFQ).cwiseAbs().maxCoeff(), (ref.dK - dFK).cwiseAbs().maxCoeff(),
-                                     (ref.dV - dV).cwiseAbs().maxCoeff()});
-  json out = grads_json(dFQ, dFK, dV);
-  out["agreement"] = agreement;
-  out["suspects"] = grad_suspects(FQ, FK, V, dO, eps);
-  return out;
-}
-
-json calls_memory(std::uint64_t seed) {
-  linref::Rng rng(seed);
-  return grad_calls({random_case(rng, kMemT, kMemD, kMemD, 0.0)});
-}
-#endif  // LINATTN_ORACLE
-
 std::vector<Check> make_backward_checks() {
   std::vector<Check> checks;
-  auto add = [&](Check c, Oracle o) { checks.push_back(with_oracle(std::move(c), std::move(o))); };
-  add(grad_check("backward/single-token", 2.0, Visibility::Visible, 1,
+  checks.push_back(grad_check("backward/single-token", 2.0, Visibility::Visible, 1,
                  "One token and eps = 0: o_1 = v_1 whatever the features are, so dFQ = dFK = 0 and "
-                 "dV = dO."),
-      LINATTN_ORACLE_OF(calls_single_token, expect_backward));
-  add(grad_check("backward/hand-example", 4.0, Visibility::Visible, 1,
+                 "dV = dO."));
+  checks.push_back(grad_check("backward/hand-example", 4.0, Visibility::Visible, 1,
                  "The textbook's three tokens as features (FQ rows (1,1), (2,1), (1,2); FK rows "
                  "(2,1), (1,2), (1,1)), eps = 0. Call 1 takes dO rows (1, 0), the loss being the sum "
                  "of the outputs' first coordinates: dFQ = (0, 0), (1/27, -2/27), (1/18, -1/36); "
                  "dFK = (173/1296, 154/1296), (-223/1296, -206/1296), (5/144, 10/144); dV = (17/9, 0), "
-                 "(31/36, 0), (1/4, 0). Call 2 takes dO rows (0, 1)."),
-      LINATTN_ORACLE_OF(calls_hand_example, expect_backward));
-  add(grad_check("backward/constant-values", 3.0, Visibility::Visible, 1,
+                 "(31/36, 0), (1/4, 0). Call 2 takes dO rows (0, 1)."));
+  checks.push_back(grad_check("backward/constant-values", 3.0, Visibility::Visible, 1,
                  "Every row of V is the same vector and eps = 0, so every output is that vector "
                  "whatever FQ and FK are: dFQ and dFK must be 0. Leaving out the normalizer's "
-                 "derivative breaks exactly that."),
-      LINATTN_ORACLE_OF(calls_constant_values, expect_backward));
-  add(grad_check("backward/random", 5.0, Visibility::Visible, 1,
+                 "derivative breaks exactly that."));
+  checks.push_back(grad_check("backward/random", 5.0, Visibility::Visible, 1,
                  "Positive features, d_phi != d_v: T = 9, d_phi = 4, d_v = 3, eps = 0, then T = 7, "
-                 "d_phi = 3, d_v = 5, eps = 1e-6."),
-      LINATTN_ORACLE_OF(calls_random, expect_backward));
-  add(grad_check("backward/central-differences", 4.0, Visibility::Visible, 1,
+                 "d_phi = 3, d_v = 5, eps = 1e-6."));
+  checks.push_back(grad_check("backward/central-differences", 4.0, Visibility::Visible, 1,
                  "Compared with central differences of the reference's forward pass, computed by "
                  "the grader: (L(x + h) - L(x - h)) / 2h for every entry of FQ, FK and V, "
                  "h = 1e-5, L = sum(O .* dO). T = 5, d_phi = 3, d_v = 2, eps = 0.5, then T = 4, "
                  "d_phi = 2, d_v = 4, eps = 0.",
-                 Tolerance{1e-6, 1e-6}),
-      LINATTN_ORACLE_OF(calls_central, expect_central));
-  add(grad_check("backward/square-state", 3.0, Visibility::Visible, 1,
+                 Tolerance{1e-6, 1e-6}));
+  checks.push_back(grad_check("backward/square-state", 3.0, Visibility::Visible, 1,
                  "d_phi = d_v = 4, T = 10: a state used transposed fits the shapes here, and only "
-                 "the values show it."),
-      LINATTN_ORACLE_OF(calls_square_state, expect_backward));
-  add(grad_check("backward/large-eps", 2.0, Visibility::Visible, 1,
-                 "eps = 10: D_t = z_t . FQ_t + eps in every derivative, as in the forward pass."),
-      LINATTN_ORACLE_OF(calls_large_eps, expect_backward));
-  add(memory_check(), LINATTN_ORACLE_OF(calls_memory, expect_backward));
-  add(grad_check("backward/random-hidden", 1.5, Visibility::Hidden, 29, ""),
-      LINATTN_ORACLE_OF(calls_random_hidden, expect_backward));
+                 "the values show it."));
+  checks.push_back(grad_check("backward/large-eps", 2.0, Visibility::Visible, 1,
+                 "eps = 10: D_t = z_t . FQ_t + eps in every derivative, as in the forward pass."));
+  checks.push_back(memory_check());
+  checks.push_back(grad_check("backward/random-hidden", 1.5, Visibility::Hidden, 29, ""));
   // The time rule: the same problem at T and 8 T must cost about 8 times as much, not 64.
   checks.push_back(linear_time_check(
       kBackward, "backward/linear-time", 2.0,
-      LINATTN_ORACLE_OF(calls_time, time_rule_expect(kBackward, "FQ")),
+      {},
       "computing the gradients takes work for every pair of tokens: for example, for each token "
       "it sums over all later (or earlier) tokens again. Keep running sums instead: S and z "
       "forward in time, R and r backward in time, each updated once per token."));
@@ -362,4 +182,3 @@ std::vector<Check> make_backward_checks() {
 
 static grader::Registrar backward_registrar{"backward", grader::make_backward_checks};
 
-#endif  // LINATTN_RUNNER

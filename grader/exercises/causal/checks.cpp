@@ -1,6 +1,6 @@
 // Checks of exercise 2, `causal` (35 points): the recurrent form (16), the parallel form (10)
 // and the decode step (9). The inputs, the expected outputs and the outputs of the usual
-// mistakes come from the reference, in the oracle regions (the mistakes themselves are written
+// mistakes come from the reference, in oracle/ (the mistakes themselves are written
 // in oracle/mistakes.cpp, which the chunkwise exercise shares, and most checks'
 // calls in oracle/probes.cpp).
 //
@@ -9,38 +9,13 @@
 // all positive, so no denominator is zero. Where eps goes is then the large-eps checks' one
 // question, and an eps in the wrong place fails those checks alone.
 //
-// The file has three parts: the API description (compiled into the runner harness as well,
-// see grader/common/api.hpp), the judge (not in the runner), and the oracle regions marked
-// `#ifdef LINATTN_ORACLE` (they call the reference; the student kit's judge is built without
-// them, in every build, so nothing outside them may use the reference).
-#include "../../common/api.hpp"
-#include "causal.hpp"
-
-// ==== API =====================================================================================
-
-namespace api {
-template <>
-struct Fields<linattn::DecodeStep> {
-  static auto of(const linattn::DecodeStep& s) { return std::tie(s.o, s.S, s.z); }
-};
-}  // namespace api
-
-// Q, K: (T, d_k); V: (T, d_v) -> O: (T, d_v).  Step: S (d_phi, d_v), z (d_phi), q, k (d_k), v (d_v).
-static const api::Exercise causal_api{"causal", {
-    api::function(LINATTN_SIGNATURE(causal_linear_attention_recurrent),
-                  {"Q", "K", "V", "phi", {"eps", 1e-6}}, {"O"}),
-    api::function(LINATTN_SIGNATURE(causal_linear_attention_parallel),
-                  {"Q", "K", "V", "phi", {"eps", 1e-6}}, {"O"}),
-    api::function(LINATTN_SIGNATURE(linear_attention_step),
-                  {"S", "z", "q", "k", "v", "phi", {"eps", 1e-6}}, {"o", "S", "z"}),
-}};
-
-#ifndef LINATTN_RUNNER
-// ==== the judge ===============================================================================
-
+// This file is the judge: the checks, what each asks and tells the student. The API
+// description is in api.cpp; the oracle (calls, the reference's answers, slipped copies)
+// in oracle/, joined with the checks by name; no student kit has oracle/.
 #include "../../common/wire.hpp"
 #include "../../src/byte_units.hpp"
 #include "../../src/check.hpp"
+#include "sizes.hpp"
 #include "../../src/compare.hpp"
 #include "../../checks/shared/feature_map_specs.hpp"
 #include "../../checks/shared/memory_hints.hpp"
@@ -53,113 +28,8 @@ static const api::Exercise causal_api{"causal", {
 #include <string>
 #include <vector>
 
-#ifdef LINATTN_ORACLE
-#include "oracle/mistakes.hpp"
-#include "oracle/probes.hpp"
-#include "../../oracle/makers.hpp"
-#include "../../src/api_registry.hpp"
-#endif
-
-#ifdef LINATTN_ORACLE
-// The reference's functions, called through the same description (for tests that fake a
-// runner, and for any check that wants the reference's plain outputs).
-namespace api {
-template <>
-struct Fields<linref::DecodeStep> {
-  static auto of(const linref::DecodeStep& s) { return std::tie(s.o, s.S, s.z); }
-};
-}  // namespace api
-static const api::References causal_reference{
-    api::reference("causal_linear_attention_recurrent", &linref::causal_linear_attention_recurrent),
-    api::reference("causal_linear_attention_parallel", &linref::causal_linear_attention_parallel),
-    api::reference("linear_attention_step", &linref::linear_attention_step),
-};
-#endif
-
 namespace grader {
 namespace {
-
-const char* kRecurrent = "causal_linear_attention_recurrent";
-const char* kParallel = "causal_linear_attention_parallel";
-const char* kStep = "linear_attention_step";
-
-// The memory rule's sizes: T tokens, d_k = d_v = kMemD with elu+1 (so d_phi = kMemD too).
-// The oracle makes inputs of these sizes and the judge's budget is computed from them.
-constexpr std::uint64_t kMemT = 8192, kMemD = 64;
-// The time rule's smaller token count (the larger is 8 times it).
-constexpr Eigen::Index kTimeT = 512;
-// The large-eps probes' eps: about as large as the denominators, so its place shows.
-constexpr double kLargeEps = 10.0;
-
-#ifdef LINATTN_ORACLE
-// ==== oracle: calls, and what the reference says of each ====================================
-// Most checks' calls are made in oracle/probes.*; the probes whose sizes the
-// judge states too (large eps, the memory and time rules) are made here, beside those sizes.
-using namespace causal;
-
-// ---- the two whole-sequence forms --------------------------------------------------------
-
-json expect_sequence(const json& a, causal::Form form) {
-  const Matrix Q = wire::to_matrix(a.at("Q")), K = wire::to_matrix(a.at("K")),
-               V = wire::to_matrix(a.at("V"));
-  const double eps = a.at("eps").get<double>();
-  const linref::FeatureMap phi = feature_map(a.at("phi"));
-  const Matrix O = form == causal::Form::Parallel
-                       ? linref::causal_linear_attention_parallel(Q, K, V, phi, eps)
-                       : linref::causal_linear_attention_recurrent(Q, K, V, phi, eps);
-  const Matrix FQ = phi(Q), FK = phi(K);
-  return json{{"O", wire::from_matrix(O)},
-              {"d_phi", FQ.cols()},
-              {"suspects", FQ.rows() <= kMaxSuspectTokens
-                               ? suspects_json(causal::sequence_suspects(FQ, FK, V, eps, form))
-                               : json::array()}};
-}
-json expect_recurrent(const json& a) { return expect_sequence(a, causal::Form::Recurrent); }
-json expect_parallel(const json& a) { return expect_sequence(a, causal::Form::Parallel); }
-// The same probes grade both forms; each form's suspects are worded for it.
-std::function<json(const json&)> sequence_expect(const std::string& function) {
-  return function == kParallel ? expect_parallel : expect_recurrent;
-}
-
-json calls_large_eps(std::uint64_t s) {
-  linref::Rng rng(s);
-  return attn_calls({random_case(rng, 6, 3, 2, phi_spec("elu_plus_one"), kLargeEps, 1.0)});
-}
-json calls_memory_budget(std::uint64_t s) {
-  linref::Rng rng(s);
-  return attn_calls({random_case(rng, kMemT, kMemD, kMemD, phi_spec("elu_plus_one"), 0.0, 0.5)});
-}
-// The time rule: one problem at T and 8 T (small widths, so that work per token pair, if any,
-// dominates).
-json calls_linear_time(std::uint64_t s) {
-  linref::Rng rng(s);
-  return attn_calls({random_case(rng, kTimeT, 8, 8, phi_spec("elu_plus_one"), 0.0, 0.5),
-                     random_case(rng, 8 * kTimeT, 8, 8, phi_spec("elu_plus_one"), 0.0, 0.5)});
-}
-
-// ---- the decode step ---------------------------------------------------------------------
-
-json expect_step(const json& a) {
-  const Matrix S = wire::to_matrix(a.at("S"));
-  const Vector z = wire::to_vector(a.at("z")), q = wire::to_vector(a.at("q")),
-               k = wire::to_vector(a.at("k")), v = wire::to_vector(a.at("v"));
-  const double eps = a.at("eps").get<double>();
-  const linref::FeatureMap phi = feature_map(a.at("phi"));
-  const linref::DecodeStep ref = linref::linear_attention_step(S, z, q, k, v, phi, eps);
-  const causal::StepSuspects sus =
-      causal::step_suspects(S, z, features_of(phi, q), features_of(phi, k), k, v, eps);
-  return json{{"o", wire::from_vector(ref.o)},
-              {"S", wire::from_matrix(ref.S)},
-              {"z", wire::from_vector(ref.z)},
-              {"suspects", {{"o", suspects_json(sus.o)}, {"S", suspects_json(sus.S)},
-                            {"z", suspects_json(sus.z)}}}};
-}
-
-json calls_step_large_eps(std::uint64_t s) {
-  linref::Rng rng(s);
-  return step_calls({step_after(rng, 3, 3, 2, phi_spec("elu_plus_one"), kLargeEps, 1.0)});
-}
-#endif  // LINATTN_ORACLE
 
 // ---- the two whole-sequence forms --------------------------------------------------------
 
@@ -216,40 +86,32 @@ Check attention_check(const char* function, const std::string& name, double poin
 // large-eps and random-hidden, in that order.
 void add_sequence_checks(std::vector<Check>& out, const char* fn, const std::string& prefix,
                          const std::vector<double>& pts) {
-  out.push_back(with_oracle(attention_check(
+  out.push_back(attention_check(
       fn, prefix + "/hand-example", pts[0], Visibility::Visible, 1,
       "The textbook's three tokens with elu+1 and eps = 0; the exact outputs are (1, 0), "
-      "(5/9, 4/9) = (0.5555555556, 0.4444444444) and (7/12, 2/3) = (0.5833333333, 0.6666666667)."),
-      LINATTN_ORACLE_OF(calls_hand_example, sequence_expect(fn))));
-  out.push_back(with_oracle(attention_check(
+      "(5/9, 4/9) = (0.5555555556, 0.4444444444) and (7/12, 2/3) = (0.5833333333, 0.6666666667)."));
+  out.push_back(attention_check(
       fn, prefix + "/single-token", pts[1], Visibility::Visible, 1,
-      "With one token and eps = 0 the only key gets all the weight: O must equal V."),
-      LINATTN_ORACLE_OF(calls_single_token, sequence_expect(fn))));
-  out.push_back(with_oracle(attention_check(
+      "With one token and eps = 0 the only key gets all the weight: O must equal V."));
+  out.push_back(attention_check(
       fn, prefix + "/random-taylor", pts[2], Visibility::Visible, 1,
-      "Taylor features make d_phi = 7 while d_v = 3, so a transposed state cannot fit."),
-      LINATTN_ORACLE_OF(calls_random_taylor, sequence_expect(fn))));
-  out.push_back(with_oracle(attention_check(
+      "Taylor features make d_phi = 7 while d_v = 3, so a transposed state cannot fit."));
+  out.push_back(attention_check(
       fn, prefix + "/random-features", pts[3], Visibility::Visible, 1,
-      "Positive random features with d_phi = 6, d_k = 3, d_v = 4."),
-      LINATTN_ORACLE_OF(calls_random_features, sequence_expect(fn))));
-  out.push_back(with_oracle(attention_check(
+      "Positive random features with d_phi = 6, d_k = 3, d_v = 4."));
+  out.push_back(attention_check(
       fn, prefix + "/elu-and-relu", pts[4], Visibility::Visible, 1,
       "Call 1 uses elu+1 (d_k = 4, d_v = 3); call 2 uses relu on positive inputs (d_k = 3, "
-      "d_v = 5)."),
-      LINATTN_ORACLE_OF(calls_elu_and_relu, sequence_expect(fn))));
-  out.push_back(with_oracle(attention_check(
+      "d_v = 5)."));
+  out.push_back(attention_check(
       fn, prefix + "/constant-values", pts[5], Visibility::Visible, 1,
       "Every row of V is the same vector and eps = 0. The weights of each output add up to "
-      "one, so every output row must be that vector."),
-      LINATTN_ORACLE_OF(calls_constant_values, sequence_expect(fn))));
-  out.push_back(with_oracle(attention_check(
+      "one, so every output row must be that vector."));
+  out.push_back(attention_check(
       fn, prefix + "/large-eps", pts[6], Visibility::Visible, 1,
       "eps = " + fmt(kLargeEps) + " is about as large as the denominators, so the output shows "
-      "exactly how eps is used: o_t = S_t^T phi(q_t) / (z_t^T phi(q_t) + eps)."),
-      LINATTN_ORACLE_OF(calls_large_eps, sequence_expect(fn))));
-  out.push_back(with_oracle(attention_check(fn, prefix + "/random-hidden", pts[7], Visibility::Hidden, 17),
-                            LINATTN_ORACLE_OF(calls_random_hidden, sequence_expect(fn))));
+      "exactly how eps is used: o_t = S_t^T phi(q_t) / (z_t^T phi(q_t) + eps)."));
+  out.push_back(attention_check(fn, prefix + "/random-hidden", pts[7], Visibility::Hidden, 17));
 }
 
 // The memory rule at kMemT tokens: room for the O(T) arrays twice over, far less than T x T.
@@ -333,37 +195,32 @@ Check step_check(const std::string& name, double points, Visibility vis, std::ui
 }
 
 void add_step_checks(std::vector<Check>& out) {
-  out.push_back(with_oracle(step_check(
+  out.push_back(step_check(
       "step/from-zero", 2.0, Visibility::Visible, 1,
       "From the zero state with eps = 0, the step must return o = v, S = phi(k) v^T and "
-      "z = phi(k)."),
-      LINATTN_ORACLE_OF(calls_step_from_zero, expect_step)));
-  out.push_back(with_oracle(step_check(
+      "z = phi(k)."));
+  out.push_back(step_check(
       "step/reproduces-recurrent", 3.0, Visibility::Visible, 1,
       "Eight tokens decoded one at a time with Taylor features (d_phi = 7, d_v = 3). Call t "
       "is given the reference's state after t-1 tokens; its o is row t of the recurrent form's "
-      "output."),
-      LINATTN_ORACLE_OF(calls_step_reproduces_recurrent, expect_step)));
-  out.push_back(with_oracle(step_check(
+      "output."));
+  out.push_back(step_check(
       "step/unequal-sizes", 2.0, Visibility::Visible, 1,
-      "A state after 5 tokens with d_phi = 9 and d_v = 4: S must stay (d_phi, d_v)."),
-      LINATTN_ORACLE_OF(calls_step_unequal_sizes, expect_step)));
-  out.push_back(with_oracle(step_check(
+      "A state after 5 tokens with d_phi = 9 and d_v = 4: S must stay (d_phi, d_v)."));
+  out.push_back(step_check(
       "step/large-eps", 1.5, Visibility::Visible, 1,
       "eps = " + fmt(kLargeEps) + ", so o = S_t^T phi(q_t) / (z_t^T phi(q_t) + " + fmt(kLargeEps) +
-      ") visibly differs from any other placement of eps."),
-      LINATTN_ORACLE_OF(calls_step_large_eps, expect_step)));
-  out.push_back(with_oracle(step_check("step/random-hidden", 0.5, Visibility::Hidden, 19, ""),
-                            LINATTN_ORACLE_OF(calls_step_random_hidden, expect_step)));
+      ") visibly differs from any other placement of eps."));
+  out.push_back(step_check("step/random-hidden", 0.5, Visibility::Hidden, 19, ""));
 }
 
 std::vector<Check> make_causal_checks() {
   std::vector<Check> checks;
   // recurrent: 13.5 here + 1.5 for the memory rule + 1 for the time rule = 16.
   add_sequence_checks(checks, kRecurrent, "recurrent", {3, 1, 2.5, 2, 1.5, 1.5, 1.5, 0.5});
-  checks.push_back(with_oracle(memory_check(), LINATTN_ORACLE_OF(calls_memory_budget, expect_recurrent)));
+  checks.push_back(memory_check());
   checks.push_back(linear_time_check(kRecurrent, "recurrent/linear-time", 1.0,
-                                     LINATTN_ORACLE_OF(calls_linear_time, time_rule_expect(kRecurrent, "Q"))));
+                                     {}));
   // parallel: 10.
   add_sequence_checks(checks, kParallel, "parallel", {2, 1, 2, 1.5, 1, 1, 1, 0.5});
   // step: 9.
@@ -379,4 +236,3 @@ std::vector<Check> make_causal_checks() {
 
 static grader::Registrar causal_registrar{"causal", grader::make_causal_checks};
 
-#endif  // LINATTN_RUNNER

@@ -1,7 +1,7 @@
 // Checks of exercise 6, `chunkwise` (35 points): causal linear attention computed chunk by
 // chunk: 29 points for the values, 4 for the memory rule, 2 for the time rule (shared by every
 // linear-time form, grader/checks/shared/time_rule.hpp). The expected outputs and the outputs of
-// the usual slips come from the reference, in the oracle regions (the slipped copies of the
+// the usual slips come from the reference, in oracle/ (the slipped copies of the
 // chunked loop are in oracle/mistakes.cpp, most checks' calls in
 // oracle/probes.cpp).
 //
@@ -12,27 +12,13 @@
 // the chunk, z not carried, ...); failing that, the judge says which chunks are wrong (only
 // the last one, or every one after the first), which points at the same places.
 //
-// The file has three parts: the API description (compiled into the runner harness as well,
-// see grader/common/api.hpp), the judge (not in the runner), and the oracle regions marked
-// `#ifdef LINATTN_ORACLE` (they call the reference; the student kit's judge is built without
-// them, in every build, so nothing outside them may use the reference).
-#include "../../common/api.hpp"
-#include "chunkwise.hpp"
-
-// ==== API =====================================================================================
-
-// Q, K: (T, d_k); V: (T, d_v); chunk >= 1 -> O: (T, d_v).
-static const api::Exercise chunkwise_api{"chunkwise", {
-    api::function(LINATTN_SIGNATURE(causal_linear_attention_chunkwise),
-                  {"Q", "K", "V", "phi", "chunk", {"eps", 1e-6}}, {"O"}),
-}};
-
-#ifndef LINATTN_RUNNER
-// ==== the judge ===============================================================================
-
+// This file is the judge: the checks, what each asks and tells the student. The API
+// description is in api.cpp; the oracle (calls, the reference's answers, slipped copies)
+// in oracle/, joined with the checks by name; no student kit has oracle/.
 #include "../../common/wire.hpp"
 #include "../../src/byte_units.hpp"
 #include "../../src/check.hpp"
+#include "sizes.hpp"
 #include "../../src/compare.hpp"
 #include "../../checks/shared/feature_map_specs.hpp"
 #include "../../checks/shared/time_rule.hpp"
@@ -43,37 +29,8 @@ static const api::Exercise chunkwise_api{"chunkwise", {
 #include <string>
 #include <vector>
 
-#ifdef LINATTN_ORACLE
-#include "../causal/oracle/mistakes.hpp"
-#include "oracle/mistakes.hpp"
-#include "oracle/probes.hpp"
-#include "../../oracle/makers.hpp"
-#include "../../src/api_registry.hpp"
-
-static const api::References chunkwise_reference{
-    api::reference("causal_linear_attention_chunkwise", &linref::causal_linear_attention_chunkwise),
-};
-#endif
-
 namespace grader {
 namespace {
-
-const char* kChunkwise = "causal_linear_attention_chunkwise";
-
-// How T tokens fall into chunks: n chunks of `size` tokens, the last one of `last` tokens.
-struct Chunking {
-  Eigen::Index size = 1, n = 0, last = 0;
-};
-Chunking chunking(Eigen::Index T, Eigen::Index chunk) {
-  Chunking c;
-  c.size = std::max<Eigen::Index>(1, std::min(chunk, T));
-  c.n = (T + c.size - 1) / c.size;
-  c.last = T - (c.n - 1) * c.size;
-  return c;
-}
-
-// "1 token", "3 tokens".
-std::string tokens(Eigen::Index n) { return std::to_string(n) + (n == 1 ? " token" : " tokens"); }
 
 std::string describe_chunking(Eigen::Index T, Eigen::Index chunk) {
   const Chunking c = chunking(T, chunk);
@@ -163,9 +120,6 @@ Check chunk_check(const std::string& name, double points, Visibility vis, std::u
 
 // ---- the memory rule ---------------------------------------------------------------------
 
-// T = 8192, d_k = d_v = 64, elu+1 (d_phi = 64), chunks of 64 tokens: 128 chunks.
-constexpr std::uint64_t kMemT = 8192, kMemD = 64, kMemChunk = 64;
-
 std::uint64_t memory_budget() {
   const std::uint64_t T = kMemT, d = kMemD, C = kMemChunk;
   // Two copies of: phi(Q), phi(K), the output and one more T x d array; of one state per
@@ -213,159 +167,45 @@ Check memory_check() {
   return c;
 }
 
-#ifdef LINATTN_ORACLE
-// ==== oracle: calls, and what the reference says of each ====================================
-// The chunked loop with its slips is in oracle/mistakes.*, and most checks'
-// calls are made in oracle/probes.*; here, what each slip is called when the
-// judge names it, and the memory rule's probe, beside the sizes above.
-using namespace chunkwise;
-
-std::vector<Suspect> chunk_suspects(const Matrix& FQ, const Matrix& FK, const Matrix& V,
-                                    Eigen::Index chunk, double eps) {
-  const Eigen::Index T = FQ.rows();
-  const Chunking ch = chunking(T, chunk);
-  std::vector<Suspect> out;
-  auto add = [&](std::string text, const Slip& slip) {
-    out.push_back({std::move(text), chunked(FQ, FK, V, chunk, eps, slip)});
-  };
-  Slip s;
-  s.fold_first = true;
-  add("the chunk was folded into the state before its own outputs were read, so its tokens "
-      "are counted twice (once through S and z, once through the masked block), and its later "
-      "tokens leak into earlier outputs through S. Read the state first, then add the chunk to it.",
-      s);
-  s = Slip{};
-  s.strict = true;
-  add("the mask inside a chunk drops the diagonal (keeps s < t instead of s <= t), so no token "
-      "is part of its own output (with eps = 0 a chunk's first row is 0/0 = NaN). Zero only the "
-      "entries above the diagonal of the chunk x chunk block.", s);
-  s = Slip{};
-  s.carry_z = false;
-  add("z is not carried across chunks: the denominators count only the chunk's own tokens while "
-      "the numerators count all earlier ones through S. Add each chunk's phi(k) rows to z, as you "
-      "add its outer products to S.", s);
-  s = Slip{};
-  s.carry_S = false;
-  add("S is not carried across chunks: the numerators count only the chunk's own tokens while the "
-      "denominators count all earlier ones through z. Add each chunk's phi(K_c)^T V_c to S.", s);
-  s = Slip{};
-  s.carry_S = s.carry_z = false;
-  add("neither S nor z is carried across chunks: each chunk attends to its own tokens only. After "
-      "a chunk's outputs, add its tokens to the state that the next chunk reads.", s);
-  if (ch.last < ch.size) {
-    s = Slip{};
-    s.drop_last = true;
-    add("the last, shorter chunk (" + tokens(ch.last) + ") was dropped: it was never "
-        "computed, so its rows are left at 0. With T not a multiple of chunk, the last chunk holds "
-        "the T - start tokens left over.", s);
-  }
-  out.push_back({chunk >= T ? "nothing was computed: with chunk >= T the whole sequence is one "
-                              "chunk of T tokens, but the number of chunks or the chunk's size came "
-                              "out as 0 (T / chunk rounds down to 0 when chunk > T, and T mod chunk "
-                              "is 0 when chunk = T). Give each chunk min(chunk, T - start) tokens."
-                            : "nothing was computed: every row of O is 0.",
-                 Matrix::Zero(T, V.cols())});
-  s = Slip{};
-  s.no_mask = true;
-  add("the chunk x chunk block is not masked: inside a chunk, query t also sees the later keys "
-      "s > t. Zero the entries above the diagonal.", s);
-  s = Slip{};
-  s.upper = true;
-  add("the mask inside a chunk keeps the wrong triangle (s >= t instead of s <= t).", s);
-  if (FQ.cols() == V.cols()) {
-    s = Slip{};
-    s.transposed = true;
-    add("the state is read transposed, S phi(q) instead of S^T phi(q) (phi(Q_c) S^T for a chunk); "
-        "with d_phi = d_v the shapes fit either way.", s);
-  }
-  if (eps != 0.0) {
-    s = Slip{};
-    s.eps_times = 0;
-    add("eps is not in the denominator; it is added once to each row's denominator, "
-        "phi(q_t)^T z + (row sum of the block) + eps.", s);
-    s = Slip{};
-    s.eps_times = 2;
-    add("eps is added twice, once to the state's part of the denominator and once to the "
-        "chunk's part; it belongs once to their sum.", s);
-    s = Slip{};
-    s.eps_num = eps;
-    add("eps is added to the numerator as well; only the denominator gets it.", s);
-  }
-  // The slips of any causal form (denominators over the wrong axis, no division, ...), but not
-  // those with the outputs of a slip worded for chunks above (a strict mask, eps left out):
-  // the first match names the mistake, so such a copy could never be named.
-  for (Suspect& x : causal::sequence_suspects(FQ, FK, V, eps, causal::Form::Parallel))
-    if (!diagnose(x.value, out, kTight)) out.push_back(std::move(x));
-  return out;
-}
-
-json expect_chunkwise(const json& a) {
-  const Matrix Q = wire::to_matrix(a.at("Q")), K = wire::to_matrix(a.at("K")), V = wire::to_matrix(a.at("V"));
-  const Eigen::Index chunk = a.at("chunk").get<Eigen::Index>();
-  const double eps = a.at("eps").get<double>();
-  const linref::FeatureMap phi = feature_map(a.at("phi"));
-  const Matrix FQ = phi(Q), FK = phi(K);
-  return json{{"O", wire::from_matrix(linref::causal_linear_attention_chunkwise(Q, K, V, phi, chunk, eps))},
-              {"d_phi", FQ.cols()},
-              {"suspects", FQ.rows() <= kMaxSuspectTokens ? suspects_json(chunk_suspects(FQ, FK, V, chunk, eps))
-                                                          : json::array()}};
-}
-
-json calls_memory(std::uint64_t seed) {
-  linref::Rng rng(seed);
-  return chunk_calls({random_case(rng, kMemT, kMemD, kMemD, phi_spec("elu_plus_one"), kMemChunk, 0.0, 0.5)});
-}
-#endif  // LINATTN_ORACLE
-
 std::vector<Check> make_chunkwise_checks() {
   std::vector<Check> checks;
-  auto add = [&](Check c, Oracle o) { checks.push_back(with_oracle(std::move(c), std::move(o))); };
-  add(chunk_check("chunkwise/hand-example", 4.0, Visibility::Visible, 1,
+  checks.push_back(chunk_check("chunkwise/hand-example", 4.0, Visibility::Visible, 1,
                   "The textbook's three tokens with elu+1 and eps = 0, in chunks of 1, 2, 3 and 4; "
                   "every chunk size gives the same outputs, (1, 0), (5/9, 4/9) = (0.5555555556, "
-                  "0.4444444444) and (7/12, 2/3) = (0.5833333333, 0.6666666667)."),
-      LINATTN_ORACLE_OF(calls_hand_example, expect_chunkwise));
-  add(chunk_check("chunkwise/uneven-last-chunk", 5.0, Visibility::Visible, 1,
+                  "0.4444444444) and (7/12, 2/3) = (0.5833333333, 0.6666666667)."));
+  checks.push_back(chunk_check("chunkwise/uneven-last-chunk", 5.0, Visibility::Visible, 1,
                   "T is not a multiple of chunk: T = 10 in chunks of 4, T = 11 in chunks of 3, "
                   "T = 7 in chunks of 6; the last chunk is shorter than the others.",
                   "a block of rows taken past the end of Q, K or V: the last chunk holds only the "
-                  "T - start tokens left over, min(chunk, T - start)."),
-      LINATTN_ORACLE_OF(calls_uneven_last_chunk, expect_chunkwise));
-  add(chunk_check("chunkwise/chunk-one", 3.0, Visibility::Visible, 1,
+                  "T - start tokens left over, min(chunk, T - start)."));
+  checks.push_back(chunk_check("chunkwise/chunk-one", 3.0, Visibility::Visible, 1,
                   "chunk = 1 (T = 9, then T = 1): every chunk is one token, and the chunkwise form "
-                  "is the recurrence itself; the 1 x 1 block is the token's own kernel value."),
-      LINATTN_ORACLE_OF(calls_chunk_one, expect_chunkwise));
-  add(chunk_check("chunkwise/chunk-at-least-T", 3.0, Visibility::Visible, 1,
+                  "is the recurrence itself; the 1 x 1 block is the token's own kernel value."));
+  checks.push_back(chunk_check("chunkwise/chunk-at-least-T", 3.0, Visibility::Visible, 1,
                   "chunk >= T (T = 8 with chunk 8 and 9, T = 5 with chunk 1000): one chunk holds "
                   "the whole sequence, and the chunkwise form is the parallel form.",
                   "with chunk >= T a block of `chunk` rows runs past the end of Q, K or V: the one "
-                  "chunk holds T tokens, min(chunk, T - start)."),
-      LINATTN_ORACLE_OF(calls_chunk_at_least_T, expect_chunkwise));
-  add(chunk_check("chunkwise/many-chunk-sizes", 4.0, Visibility::Visible, 1,
+                  "chunk holds T tokens, min(chunk, T - start)."));
+  checks.push_back(chunk_check("chunkwise/many-chunk-sizes", 4.0, Visibility::Visible, 1,
                   "One sequence of T = 13 tokens (positive random features, d_phi = 6, d_v = 4) in "
-                  "chunks of 2, 3, 5, 6 and 12: the output is the same every time."),
-      LINATTN_ORACLE_OF(calls_many_chunk_sizes, expect_chunkwise));
-  add(chunk_check("chunkwise/unequal-widths", 4.0, Visibility::Visible, 1,
+                  "chunks of 2, 3, 5, 6 and 12: the output is the same every time."));
+  checks.push_back(chunk_check("chunkwise/unequal-widths", 4.0, Visibility::Visible, 1,
                   "d_phi != d_v: Taylor features (d_phi = 7, d_v = 3, T = 12, chunks of 5), then "
                   "random features (d_phi = 9, d_v = 2, T = 10, chunks of 4). A state used "
-                  "transposed cannot fit."),
-      LINATTN_ORACLE_OF(calls_unequal_widths, expect_chunkwise));
-  add(chunk_check("chunkwise/constant-values", 2.5, Visibility::Visible, 1,
+                  "transposed cannot fit."));
+  checks.push_back(chunk_check("chunkwise/constant-values", 2.5, Visibility::Visible, 1,
                   "Every row of V is the same vector, eps = 0, T = 12 in chunks of 5. Each output "
                   "is a weighted average whose weights add up to one, so every row of O must be "
-                  "that vector, provided S and z count the same tokens."),
-      LINATTN_ORACLE_OF(calls_constant_values, expect_chunkwise));
-  add(chunk_check("chunkwise/large-eps", 2.0, Visibility::Visible, 1,
+                  "that vector, provided S and z count the same tokens."));
+  checks.push_back(chunk_check("chunkwise/large-eps", 2.0, Visibility::Visible, 1,
                   "eps = 10 (T = 9, chunks of 4): eps is added once to each row's whole "
-                  "denominator, phi(q_t)^T z + (the row's sum in the block) + eps."),
-      LINATTN_ORACLE_OF(calls_large_eps, expect_chunkwise));
-  add(memory_check(), LINATTN_ORACLE_OF(calls_memory, expect_chunkwise));
-  add(chunk_check("chunkwise/random-hidden", 1.5, Visibility::Hidden, 23, ""),
-      LINATTN_ORACLE_OF(calls_random_hidden, expect_chunkwise));
+                  "denominator, phi(q_t)^T z + (the row's sum in the block) + eps."));
+  checks.push_back(memory_check());
+  checks.push_back(chunk_check("chunkwise/random-hidden", 1.5, Visibility::Hidden, 23, ""));
   // The time rule: the same problem at T and 8 T must cost about 8 times as much, not 64.
   checks.push_back(linear_time_check(
       kChunkwise, "chunkwise/linear-time", 2.0,
-      LINATTN_ORACLE_OF(calls_time, time_rule_expect(kChunkwise, "Q")),
+      {},
       "the form does work for every pair of tokens, for example it rebuilds the state from all "
       "earlier chunks for each new chunk, or masks a T x T matrix. Carry S and z from one chunk "
       "to the next and fold each chunk in once, after its outputs."));
@@ -377,4 +217,3 @@ std::vector<Check> make_chunkwise_checks() {
 
 static grader::Registrar chunkwise_registrar{"chunkwise", grader::make_chunkwise_checks};
 
-#endif  // LINATTN_RUNNER

@@ -1,0 +1,26 @@
+// What the checks of `causal` state and its oracle makes: the API functions' names and the
+// sizes of the probes. Included by checks.cpp (the judge) and oracle/oracle.cpp, so that a
+// size the judge's message names is the size the oracle's call has.
+#pragma once
+
+#include <Eigen/Core>
+
+#include <cstdint>
+
+namespace grader {
+namespace {
+
+constexpr const char* kRecurrent = "causal_linear_attention_recurrent";
+constexpr const char* kParallel = "causal_linear_attention_parallel";
+constexpr const char* kStep = "linear_attention_step";
+
+// The memory rule's sizes: T tokens, d_k = d_v = kMemD with elu+1 (so d_phi = kMemD too).
+// The oracle makes inputs of these sizes and the judge's budget is computed from them.
+constexpr std::uint64_t kMemT = 8192, kMemD = 64;
+// The time rule's smaller token count (the larger is 8 times it).
+constexpr Eigen::Index kTimeT = 512;
+// The large-eps probes' eps: about as large as the denominators, so its place shows.
+constexpr double kLargeEps = 10.0;
+
+}  // namespace
+}  // namespace grader
