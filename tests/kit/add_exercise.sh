@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# kit/add-exercise: the proof that adding an exercise takes one place per side. In a copy of the
-# kit, the template exercise `scale` (tests/kit/add_exercise/scale/) is added by writing only
-# its folder under exercises/, its solution, its one checks file and its name in
+# kit/add-exercise: the proof that adding an exercise takes the places the README lists. In a
+# copy of the kit, the template exercise `scale` (tests/kit/add_exercise/scale/) is added by
+# writing only its folder under exercises/, its solution, its folder under grader/exercises/
+# (api.cpp, checks.cpp, oracle/), its two test files in tests/exercises/ and its name in
 # exercises/list.txt; nothing else is edited. Then the copy's grader, built from scratch, grades
-# the solution with full marks, the untouched stub with 0, and names both checks in the JSON
-# report.
+# the solution with full marks and the untouched stub with 0, naming every check in the JSON
+# report; and the copy's own tests that concern exercises pass there: the label `exercises`
+# (stubs derived from solutions, solutions, stubs, warning-free) and the `grader` tests of the
+# checks registry (every listed exercise has its checks, points, oracle and a hidden check, and
+# the reference passes them all). This proves the whole claim, not only that it grades.
 # usage: add_exercise.sh KIT_DIR
 set -u
 KIT_DIR=$1
@@ -25,7 +29,9 @@ tar -C "$KIT_DIR" --exclude='./build*' --exclude=./.git --exclude=./course-key -
 cp -r "$KIT_DIR/tests/kit/add_exercise/scale/." "$kit/"
 echo scale >>"$kit/exercises/list.txt"
 ! diff -rq "$KIT_DIR/grader" "$kit/grader" | grep -qv 'Only in .*/grader/exercises: scale' ||
-  fail "the copy's grader/ differs from the kit's by more than the checks file"
+  fail "the copy's grader/ differs from the kit's by more than the exercise's folder"
+! diff -rq "$KIT_DIR/tests" "$kit/tests" | grep -qv 'Only in .*/tests/exercises: s[a-z]*_scale.cpp' ||
+  fail "the copy's tests/ differs from the kit's by more than the exercise's two test files"
 
 report=$work/solutions.json
 (cd "$kit" && env -u LINATTN_BUILD_DIR ./kit grade solutions --only scale --json "$report") >"$out" 2>&1
@@ -37,9 +43,9 @@ r = json.load(open(sys.argv[1]))
 ex = [e for e in r["exercises"] if e["name"] == "scale"]
 assert len(ex) == 1, "no exercise scale in the report"
 checks = {c["name"]: c for c in ex[0]["checks"]}
-assert set(checks) == {"scale/by-two", "scale/negative"}, checks.keys()
+assert set(checks) == {"scale/by-two", "scale/negative", "scale/random-hidden"}, checks.keys()
 assert all(c["status"] == "passed" and c["function"] == "scale" for c in checks.values())
-assert ex[0]["score"] == ex[0]["max_score"] == 2, (ex[0]["score"], ex[0]["max_score"])
+assert ex[0]["score"] == ex[0]["max_score"] == 3, (ex[0]["score"], ex[0]["max_score"])
 PY
 
 report=$work/stub.json
@@ -50,7 +56,18 @@ python3 - "$report" <<'PY' >>"$out" 2>&1 || fail "the report of the stub is not 
 import json, sys
 r = json.load(open(sys.argv[1]))
 ex = [e for e in r["exercises"] if e["name"] == "scale"][0]
-assert ex["score"] == 0 and ex["max_score"] == 2
+assert ex["score"] == 0 and ex["max_score"] == 3
 assert all(c["status"] == "not_implemented" for c in ex["checks"]), [c["status"] for c in ex["checks"]]
 PY
-echo "ok: scale added with its folder, solution, checks file and list line; solution 2/2, stub 0/2"
+# The copy's own tests that concern exercises, built in its build folder (ccache serves what
+# did not change) and run there.
+targets=(exercises_single_source exercises_solutions exercises_memory_rule exercises_stubs checks_tests)
+(cd "$kit" && cmake --build build -j "${LINATTN_JOBS:-2}" --target "${targets[@]}") >"$out" 2>&1 ||
+  fail "the copy's test programs do not build with the new exercise"
+(cd "$kit/build" && ctest -L exercises --output-on-failure) >"$out" 2>&1 ||
+  fail "the copy's exercise tests fail with the new exercise"
+(cd "$kit/build" && ctest -R '^grader/checks/registry' --output-on-failure) >"$out" 2>&1 ||
+  fail "the copy's checks-registry tests fail with the new exercise"
+grep -q 'exercises/warning-free/solution/scale' "$kit/build/tests/exercises/CTestTestfile.cmake" ||
+  fail "the copy's tests do not cover the new exercise"
+echo "ok: scale added in its documented places; solution 3/3, stub 0/3; the copy's exercises and checks-registry tests pass"

@@ -1,5 +1,7 @@
-// Checks of the template exercise `scale` (2 points): what each check asks and how the judge
-// compares. Its oracle is in oracle/oracle.cpp, joined by the checks' names.
+// Checks of the template exercise `scale` (3 points): what each check asks and how the judge
+// compares. Its oracle is in oracle/oracle.cpp, joined by the checks' names. Like every
+// exercise it has a hidden check, whose inputs change with the seed.
+#include "../../common/wire.hpp"
 #include "../../src/check.hpp"
 #include "../../src/compare.hpp"
 
@@ -18,7 +20,8 @@ Verdict judge_scaled(const json& request, const json& expected, const json& repl
 
 std::vector<Check> make_scale_checks() {
   return {make_check("scale", "scale/by-two", 1.0, Visibility::Visible, 1, judge_scaled),
-          make_check("scale", "scale/negative", 1.0, Visibility::Visible, 1, judge_scaled)};
+          make_check("scale", "scale/negative", 1.0, Visibility::Visible, 1, judge_scaled),
+          make_check("scale", "scale/random-hidden", 1.0, Visibility::Hidden, 7, judge_scaled)};
 }
 
 }  // namespace
