@@ -5,10 +5,8 @@
 # (api.cpp, checks.cpp, oracle/), its two test files in tests/exercises/ and its name in
 # exercises/list.txt; nothing else is edited. Then the copy's grader, built from scratch, grades
 # the solution with full marks and the untouched stub with 0, naming every check in the JSON
-# report; and the copy's own tests that concern exercises pass there: the label `exercises`
-# (stubs derived from solutions, solutions, stubs, warning-free) and the `grader` tests of the
-# checks registry (every listed exercise has its checks, points, oracle and a hidden check, and
-# the reference passes them all). This proves the whole claim, not only that it grades.
+# report; and the copy's own exercise tests pass there (no missing test file, the stub derived
+# from the solution, both warning-free). This proves more than that it grades.
 # usage: add_exercise.sh KIT_DIR
 set -u
 KIT_DIR=$1
@@ -59,15 +57,16 @@ ex = [e for e in r["exercises"] if e["name"] == "scale"][0]
 assert ex["score"] == 0 and ex["max_score"] == 3
 assert all(c["status"] == "not_implemented" for c in ex["checks"]), [c["status"] for c in ex["checks"]]
 PY
-# The copy's own tests that concern exercises, built in its build folder (ccache serves what
-# did not change) and run there.
-targets=(exercises_single_source exercises_solutions exercises_memory_rule exercises_stubs checks_tests)
-(cd "$kit" && cmake --build build -j "${LINATTN_JOBS:-2}" --target "${targets[@]}") >"$out" 2>&1 ||
-  fail "the copy's test programs do not build with the new exercise"
-(cd "$kit/build" && ctest -L exercises --output-on-failure) >"$out" 2>&1 ||
+# The copy's own tests that concern exercises, those a new exercise would break unless its
+# documented places are all filled: the `exercises` label's missing-file and warning-free
+# tests (no program to build) and the stubs derived from solutions (one small program). The
+# judge tests on fake replies and the solutions' own programs are left to the kit's suite:
+# adding an exercise changes every test program's include path, so building them here costs
+# as much as a fresh build.
+(cd "$kit" && cmake --build build -j "${LINATTN_JOBS:-2}" --target exercises_single_source) >"$out" 2>&1 ||
+  fail "the copy's single-source test does not build with the new exercise"
+(cd "$kit/build" && ctest -L exercises -R '^(exercises/|single-source)' --output-on-failure) >"$out" 2>&1 ||
   fail "the copy's exercise tests fail with the new exercise"
-(cd "$kit/build" && ctest -R '^grader/checks/registry' --output-on-failure) >"$out" 2>&1 ||
-  fail "the copy's checks-registry tests fail with the new exercise"
 grep -q 'exercises/warning-free/solution/scale' "$kit/build/tests/exercises/CTestTestfile.cmake" ||
   fail "the copy's tests do not cover the new exercise"
-echo "ok: scale added in its documented places; solution 3/3, stub 0/3; the copy's exercises and checks-registry tests pass"
+echo "ok: scale added in its documented places; solution 3/3, stub 0/3; the copy's exercise tests pass"
