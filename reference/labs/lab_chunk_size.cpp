@@ -87,7 +87,7 @@ ChunkSizeResult compute_chunk_size(Eigen::Index T, Eigen::Index d_phi, Eigen::In
                                    std::uint64_t seed) {
   if (T < 1 || chunks.empty() || rounds < 1)
     throw std::invalid_argument("compute_chunk_size: needs T >= 1, a chunk size and a round");
-  ChunkSizeResult r;
+  ChunkSizeResult r{};  // every field starts at zero: none is left to chance
   r.T = T;
   r.d_phi = d_phi;
   r.d_v = d_v;

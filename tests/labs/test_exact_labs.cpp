@@ -130,6 +130,18 @@ TEST_CASE("chunk-size: every chunk size gives the recurrent outputs, rows in the
   CHECK(fastest_chunk(r) == r.fastest_chunk);
 }
 
+// The lab prints "T = ..., N rounds" from the result: the count reported is the one asked for.
+TEST_CASE("chunk-size: the result reports the rounds it was timed over") {
+  for (int rounds : {1, 3}) {
+    CAPTURE(rounds);
+    const ChunkSizeResult r = compute_chunk_size(64, 4, 3, {8, 64}, rounds);
+    CHECK(r.rounds == rounds);
+    CHECK(r.T == 64);
+    CHECK(r.d_phi == 4);
+    CHECK(r.d_v == 3);
+  }
+}
+
 TEST_CASE("chunk-size: the GEMM skeleton's FLOPs are 2 C^2 (d_phi + d_v) + 4 C d_phi d_v per chunk") {
   const ChunkSizeResult r = compute_chunk_size(200, 12, 5, {1, 7, 200, 256}, 1);
   REQUIRE(r.rows.size() == 4);
