@@ -96,6 +96,12 @@ std::string seconds_text(double s) {
   return o.str();
 }
 
+// A time check's calls are limited by CPU time, at the check's limit: the time rule judges
+// their CPU time, and a wall limit would stop a slow call on a loaded machine that a quiet one
+// lets finish and measure, changing the verdict with the load. The wall clock stays as a guard
+// for a call that waits instead of working, this much longer.
+double timed_call_wall_guard(const Check& check) { return 6 * check.limits.wall_seconds + 10; }
+
 std::string short_value(const json& v) {
   if (v.is_object() && v.contains("name")) return v["name"].get<std::string>();  // a phi spec
   if (v.is_object() && v.contains("rows") && v.contains("cols"))
@@ -147,6 +153,10 @@ RunnerRun run_runner(const CheckRun& run, const json& request, double wall_secon
   const UniqueFd request_file = sealed_memory_file("linattn-request", wire::encode(request));
   Limits limits = check.limits;
   limits.wall_seconds = wall_seconds;
+  if (check.timed) {
+    limits.cpu_seconds = check.limits.wall_seconds;
+    limits.wall_seconds = timed_call_wall_guard(check);
+  }
   limits.reply_pipe = true;
   limits.pass_fds.emplace_back(request_file.get(), 3);
   const Confinement confined = confine(jail, {inside(jail, runner), "--fds"}, limits);
@@ -319,8 +329,13 @@ bool ending_decides(const CheckRun& run, const RunnerRun& done, const std::strin
   }
   if (outcome.ending == Ending::TimedOut) {
     r.status = Status::Timeout;
-    r.message = tried + "\nStopped after " + seconds_text(check.limits.wall_seconds) +
-                (check.timed ? " (the limit for each call of this check)" : " (the limit for this check)") +
+    const std::string limit =
+        !check.timed ? seconds_text(check.limits.wall_seconds) + " (the limit for this check)"
+        : outcome.out_of_cpu ? seconds_text(check.limits.wall_seconds) +
+                                   " of CPU time (the limit for each call of this check)"
+                             : seconds_text(timed_call_wall_guard(check)) +
+                                   " (the wall-clock guard for each call of this check, for code that waits)";
+    r.message = tried + "\nStopped after " + limit +
                 ". Look for a loop that never ends, or work that grows much faster than the input.";
     if (!check.timeout_hint.empty()) r.message += "\nLikely mistake: " + check.timeout_hint;
     return true;

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 
 namespace grader::sandbox {
 
@@ -56,6 +57,11 @@ bool set_limit(int resource, std::uint64_t value) {
 
   if (!set_limit(RLIMIT_AS, plan.limits.address_space_bytes) ||
       !set_limit(RLIMIT_FSIZE, plan.limits.file_size_bytes) || !set_limit(RLIMIT_CORE, 0))
+    fail();
+  // Soft and hard limit alike: the kernel kills the program when its CPU time reaches it (a
+  // handler for SIGXCPU buys nothing).
+  if (plan.limits.cpu_seconds > 0 &&
+      !set_limit(RLIMIT_CPU, static_cast<std::uint64_t>(std::ceil(plan.limits.cpu_seconds))))
     fail();
 
   const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);

@@ -132,6 +132,37 @@ TEST_CASE("sandbox: an infinite loop is stopped at the deadline") {
   guard.check();
 }
 
+// The CPU limit: a spinning program is stopped by the CPU time it spent, whatever the wall
+// clock says (here a wall limit far beyond it), and the outcome says which limit stopped it.
+TEST_CASE("sandbox: a CPU limit stops a spinning program by its CPU time, not the wall clock") {
+  const HangGuard guard(60.0);  // 60 x the 1 s of CPU time
+  Limits limits = quick(20.0);
+  limits.cpu_seconds = 1.0;
+  RunOutcome r = run_sandboxed(hostile("loop"), "/", limits);
+  CHECK(r.ending == RunOutcome::Ending::TimedOut);
+  CHECK(r.out_of_cpu);
+  CHECK(r.cpu_seconds >= 0.98);  // stopped at its second of CPU, not before
+  guard.check();
+}
+
+TEST_CASE("sandbox: a program that waits under a CPU limit is stopped by the wall clock") {
+  const HangGuard guard(30.0);
+  Limits limits = quick(1.0);
+  limits.cpu_seconds = 5.0;
+  RunOutcome r = run_sandboxed(hostile("fork_sleeper", {"exit", "stay"}), "/", limits);
+  CHECK(r.ending == RunOutcome::Ending::TimedOut);
+  CHECK_FALSE(r.out_of_cpu);
+  guard.check();
+}
+
+TEST_CASE("sandbox: a program that finishes under its CPU limit exits as usual") {
+  Limits limits = quick();
+  limits.cpu_seconds = 5.0;
+  RunOutcome r = run_sandboxed(hostile("segv"), "/", limits);
+  CHECK(r.ending == RunOutcome::Ending::Signaled);
+  CHECK_FALSE(r.out_of_cpu);
+}
+
 TEST_CASE("sandbox: 20 MB of output is cut to the first 64 KiB and counted") {
   RunOutcome r = run_sandboxed(hostile("flood", {"20"}), "/", quick(30.0));
   CHECK(r.ending == RunOutcome::Ending::Exited);
