@@ -327,11 +327,13 @@ bool ending_decides(const CheckRun& run, const RunnerRun& done, const std::strin
                 "been removed.";
     return true;
   }
-  if (outcome.ending == Ending::TimedOut) {
+  // A time check's call stopped by its CPU limit (sandbox.hpp: Limits::cpu_seconds).
+  const bool out_of_cpu = check.timed && outcome.ending == Ending::Signaled && outcome.signal == SIGXCPU;
+  if (outcome.ending == Ending::TimedOut || out_of_cpu) {
     r.status = Status::Timeout;
     const std::string limit =
         !check.timed ? seconds_text(check.limits.wall_seconds) + " (the limit for this check)"
-        : outcome.out_of_cpu ? seconds_text(check.limits.wall_seconds) +
+        : out_of_cpu ? seconds_text(check.limits.wall_seconds) +
                                    " of CPU time (the limit for each call of this check)"
                              : seconds_text(timed_call_wall_guard(check)) +
                                    " (the wall-clock guard for each call of this check, for code that waits)";

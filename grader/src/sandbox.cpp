@@ -37,7 +37,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
@@ -245,12 +244,7 @@ RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesy
     return outcome;
   }
   outcome.cpu_seconds = static_cast<double>(finished.cpu_microseconds) * 1e-6;
-  // Stopped by its CPU limit: killed by the kernel (under bubblewrap, bubblewrap reports the
-  // death as an exit status), with the limit's seconds spent.
-  const bool exited_cleanly = WIFEXITED(finished.wait_status) && WEXITSTATUS(finished.wait_status) == 0;
-  outcome.out_of_cpu = !finished.timed_out && !exited_cleanly && plan.limits.cpu_seconds > 0 &&
-                       outcome.cpu_seconds >= std::ceil(plan.limits.cpu_seconds) - 0.02;
-  if (finished.timed_out || outcome.out_of_cpu) {
+  if (finished.timed_out) {
     outcome.ending = RunOutcome::Ending::TimedOut;
   } else if (WIFSIGNALED(finished.wait_status)) {
     outcome.ending = RunOutcome::Ending::Signaled;

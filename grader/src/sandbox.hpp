@@ -14,8 +14,10 @@ namespace grader {
 struct Limits {
   double wall_seconds = 10.0;                          // then the whole process group is killed
   // CPU time the program may spend (RLIMIT_CPU, whole seconds rounded up, set before exec);
-  // 0 for none. A program stopped by it ends as TimedOut, with RunOutcome::out_of_cpu set: on a
-  // loaded machine a program's wall time grows with the load, its CPU time does not.
+  // 0 for none. The kernel ends it with SIGXCPU there (Signaled, or under bubblewrap the exit
+  // status that isolation's unwrap_signal reads as it), and with SIGKILL a second later if it
+  // ignores that: on a loaded machine a program's wall time grows with the load, its CPU time
+  // does not.
   double cpu_seconds = 0.0;
   std::uint64_t address_space_bytes = 2ull << 30;      // RLIMIT_AS
   std::uint64_t file_size_bytes = 64ull << 20;         // RLIMIT_FSIZE
@@ -59,7 +61,6 @@ struct RunOutcome {
   // CPU time of the program and everything it started (every thread, user + system), measured
   // by the supervisor after all of them ended: a figure the program cannot forge (time rule).
   double cpu_seconds = 0.0;
-  bool out_of_cpu = false;         // TimedOut by Limits::cpu_seconds, not by the wall clock
   std::string output;              // stdout and stderr, interleaved, first output_bytes_kept
   std::uint64_t output_bytes = 0;  // how much was written in all
   bool output_truncated() const { return output_bytes > output.size(); }

@@ -58,11 +58,13 @@ bool set_limit(int resource, std::uint64_t value) {
   if (!set_limit(RLIMIT_AS, plan.limits.address_space_bytes) ||
       !set_limit(RLIMIT_FSIZE, plan.limits.file_size_bytes) || !set_limit(RLIMIT_CORE, 0))
     fail();
-  // Soft and hard limit alike: the kernel kills the program when its CPU time reaches it (a
-  // handler for SIGXCPU buys nothing).
-  if (plan.limits.cpu_seconds > 0 &&
-      !set_limit(RLIMIT_CPU, static_cast<std::uint64_t>(std::ceil(plan.limits.cpu_seconds))))
-    fail();
+  // SIGXCPU at the limit (the sign the judge reads), SIGKILL a second later for a program that
+  // catches or ignores it.
+  if (plan.limits.cpu_seconds > 0) {
+    const auto seconds = static_cast<rlim_t>(std::ceil(plan.limits.cpu_seconds));
+    const rlimit cpu{seconds, seconds + 1};
+    if (::setrlimit(RLIMIT_CPU, &cpu) != 0) fail();
+  }
 
   const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (null_fd < 0 || ::dup2(null_fd, 0) != 0 || ::dup2(out_w, 1) != 1 || ::dup2(out_w, 2) != 2) fail();
