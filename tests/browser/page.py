@@ -170,7 +170,11 @@ class Page:
         height = self.js("return Math.ceil(document.documentElement.scrollHeight)")
         width = self.js("return Math.ceil(document.documentElement.scrollWidth)")
         size = self.driver.get_window_size()
-        self.driver.set_window_size(max(size["width"], width), min(max(height, 200), 20000))
+        # The window's size counts the browser's own frame; the page gets what is left of it.
+        frame_w = self.js("return Math.max(0, window.outerWidth - window.innerWidth)")
+        frame_h = self.js("return Math.max(0, window.outerHeight - window.innerHeight)")
+        self.driver.set_window_size(max(size["width"], width + frame_w),
+                                    min(max(height + frame_h, 200), 20000))
         self.driver.save_screenshot(path)
         self.driver.set_window_size(size["width"], size["height"])
         return path
