@@ -44,8 +44,8 @@ grade() {
 
 case "$name" in
   two-students)
-    grade "$work/right" alice "$work/ra.json"; [ $? -eq 0 ] || fail "alice's correct solution is not full marks"
-    grade "$work/right" bob "$work/rb.json"; [ $? -eq 0 ] || fail "bob's correct solution is not full marks"
+    grade "$work/right" alice "$work/ra.json" || fail "alice's correct solution is not full marks"
+    grade "$work/right" bob "$work/rb.json" || fail "bob's correct solution is not full marks"
     [ "$(field "$work/ra.json" 'j["seeds"] + " " + j["student"]')" = "per-student alice" ] ||
       fail "the report does not say whose seeds it used"
     a=$(seeds "$work/ra.json") b=$(seeds "$work/rb.json")
