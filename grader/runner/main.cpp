@@ -126,7 +126,7 @@ bool read_fd(int fd, std::vector<std::uint8_t>& out) {
 }
 
 bool write_fd(int fd, const json& reply) {
-  const std::vector<std::uint8_t> bytes = wire::encode(reply);
+  const std::vector<std::uint8_t> bytes = wire::encode_packed(reply);
   std::size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -155,7 +155,7 @@ int main(int argc, char** argv) {
     reply = harness_error(fds ? std::string("cannot read the request") : std::string("cannot read the request ") + argv[1]);
   } else {
     try {
-      reply = run(wire::decode(bytes));
+      reply = run(wire::decode_packed(bytes));
     } catch (const std::exception& e) {
       reply = harness_error(std::string("malformed request: ") + e.what());
     }

@@ -32,7 +32,9 @@ std::string call_arguments(const api::Schema& schema, const api::json& call) {
   for (std::size_t i = 0; i < schema.arguments.size(); ++i) {
     const api::Argument& a = schema.arguments[i];
     const std::string kind = i < schema.kinds.size() ? schema.kinds[i] : "";
-    api::json value = call.is_object() && call.contains(a.name) ? call[a.name] : a.fallback;
+    // By reference: a call's matrices may hold millions of numbers, and only their shapes show.
+    const auto given = call.is_object() ? call.find(a.name) : call.end();
+    const api::json& value = given != call.end() ? *given : a.fallback;
     if (value.is_null()) continue;  // missing and required: the runner refused it already
     text += (text.empty() ? "" : ", ") + value_text(a.name, kind, value);
   }
@@ -41,7 +43,9 @@ std::string call_arguments(const api::Schema& schema, const api::json& call) {
 
 std::string tried_text(const api::Schema& schema, const api::json& request, std::uint64_t seed,
                        std::optional<std::size_t> call) {
-  const api::json calls = request.is_object() ? request.value("calls", api::json::array()) : api::json::array();
+  static const api::json no_calls = api::json::array();
+  const auto listed = request.is_object() ? request.find("calls") : request.end();
+  const api::json& calls = listed != request.end() ? *listed : no_calls;  // not copied: see call_arguments
   const std::string seed_text = "seed " + std::to_string(seed);
   auto one = [&](std::size_t i) { return schema.function + "(" + call_arguments(schema, calls[i]) + ")"; };
   if (!calls.is_array() || calls.empty()) return "Tried: " + schema.function + ", " + seed_text + ".";
@@ -53,12 +57,15 @@ std::string tried_text(const api::Schema& schema, const api::json& request, std:
   // Which call the runner was in is not known (it crashed or was stopped): all of them.
   std::vector<std::string> lines;
   std::size_t first = 0;
+  std::string first_text = one(0);
   for (std::size_t i = 1; i <= n; ++i) {
-    if (i < n && one(i) == one(first)) continue;
+    std::string text = i < n ? one(i) : std::string();
+    if (i < n && text == first_text) continue;
     const std::string which = i - first == 1 ? "call " + std::to_string(first + 1)
                                              : "calls " + std::to_string(first + 1) + "-" + std::to_string(i);
-    lines.push_back("  " + which + ": " + one(first));
+    lines.push_back("  " + which + ": " + first_text);
     first = i;
+    first_text = std::move(text);
   }
   std::string text = "Tried " + std::to_string(n) + " calls, " + seed_text + "; it stopped in one of them:";
   for (std::size_t i = 0; i < lines.size() && i < kCallLinesShown; ++i) text += "\n" + lines[i];

@@ -1,4 +1,5 @@
 #include "run_check.hpp"
+#include "time_looks.hpp"
 
 #include "../common/wire.hpp"
 
@@ -47,21 +48,24 @@ constexpr std::uint64_t kReplyNumbersFloor = 1 << 16;
 
 std::uint64_t numbers_in(const json& j) {
   if (j.is_number()) return 1;
+  if (j.is_binary()) return j.get_binary().size() / sizeof(double);  // a packed matrix (wire.hpp)
   std::uint64_t n = 0;
   if (j.is_array() || j.is_object())
     for (const auto& item : j) n += numbers_in(item);
   return n;
 }
 
-// What the runner may send back for this check's request (cbor_shape.hpp).
-ReplyShape reply_shape(const Check& check, const json& request, const json& expected) {
+// What the runner may send back for this check's request (cbor_shape.hpp); `expected_numbers`
+// is numbers_in(the expected values), counted once per check (a time check's expected values
+// hold millions of numbers, and it starts nine runners).
+ReplyShape reply_shape(const Check& check, const json& request, std::uint64_t expected_numbers) {
   const api::Schema& schema = api::schema_of(check.function);
   ReplyShape shape;
   shape.result_names = schema.results;
   shape.result_kinds = schema.result_kinds;
   shape.calls = request.contains("calls") ? request["calls"].size() : 0;
   shape.watched = schema.watched.size();
-  const std::uint64_t given = numbers_in(request) + numbers_in(expected);
+  const std::uint64_t given = numbers_in(request) + expected_numbers;
   shape.max_numbers = kReplyNumbersFloor + kReplyNumbersPerGiven * given;
   return shape;
 }
@@ -135,7 +139,8 @@ struct RunnerRun {
   bool scratch_stopped = false;  // killed by the ScratchWatch at the quota
 };
 
-RunnerRun run_runner(const CheckRun& run, const json& request, double wall_seconds) {
+RunnerRun run_runner(const CheckRun& run, const json& request, double wall_seconds,
+                     std::uint64_t expected_numbers) {
   const Check& check = *run.check;
   RunnerRun done;
   RunOutcome& outcome = done.outcome;
@@ -150,7 +155,7 @@ RunnerRun run_runner(const CheckRun& run, const json& request, double wall_secon
   jail.read_only = {{runner, "/runner"}};
   // The request, in a sealed in-memory file handed to the runner as its descriptor 3: nothing
   // on disk, nothing the runner could swap for another file.
-  const UniqueFd request_file = sealed_memory_file("linattn-request", wire::encode(request));
+  const UniqueFd request_file = sealed_memory_file("linattn-request", wire::encode_packed(request));
   Limits limits = check.limits;
   limits.wall_seconds = wall_seconds;
   if (check.timed) {
@@ -176,14 +181,17 @@ RunnerRun run_runner(const CheckRun& run, const json& request, double wall_secon
   // of arrays of numbers, a few levels deep.) Then the reply is walked against the
   // function's results before anything is built, and decoded only if it fits them.
   if (!outcome.reply.empty()) {
-    const ReplyShape shape = reply_shape(check, request, run.oracle_case->expected);
+    const ReplyShape shape = reply_shape(check, request, expected_numbers);
     done.reply_problem = cbor_nesting_within(outcome.reply, kMaxReplyNesting)
                              ? reply_shape_problem(outcome.reply, shape)
                              : "nested too deep";
     if (done.reply_problem.empty()) {
       const std::vector<std::uint8_t> bytes(outcome.reply.begin(), outcome.reply.end());
       try {
-        done.reply = wire::decode(bytes);
+        // A time check's results stay packed, as its calls are (engine.cpp): its judge reads
+        // them through wire::to_matrix. The walk above let byte strings through only as a
+        // matrix's data, rows x cols doubles long.
+        done.reply = check.timed ? wire::decode_packed(bytes) : wire::decode(bytes);
         done.have_reply = done.reply.is_object() && done.reply.contains("outcome");
       } catch (const std::exception& e) {
         done.reply_problem = e.what();  // a garbled reply counts as no reply
@@ -210,9 +218,11 @@ RunnerRun run_each_call(const CheckRun& run, const json& request) {
   double seconds = 0;
   std::string output;
   std::uint64_t output_bytes = 0;
+  const std::uint64_t expected_numbers = numbers_in(run.oracle_case->expected);
   for (std::size_t i = 0; i < calls.size(); ++i) {
-    const json one_call{{"function", request.at("function")}, {"calls", json::array({calls[i]})}};
-    RunnerRun one = run_runner(run, one_call, check.limits.wall_seconds);
+    // Packed straight from the request (wire.hpp): a call of 8192 tokens is not copied first.
+    const json one_call{{"function", request.at("function")}, {"calls", json::array({wire::pack(calls[i])})}};
+    RunnerRun one = run_runner(run, one_call, check.limits.wall_seconds, expected_numbers);
     seconds += one.outcome.seconds;
     output += one.outcome.output;
     output_bytes += one.outcome.output_bytes;
@@ -230,7 +240,7 @@ RunnerRun run_each_call(const CheckRun& run, const json& request) {
       return one;
     }
     json& m = merged.reply;
-    m["results"].push_back(one.reply["results"][0]);
+    m["results"].push_back(std::move(one.reply["results"][0]));
     m["cpu_seconds"].push_back(one.outcome.cpu_seconds);
     m["peak_heap_bytes"] = std::max(m["peak_heap_bytes"].get<std::uint64_t>(),
                                     one.reply.value("peak_heap_bytes", std::uint64_t{0}));
@@ -239,38 +249,23 @@ RunnerRun run_each_call(const CheckRun& run, const json& request) {
     for (const auto& name : one.reply.value("inputs_changed", json::array()))
       if (std::find(m["inputs_changed"].begin(), m["inputs_changed"].end(), name) == m["inputs_changed"].end())
         m["inputs_changed"].push_back(name);
-    merged.outcome = one.outcome;
+    merged.outcome = std::move(one.outcome);
   }
   return merged;
 }
 
-// A time check that failed is measured again before its verdict stands, up to kMoreLooks
-// times: every call again, each in a fresh process, and each call's CPU time the least of its
-// runs. A burst of load that lands on one size (a few ms on the smallest size flips the growth
-// ratio of a linear form from 2 to 3) rarely lands on it again and again (one look more was not
-// enough in a full `./kit test`: a linear recurrence failed at 3.6), while a form that really
-// grows faster than T fails every time. A run that does not return normally ends the looking.
-constexpr int kMoreLooks = 2;
-
+// A failed time check's next looks (time_looks.hpp): every call again, each in a fresh process.
 Verdict second_look(const CheckRun& run, const json& request, const json& first, const Verdict& verdict) {
-  json merged = first;
-  Verdict v = verdict;
-  for (int look = 0; look < kMoreLooks && !v.passed; ++look) {
-    RunnerRun again;
+  auto measure = [&]() -> std::optional<json> {
     try {
-      again = run_each_call(run, request);
+      RunnerRun again = run_each_call(run, request);
+      if (again.have_reply && again.reply.contains("cpu_seconds")) return again.reply["cpu_seconds"];
     } catch (const std::exception&) {
-      return v;
     }
-    if (!again.have_reply || !again.reply.contains("cpu_seconds") ||
-        again.reply["cpu_seconds"].size() != merged.at("cpu_seconds").size())
-      return v;
-    for (std::size_t i = 0; i < merged["cpu_seconds"].size(); ++i)
-      merged["cpu_seconds"][i] =
-          std::min(merged["cpu_seconds"][i].get<double>(), again.reply["cpu_seconds"][i].get<double>());
-    v = judge_case(*run.check, *run.oracle_case, merged);
-  }
-  return v;
+    return std::nullopt;
+  };
+  return look_again(first, verdict, measure,
+                    [&](const json& reply) { return judge_case(*run.check, *run.oracle_case, reply); });
 }
 
 }  // namespace
@@ -558,7 +553,8 @@ CheckResult run_check(const CheckRun& run, CheckResult r) {
 
   RunnerRun done;
   try {
-    done = check.timed ? run_each_call(run, request) : run_runner(run, request, check.limits.wall_seconds);
+    done = check.timed ? run_each_call(run, request)
+                       : run_runner(run, request, check.limits.wall_seconds, numbers_in(run.oracle_case->expected));
   } catch (const std::exception& e) {
     return grader_fault(r, std::string("running the check: ") + e.what());
   }

@@ -197,7 +197,7 @@ TEST_CASE("checks/backward: the memory rule's budget and hint") {
   REQUIRE(mem.memory_hint);
   CHECK(contains(mem.memory_hint(rq, 512ull << 20), "a state for every token"));
   // The reference's two passes pass it (values; the heap is measured by the real runner only),
-  // and the time check (no time is measured here, only the values at T = 2048, 4096 and 8192).
+  // and the time check (no time is measured here, only the values at T = 512, 2048 and 8192).
   CHECK(fake::judge_with(mem, fake::reference(kFn), mem.seed).passed);
   const grader::Check& time = fake::check("backward", "backward/linear-time");
   CHECK(time.request(1).at("calls").at(2).at("FQ").at("rows") == 8192);

@@ -1,6 +1,6 @@
 // The time rule's judge on made-up replies: the CPU times are written here, so each case says
-// exactly which growth it stands for. Sizes 2048, 4096 and 8192, three inputs of each; a cost
-// a + b T gives steps in the ratio 2, a + c T^2 in the ratio 4.
+// exactly which growth it stands for. Sizes 512, 2048 and 8192, three inputs of each; a cost
+// a + b T gives steps in the ratio 4, a + c T^2 in the ratio 16.
 #include "fake_runner.hpp"
 
 #include "checks/shared/time_rule.hpp"
@@ -12,7 +12,7 @@ namespace {
 
 using fake::json;
 
-constexpr long kSizes[] = {2048, 4096, 8192};
+constexpr long kSizes[] = {512, 2048, 8192};
 
 // Nine calls of a made-up function with one matrix result, round by round as the check orders
 // them; the expected outputs are these.
@@ -36,10 +36,10 @@ json reply(const std::function<double(long, int)>& cpu, double off = 0.0) {
   }
   return json{{"outcome", "returned"}, {"results", results}, {"cpu_seconds", seconds}};
 }
-// a + b T + c T^2 seconds, T in units of 2048 tokens, the same in every round.
+// a + b T + c T^2 seconds, T in units of 512 tokens (1, 4, 16), the same in every round.
 std::function<double(long, int)> cost(double a, double b, double c) {
   return [=](long tokens, int) {
-    const double t = static_cast<double>(tokens) / 2048.0;
+    const double t = static_cast<double>(tokens) / 512.0;
     return a + b * t + c * t * t;
   };
 }
@@ -50,29 +50,36 @@ grader::Verdict judge(const json& r) { return grader::judge_linear_time(request(
 TEST_CASE("time rule: linear growth passes, whatever the fixed cost") {
   CHECK(judge(reply(cost(0.010, 0.005, 0))).passed);
   CHECK(judge(reply(cost(0.500, 0.005, 0))).passed);
-  // Linear with a little curvature (caches): steps of 5.5 and 14 ms, a ratio of 2.5.
-  CHECK(judge(reply(cost(0.010, 0.004, 0.0005))).passed);
+  // Linear with a little curvature (caches): steps of 13.5 and 72 ms, a ratio of 5.3.
+  CHECK(judge(reply(cost(0.010, 0.004, 0.0001))).passed);
+  // Measured on a quiet machine, linear forms in steps of 2 (the rule's first form, which
+  // failed above 2.8): chunkwise 30, 46, 86 ms, 2.84. In steps of 4, chunkwise's worst seen
+  // (least of three) was 15.2, 24.9, 94.7 ms: 7.2, under 8.
+  CHECK(judge(reply([](long tokens, int) { return tokens == 512 ? 0.0152 : tokens == 2048 ? 0.0249 : 0.0947; })).passed);
   // A call too fast to be timed at all still yields a verdict, not a division by 0.
   CHECK(judge(reply(cost(0, 0, 0))).passed);
 }
 
 TEST_CASE("time rule: quadratic growth fails and says what was measured") {
-  const grader::Verdict v = judge(reply(cost(0.010, 0.0, 0.010)));  // steps 30 and 120 ms
+  const grader::Verdict v = judge(reply(cost(0.010, 0.0, 0.001)));  // steps 15 and 240 ms
   REQUIRE(!v.passed);
-  CHECK(fake::contains(v.message, "T = 2048"));
+  CHECK(fake::contains(v.message, "T = 512"));
   CHECK(fake::contains(v.message, "T = 8192"));
-  CHECK(fake::contains(v.message, "grew by 120.0 ms"));
-  CHECK(fake::contains(v.message, "by 30.0 ms: 4.0 times as much"));
+  CHECK(fake::contains(v.message, "grew by 240.0 ms"));
+  CHECK(fake::contains(v.message, "by 15.0 ms: 16.0 times as much"));
   CHECK(fake::contains(v.message, "the least of 3 inputs of each size"));
-  CHECK(fake::contains(v.message, "fails above 2.8 times"));
+  CHECK(fake::contains(v.message, "The tokens grow 4 times at each step"));
+  CHECK(fake::contains(v.message, "fails above 8.0 times"));
+  // A light quadratic form, as the corpus's memo form measured: 11.4, 18.7 and 91.6 ms (9.1).
+  CHECK(!judge(reply([](long tokens, int) { return tokens == 512 ? 0.0114 : tokens == 2048 ? 0.0187 : 0.0916; })).passed);
 }
 
 TEST_CASE("time rule: a fixed cost per call (padding) cancels out and does not hide T^2") {
   // The issue's padding: 80 ms of CPU spent on purpose in every call. The old rule's figure,
-  // the largest call against the smallest, is (80 + 160) / (80 + 10) = 2.7 here for 4 times
+  // the largest call against the smallest, is (80 + 256) / (80 + 1) = 4.1 here for 16 times
   // the tokens: less than linear.
-  CHECK(!judge(reply(cost(0.080, 0.0, 0.010))).passed);
-  CHECK(!judge(reply(cost(5.0, 0.0, 0.010))).passed);
+  CHECK(!judge(reply(cost(0.080, 0.0, 0.001))).passed);
+  CHECK(!judge(reply(cost(5.0, 0.0, 0.001))).passed);
 }
 
 TEST_CASE("time rule: the least time of each size is kept, so load on one call does not fail it") {
@@ -82,29 +89,30 @@ TEST_CASE("time rule: the least time of each size is kept, so load on one call d
     const double t = cost(0.010, 0.005, 0)(tokens, round);
     if (tokens == 8192 && round == 0) return t + 0.050;
     if (tokens == 8192 && round == 2) return t + 0.050;
-    if (tokens == 4096 && round == 1) return t + 0.020;
+    if (tokens == 2048 && round == 1) return t + 0.020;
     return t;
   };
   CHECK(judge(reply(loaded)).passed);
 }
 
 TEST_CASE("time rule: the first step is never taken as less than the noise floor") {
-  // A fast linear form: its steps (0.1 ms, 0.6 ms) are start-up jitter, and the ratio of such
-  // steps means nothing (here 6). The floor, 5 ms, keeps it from failing.
+  // A fast linear form: its steps (0.1 ms, 1.2 ms) are start-up jitter, and the ratio of such
+  // steps means nothing (here 12). The floor, 8 ms, keeps it from failing.
   auto jitter = [](long tokens, int) {
-    return tokens == 2048 ? 0.0100 : tokens == 4096 ? 0.0101 : 0.0107;
+    return tokens == 512 ? 0.0100 : tokens == 2048 ? 0.0101 : 0.0113;
   };
   CHECK(judge(reply(jitter)).passed);
-  // The linear recurrence as measured on a loaded machine: steps of 3.5 and 11 ms (3.1 by
-  // themselves), 11 / 5 = 2.2 with the floor. A floor of 1 ms would fail it.
-  auto loaded = [](long tokens, int) { return tokens == 2048 ? 0.015 : tokens == 4096 ? 0.0185 : 0.0295; };
-  CHECK(judge(reply(loaded)).passed);
+  // The linear mlstm as measured on a quiet machine: 15.9, 18.5 and 54.5 ms, the smallest
+  // size's every call slowed by a few ms (14 by themselves), 36 / 8 = 4.5 with the floor. A
+  // floor of 1 ms would fail it.
+  auto slowed = [](long tokens, int) { return tokens == 512 ? 0.0159 : tokens == 2048 ? 0.0185 : 0.0545; };
+  CHECK(judge(reply(slowed)).passed);
   // A step down (the middle size measured high) is no reason to fail either.
-  auto dip = [](long tokens, int) { return tokens == 2048 ? 0.010 : tokens == 4096 ? 0.013 : 0.0125; };
+  auto dip = [](long tokens, int) { return tokens == 512 ? 0.010 : tokens == 2048 ? 0.013 : 0.0125; };
   CHECK(judge(reply(dip)).passed);
-  // But the floor is a floor, not a pass: a cheap quadratic form with steps of 6 and 24 ms is
-  // told (24 / 6 = 4); with a floor of 10 ms it would pass.
-  CHECK(!judge(reply(cost(0.010, 0.0, 0.002))).passed);
+  // But the floor is a floor, not a pass: a cheap quadratic form with steps of 4.5 and 72 ms
+  // is told (72 / 8 = 9); with a floor of 10 ms it would pass.
+  CHECK(!judge(reply(cost(0.010, 0.0, 0.0003))).passed);
 }
 
 TEST_CASE("time rule: a failed check names the likely mistake its exercise gave it") {
@@ -136,7 +144,7 @@ TEST_CASE("time rule: an answer nowhere near earns nothing, a small slip costs n
   CHECK(judge(reply(cost(0.01, 0.005, 0), 3e-8)).passed);
 }
 
-TEST_CASE("time rule: each call of a time check is a problem of its own, at N/2, N and 2 N") {
+TEST_CASE("time rule: each call of a time check is a problem of its own, at N/8, N/2 and 2 N") {
   // An oracle whose pair is (8 tokens, N = 64 tokens), each filled from its seed, with a vector
   // argument along the tokens and a matrix that is not (2 x 3).
   auto pair = [](std::uint64_t seed) {
@@ -159,7 +167,7 @@ TEST_CASE("time rule: each call of a time check is a problem of its own, at N/2,
   REQUIRE(calls.size() == 9);
   std::set<double> fills;
   for (std::size_t i = 0; i < calls.size(); ++i) {
-    const long tokens = 32L << (i % 3);
+    const long tokens = 8L << (2 * (i % 3));  // 8, 32, 128
     CHECK(calls[i].at("Q").at("rows") == tokens);
     CHECK(calls[i].at("g").size() == static_cast<std::size_t>(tokens));
     CHECK(calls[i].at("W").at("rows") == 2);  // not along the tokens: untouched

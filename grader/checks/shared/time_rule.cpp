@@ -129,10 +129,11 @@ Verdict judge_linear_time(const json& request, const json& expected, const json&
                 ms(high).c_str(), t0, t1, ms(low).c_str(), ratio);
   char rule[512];
   std::snprintf(rule, sizeof rule,
-                "When the tokens double, a cost that grows like T adds about 2 times what the "
-                "doubling before added, a cost that grows like T^2 about 4 times; this check "
-                "fails above %.1f times. A fixed cost per call cancels out of these differences.",
-                kTimeRuleMaxStepRatio);
+                "The tokens grow %d times at each step. A cost that grows like T then adds about "
+                "%d times what the step before added, a cost that grows like T^2 about %d times; "
+                "this check fails above %.1f times. A fixed cost per call cancels out of these "
+                "differences.",
+                kTimeRuleGrowth, kTimeRuleGrowth, kTimeRuleGrowth * kTimeRuleGrowth, kTimeRuleMaxStepRatio);
   return failure(figures, rule, likely_mistake);
 }
 
@@ -161,7 +162,8 @@ Oracle time_rule_oracle(Oracle oracle) {
           const int k = r * kTimeRuleSizes + s;
           json joined = pair(problem_seed(seed, k)).back();
           const long n = longest_matrix(joined);
-          const long tokens = n / 2 << s;  // N/2, N, 2 N
+          long tokens = 2 * n;  // 2 N, and N/2, N/8 below it
+          for (int below = s; below < kTimeRuleSizes - 1; ++below) tokens /= kTimeRuleGrowth;
           for (int more = 1; longest_matrix(joined) < tokens; ++more)
             joined = append_tokens(joined, pair(problem_seed(seed, k + 1000 * more)).back());
           calls.push_back(first_tokens(joined, tokens));
