@@ -166,6 +166,13 @@ TEST_CASE("oracle compact: judging shrunk values: kept rows by the judge, the ot
   const auto v2 = grader::judge_shrunk(check, request, shrunk, reply_with(off_other));
   CHECK_FALSE(v2.passed);
   CHECK(v2.message.find("row 65,") != std::string::npos);
+
+  // A time check's reply comes packed (wire::pack, as the runner sends it): judged the same.
+  // (The student kit's causal time check failed the solutions when it was not unpacked.)
+  CHECK(grader::judge_shrunk(check, request, shrunk, wire::pack(reply_with(right))).passed);
+  const auto v3 = grader::judge_shrunk(check, request, shrunk, wire::pack(reply_with(off_other)));
+  CHECK_FALSE(v3.passed);
+  CHECK(v3.message.find("row 65,") != std::string::npos);
 }
 
 TEST_CASE("oracle compact: a reply cannot widen the checksums' tolerance with huge entries") {
