@@ -22,7 +22,7 @@
 // back as an array of numbers, so every judge reads the same JSON either way; to_matrix takes
 // both forms.
 //
-// The judge walks a reply against this shape before decoding it (grader/src/cbor_shape.cpp):
+// The judge walks a reply against this shape before decoding it (grader/src/engine/cbor_shape.cpp):
 // a field not listed here, a result name the function does not have, more results than calls
 // or more numbers than the check could get back refuse the reply unread. A field the harness
 // gains goes into kReplyFields there as well.

@@ -3,7 +3,7 @@
 // reference, and the student hand-out has neither it nor this folder.
 #pragma once
 
-#include "../src/compare.hpp"
+#include "../src/judge/compare.hpp"
 
 #include <linref/linref.hpp>
 

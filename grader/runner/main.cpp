@@ -58,7 +58,7 @@ json harness_error(const std::string& what) {
               {"peak_heap_bytes", 0}, {"inputs_changed", json::array()}};
 }
 
-// Where the judge puts the request and expects the reply (see grader/src/sandbox.hpp).
+// Where the judge puts the request and expects the reply (see grader/src/sandbox/sandbox.hpp).
 constexpr int kRequestFd = 3;
 constexpr int kReplyFd = 4;
 

@@ -3,7 +3,7 @@
 // printed wire format names every function of every exercise.
 #include "fake_runner.hpp"
 
-#include "src/api_registry.hpp"
+#include "src/judge/api_registry.hpp"
 
 #include <sstream>
 

@@ -1,6 +1,6 @@
 // The comparison's messages: shapes said plainly, errors, the worst entry, the tolerance, the
 // first mismatches, NaN and Inf.
-#include "compare.hpp"
+#include "judge/compare.hpp"
 #include "fake_runner.hpp"
 
 #include <doctest/doctest.h>

@@ -1,6 +1,6 @@
 #include "fake_runner.hpp"
 
-#include "src/api_registry.hpp"
+#include "src/judge/api_registry.hpp"
 
 #include <stdexcept>
 

@@ -2,7 +2,7 @@
 // call's arguments, so that a judge can be tested without building or running anything.
 #pragma once
 
-#include "check.hpp"
+#include "judge/check.hpp"
 #include "common/wire.hpp"
 
 #include <linref/linref.hpp>

@@ -2,7 +2,7 @@
 // significant digits, "%.10g") and their units. A message's text is part of the product; these
 // fix three of them whole, so that a change of precision or wording is a decision, not an accident.
 #include "fake_runner.hpp"
-#include "src/numeric_comparison.hpp"
+#include "src/judge/numeric_comparison.hpp"
 
 #include <doctest/doctest.h>
 

@@ -5,7 +5,7 @@
 // in the 7th digit (a float32 solution) fails, a reference answer nudged by half the tolerance
 // passes; and every judge that takes several calls is given an answer right on every call but
 // one (the second, then the last), which must fail and say which call.
-#include "compare.hpp"
+#include "judge/compare.hpp"
 #include "fake_runner.hpp"
 
 #include <doctest/doctest.h>

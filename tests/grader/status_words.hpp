@@ -3,7 +3,7 @@
 // stops the test instead of being read as some default.
 #pragma once
 
-#include "src/report.hpp"
+#include "src/report/report.hpp"
 
 #include <stdexcept>
 #include <string>

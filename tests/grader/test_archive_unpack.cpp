@@ -1,7 +1,7 @@
-// Uploaded archives (grader/src/archive_unpack.*, archive_staging.*): each limit on its own,
+// Uploaded archives (grader/src/course/archive_unpack.*, archive_staging.*): each limit on its own,
 // on archives written here with libarchive's writer.
-#include "src/archive_staging.hpp"
-#include "src/archive_unpack.hpp"
+#include "src/course/archive_staging.hpp"
+#include "src/course/archive_unpack.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
-// Assignments (grader/src/assignment.hpp) on a small made-up kit: which exercises, what they
+// Assignments (grader/src/engine/assignment.hpp) on a small made-up kit: which exercises, what they
 // are worth, when students see each check, and the clear errors for a file that is wrong.
-#include "src/assignment.hpp"
+#include "src/engine/assignment.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,16 +1,17 @@
 // The build cache's key: everything that decides a build's outcome must be in it, or a cached
 // object, runner or refusal outlives what made it (a stricter include policy, other flags, a
 // build made under another sandbox layer would keep serving old results on a warm cache).
-#include "builder.hpp"
+#include "builder/builder.hpp"
 #include "builder_sources.hpp"
 #include "grader_config.hpp"
 #include "helpers.hpp"
-#include "isolation.hpp"
-#include "sha256.hpp"
+#include "sandbox/isolation.hpp"
+#include "util/sha256.hpp"
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -68,12 +69,17 @@ TEST_CASE("build key: source, kit headers, flags, compiler, builder version, san
 // what an older one cached.
 TEST_CASE("build key: the builder's digest is that of every builder source as it is now") {
   const std::filesystem::path src = std::filesystem::path(LINATTN_SOURCE_DIR) / "grader" / "src";
+  // grader/src's files by name: the key names each file without its layer's folder.
+  std::map<std::string, std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(src)) {
+    if (entry.is_regular_file()) files[entry.path().filename().string()] = entry.path();
+  }
   std::istringstream names(LINATTN_BUILDER_SOURCE_FILES);
   std::vector<std::string> listed;
   std::string lines;  // CMake's input: "name sha256\n" per file, raw bytes hashed
   for (std::string name; names >> name;) {
     listed.push_back(name);
-    const std::string text = grader_test::slurp(src / name);
+    const std::string text = grader_test::slurp(files[name]);
     grader::Sha256 file;
     file.add(text.data(), text.size());
     lines += name + " " + file.hex() + "\n";
@@ -94,10 +100,8 @@ TEST_CASE("build key: the builder's digest is that of every builder source as it
     CHECK(is_listed(name));
   }
   // Every header, and every source named like a part of the builder or the sandbox.
-  for (const auto& entry : std::filesystem::directory_iterator(src)) {
-    if (!entry.is_regular_file()) continue;
-    const std::string name = entry.path().filename().string();
-    const bool part = entry.path().extension() == ".hpp" || name.rfind("build", 0) == 0 ||
+  for (const auto& [name, path] : files) {
+    const bool part = path.extension() == ".hpp" || name.rfind("build", 0) == 0 ||
                       name.rfind("sandbox", 0) == 0 || name.rfind("object_policy", 0) == 0;
     CAPTURE(name);
     if (part) CHECK(is_listed(name));

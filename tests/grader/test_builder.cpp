@@ -1,6 +1,6 @@
 // build_runner on fixture submissions: builds, caches, reports errors on the student's own
 // path, notices a missing file, and refuses includes from outside the kit.
-#include "builder.hpp"
+#include "builder/builder.hpp"
 #include "grader_config.hpp"
 #include "helpers.hpp"
 

@@ -1,8 +1,8 @@
 // What a check that crashed, ran out of time or memory, or threw says it tried: the same
 // "Tried:" form as a failed comparison (arguments in the signature's order, shapes, which call
 // of several), and what kind of crash it was, named from Eigen's assertion when there is one.
-#include "../../grader/src/call_text.hpp"
-#include "../../grader/src/crash_text.hpp"
+#include "../../grader/src/judge/call_text.hpp"
+#include "../../grader/src/judge/crash_text.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
 // Canvas's flat "Download Submissions" folder, turned into a folder per student
-// (grader/src/canvas_download.*). Names as Canvas writes them: student_userid_submissionid_file,
+// (grader/src/course/canvas_download.*). Names as Canvas writes them: student_userid_submissionid_file,
 // with _LATE_ after the student for a late submission.
-#include "src/canvas_download.hpp"
+#include "src/course/canvas_download.hpp"
 
 #include <doctest/doctest.h>
 

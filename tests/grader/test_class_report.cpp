@@ -3,10 +3,10 @@
 // name or message a student controls becomes markup.
 #include <doctest/doctest.h>
 
-#include "src/class_report.hpp"
-#include "src/class_summary.hpp"
-#include "src/html_text.hpp"
-#include "src/report_html.hpp"
+#include "src/course/class_report.hpp"
+#include "src/course/class_summary.hpp"
+#include "src/report/html_text.hpp"
+#include "src/report/report_html.hpp"
 
 #include <string>
 #include <vector>

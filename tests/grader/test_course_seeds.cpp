@@ -1,6 +1,6 @@
-// Seeds of course grading (grader/src/course_seeds.hpp): per-student seeds differ between
+// Seeds of course grading (grader/src/engine/course_seeds.hpp): per-student seeds differ between
 // students and between checks, never change for one student, and are not the course's.
-#include "src/course_seeds.hpp"
+#include "src/engine/course_seeds.hpp"
 
 #include <doctest/doctest.h>
 

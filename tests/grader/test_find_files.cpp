@@ -1,10 +1,10 @@
-// The finder's door (grader/src/find_files.hpp): a submission's files read without following
+// The finder's door (grader/src/util/find_files.hpp): a submission's files read without following
 // a symbolic link at any depth, and never more than the size cap; the finder's answers when a
 // link stands where a file or folder was expected.
 #include <doctest/doctest.h>
 
-#include "src/canvas_download.hpp"
-#include "src/find_files.hpp"
+#include "src/course/canvas_download.hpp"
+#include "src/util/find_files.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>

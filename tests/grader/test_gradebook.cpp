@@ -1,9 +1,9 @@
-// The file finder (grader/src/find_files.hpp) and the gradebook, its exports and the
-// similarity report (grader/src/gradebook.hpp), on hand-made folders and reports.
+// The file finder (grader/src/util/find_files.hpp) and the gradebook, its exports and the
+// similarity report (grader/src/course/gradebook.hpp), on hand-made folders and reports.
 #include <doctest/doctest.h>
 
-#include "src/find_files.hpp"
-#include "src/gradebook.hpp"
+#include "src/util/find_files.hpp"
+#include "src/course/gradebook.hpp"
 
 #include <unistd.h>
 

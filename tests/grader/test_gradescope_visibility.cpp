@@ -2,7 +2,7 @@
 // visibility the assignment gave its check, and the line at the top adds up the visible
 // checks only, so that it never gives away what the (hidden) total holds.
 #include "status_words.hpp"
-#include "src/report.hpp"
+#include "src/report/report.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,10 +1,10 @@
 // The sandbox really is in force: a program run the way runners are run cannot open the kit's
 // files, make a socket or fork; and the compile-log filter keeps other files' text out.
-#include "build_log.hpp"
+#include "builder/build_log.hpp"
 #include "grader_config.hpp"
-#include "isolation.hpp"
-#include "landlock.hpp"
-#include "sandbox.hpp"
+#include "sandbox/isolation.hpp"
+#include "sandbox/landlock.hpp"
+#include "sandbox/sandbox.hpp"
 
 #include <doctest/doctest.h>
 

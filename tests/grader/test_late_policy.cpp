@@ -1,7 +1,7 @@
-// Late work (grader/src/late_policy.hpp): ISO 8601 times with their zone, the policy's days,
+// Late work (grader/src/report/late_policy.hpp): ISO 8601 times with their zone, the policy's days,
 // grace, per-day percent and cap, Canvas's flag, Gradescope's metadata.
-#include "src/late_policy.hpp"
-#include "src/submission_metadata.hpp"
+#include "src/report/late_policy.hpp"
+#include "src/report/submission_metadata.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,10 +1,10 @@
 // The object policy on real objects, compiled here from small sources, read with libelf: what
 // a crafted name or size did to readelf's columns does nothing here, and the allow-list keeps a
 // submission to its exercise's functions and names of its own.
-#include "elf_symbols.hpp"
+#include "builder/elf_symbols.hpp"
 #include "grader_config.hpp"
-#include "object_policy.hpp"
-#include "runner_symbols.hpp"
+#include "builder/object_policy.hpp"
+#include "builder/runner_symbols.hpp"
 
 #include <doctest/doctest.h>
 

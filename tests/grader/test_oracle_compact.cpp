@@ -1,11 +1,11 @@
-// The student kit's compact recording (grader/src/oracle_compact.hpp): large calls kept as
+// The student kit's compact recording (grader/src/engine/oracle_compact.hpp): large calls kept as
 // pools of tokens and rebuilt the same way every time, large expected matrices kept as some
 // rows and checksums of every row, and the judge that completes them from a reply.
 #include <doctest/doctest.h>
 
 #include "common/wire.hpp"
-#include "src/numeric_comparison.hpp"
-#include "src/oracle_compact.hpp"
+#include "src/judge/numeric_comparison.hpp"
+#include "src/engine/oracle_compact.hpp"
 
 #include <cmath>
 #include <limits>

@@ -1,12 +1,12 @@
-// Copies of programs started while other threads fork (grader/src/program_copy.hpp).
+// Copies of programs started while other threads fork (grader/src/sandbox/program_copy.hpp).
 // Without the lock between copies and forks, a child forked by one thread during another
 // thread's copy holds the copy open for writing, and starting the copy fails with "Text file
 // busy" (ETXTBSY): seen in CI as a check lost to "could not start the runner". Here three
 // threads copy a program (this test program, a megabyte or so, like a runner) and start the
 // copy, over and over, while two more keep starting short sleeps (a sandbox's supervisor
 // lives as long as its program, holding whatever it inherited); every start must succeed.
-#include "program_copy.hpp"
-#include "sandbox.hpp"
+#include "sandbox/program_copy.hpp"
+#include "sandbox/sandbox.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
 // The judge walks a runner's reply against the function's results before decoding it
-// (grader/src/cbor_shape.cpp): unknown fields, misplaced items and counts over their bounds
+// (grader/src/engine/cbor_shape.cpp): unknown fields, misplaced items and counts over their bounds
 // are refused at the header that announces them, before anything is built.
-#include "src/cbor_shape.hpp"
+#include "src/engine/cbor_shape.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>

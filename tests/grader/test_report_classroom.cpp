@@ -2,7 +2,7 @@
 // statuses classroom-resources/autograding-grading-reporter reads, points that add up, and
 // the run's status (pass only at full marks, error only for a fault of the grader).
 #include "status_words.hpp"
-#include "src/report.hpp"
+#include "src/report/report.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
 // The four report writers, on a small hand-made report: the contract's field names, the
 // Gradescope and JUnit translations, escaping, and colour only when asked for.
 #include "status_words.hpp"
-#include "src/report.hpp"
+#include "src/report/report.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,9 +1,9 @@
 // Runners built from fixture submissions, run under the sandbox on CBOR requests, as the
 // judge will run them: the replies carry outputs and observations, and the student's own
 // printing changes nothing.
-#include "builder.hpp"
+#include "builder/builder.hpp"
 #include "helpers.hpp"
-#include "sandbox.hpp"
+#include "sandbox/sandbox.hpp"
 
 #include "common/wire.hpp"
 

@@ -6,8 +6,8 @@
 // "waited for the deadline", never "was slow". One lower bound remains: a run stopped at a
 // 1 s deadline must have lasted 1 s by the test's own clock (not killed early); a slow machine
 // cannot make that fail.
-#include "isolation.hpp"
-#include "sandbox.hpp"
+#include "sandbox/isolation.hpp"
+#include "sandbox/sandbox.hpp"
 #include "../skip.hpp"
 
 #include <doctest/doctest.h>

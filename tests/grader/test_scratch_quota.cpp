@@ -2,8 +2,8 @@
 // it: the folder is a tmpfs of the quota's size where the judge may mount one, and a watcher
 // stops the runner's user id at the quota where it may not (issue 23: 3.75 GiB of the host's
 // /tmp, 60 times the quota, in one check). Both need root: the ids and the mount are root's.
-#include "isolation.hpp"
-#include "src/scratch_watch.hpp"
+#include "sandbox/isolation.hpp"
+#include "src/engine/scratch_watch.hpp"
 
 #include "../skip.hpp"
 

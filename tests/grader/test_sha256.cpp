@@ -1,6 +1,6 @@
 // SHA-256 against the published FIPS 180-4 test vectors: the cache keys and batch stamps
 // rest on it telling contents apart.
-#include "src/sha256.hpp"
+#include "src/util/sha256.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,7 +1,7 @@
 // The terminal report shows what a submission printed, but never lets it drive the terminal:
 // control sequences (clear screen, cursor moves, window titles, C1 controls) arrive as text.
 #include "status_words.hpp"
-#include "../../grader/src/report.hpp"
+#include "../../grader/src/report/report.hpp"
 
 #include <doctest/doctest.h>
 

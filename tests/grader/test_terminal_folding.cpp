@@ -2,7 +2,7 @@
 // written yet are one line, a likely mistake shared by several checks of an exercise is
 // explained under the first, and the report ends with "Start here".
 #include "status_words.hpp"
-#include "src/report.hpp"
+#include "src/report/report.hpp"
 
 #include <doctest/doctest.h>
 

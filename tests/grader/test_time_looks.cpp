@@ -1,9 +1,9 @@
-// More looks at a failed time check (grader/src/time_looks.hpp), with made-up measurements: a
+// More looks at a failed time check (grader/src/judge/time_looks.hpp), with made-up measurements: a
 // judge that fails while the largest call's least time is above a bound, and runs whose times
 // are written here.
 #include <doctest/doctest.h>
 
-#include "src/time_looks.hpp"
+#include "src/judge/time_looks.hpp"
 
 #include <vector>
 

@@ -1,8 +1,8 @@
 // The one owner of a descriptor (unique_fd.hpp) and the sealed memory file built on it
 // (memory_file.hpp): a descriptor is closed exactly once, and a memory file handed to another
 // program holds what was written, from its start, and cannot be changed.
-#include "src/memory_file.hpp"
-#include "src/unique_fd.hpp"
+#include "src/util/memory_file.hpp"
+#include "src/util/unique_fd.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,6 +1,6 @@
 #include "feature_map_specs.hpp"
 
-#include "../../src/compare.hpp"
+#include "../../src/judge/compare.hpp"
 
 namespace grader {
 

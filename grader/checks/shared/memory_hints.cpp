@@ -2,7 +2,7 @@
 // T x T matrix or kept T states sees that named.
 #include "memory_hints.hpp"
 
-#include "../../src/byte_units.hpp"
+#include "../../src/util/byte_units.hpp"
 
 #include <cmath>
 #include <sstream>

@@ -1,7 +1,7 @@
 // Hooks for Check::memory_hint that several exercises share.
 #pragma once
 
-#include "../../src/check.hpp"
+#include "../../src/judge/check.hpp"
 
 #include <cstdint>
 #include <string>

@@ -2,9 +2,9 @@
 #include "time_rule.hpp"
 
 #include "../../common/wire.hpp"
-#include "../../src/compare.hpp"
+#include "../../src/judge/compare.hpp"
 
-#include "../../src/api_registry.hpp"
+#include "../../src/judge/api_registry.hpp"
 
 #include <algorithm>
 #include <cmath>

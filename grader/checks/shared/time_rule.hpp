@@ -31,7 +31,7 @@
 // through the largest (it then costs at every size what the quadratic form costs at the largest).
 #pragma once
 
-#include "../../src/check.hpp"
+#include "../../src/judge/check.hpp"
 
 #include <string>
 

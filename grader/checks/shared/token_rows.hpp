@@ -2,7 +2,7 @@
 // (T, d), when none of the named suspects matches it. Judge side: no reference needed.
 #pragma once
 
-#include "../../src/compare.hpp"
+#include "../../src/judge/compare.hpp"
 
 namespace grader {
 

@@ -16,10 +16,10 @@
 // description is in api.cpp; the oracle (calls, the reference's answers, slipped copies)
 // in oracle/, joined with the checks by name; no student kit has oracle/.
 #include "../../common/wire.hpp"
-#include "../../src/byte_units.hpp"
-#include "../../src/check.hpp"
+#include "../../src/util/byte_units.hpp"
+#include "../../src/judge/check.hpp"
 #include "sizes.hpp"
-#include "../../src/compare.hpp"
+#include "../../src/judge/compare.hpp"
 #include "../../checks/shared/feature_map_specs.hpp"
 #include "../../checks/shared/time_rule.hpp"
 

@@ -9,9 +9,9 @@
 // description is in api.cpp; the oracle (calls, the reference's answers, slipped copies)
 // in oracle/, joined with the checks by name; no student kit has oracle/.
 #include "../../common/wire.hpp"
-#include "../../src/check.hpp"
+#include "../../src/judge/check.hpp"
 #include "sizes.hpp"
-#include "../../src/compare.hpp"
+#include "../../src/judge/compare.hpp"
 
 #include <string>
 #include <vector>

@@ -2,9 +2,9 @@
 // them, by check name (the checks, and what they tell the student, are in ../checks.cpp).
 // Oracle side only: it calls the reference, and no student kit has it.
 #include "../../../oracle/makers.hpp"
-#include "../../../src/api_registry.hpp"
-#include "../../../src/check.hpp"
-#include "../../../src/compare.hpp"
+#include "../../../src/judge/api_registry.hpp"
+#include "../../../src/judge/check.hpp"
+#include "../../../src/judge/compare.hpp"
 
 #include <cstdint>
 #include <limits>

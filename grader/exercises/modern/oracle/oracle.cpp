@@ -2,16 +2,16 @@
 // them, by check name (the checks, and what they tell the student, are in ../checks.cpp).
 // Oracle side only: it calls the reference, and no student kit has it.
 #include "../../../oracle/makers.hpp"
-#include "../../../src/api_registry.hpp"
+#include "../../../src/judge/api_registry.hpp"
 #include "mistakes.hpp"
 #include "probes.hpp"
 #include <stdexcept>
 #include "../../../checks/shared/time_rule.hpp"
 #include "../../../common/wire.hpp"
-#include "../../../src/api_registry.hpp"
-#include "../../../src/check.hpp"
+#include "../../../src/judge/api_registry.hpp"
+#include "../../../src/judge/check.hpp"
 #include "../sizes.hpp"
-#include "../../../src/compare.hpp"
+#include "../../../src/judge/compare.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <limits>
 #include "../../../common/wire.hpp"
-#include "../../../src/api_registry.hpp"
-#include "../../../src/check.hpp"
+#include "../../../src/judge/api_registry.hpp"
+#include "../../../src/judge/check.hpp"
 #include "../sizes.hpp"
-#include "../../../src/compare.hpp"
+#include "../../../src/judge/compare.hpp"
 
 #include <cstdint>
 #include <string>

@@ -2,8 +2,8 @@
 // compares. Its oracle is in oracle/oracle.cpp, joined by the checks' names. Like every
 // exercise it has a hidden check, whose inputs change with the seed.
 #include "../../common/wire.hpp"
-#include "../../src/check.hpp"
-#include "../../src/compare.hpp"
+#include "../../src/judge/check.hpp"
+#include "../../src/judge/compare.hpp"
 
 namespace grader {
 namespace {

@@ -1,8 +1,8 @@
 // The oracle of the template exercise `scale`: each check's calls and the expected values, by
 // check name. Its reference is one line, so it is written here rather than in reference/.
 #include "../../../common/wire.hpp"
-#include "../../../src/api_registry.hpp"
-#include "../../../src/check.hpp"
+#include "../../../src/judge/api_registry.hpp"
+#include "../../../src/judge/check.hpp"
 
 #include <cstdint>
 

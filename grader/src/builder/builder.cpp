@@ -1,0 +1,390 @@
+// build_runner: a submission's <ex>/<ex>.cpp compiled against the kit's headers and linked
+// with that exercise's harness, cached by content; build_scratch: ./kit try's program, cached
+// by content too. This
+// file holds the steps of a build; what they rely on has a file of its own:
+//   build_toolchain     the compiler, its flags and include folders, fixed by the kit
+//   build_include_policy which headers a submission may include, and what it is told if not
+//   build_depfile       reading the compiler's -MD dependency list
+//   build_cache         keys, the cache's files and their checks, the private folder
+//   build_stage         one confined run of a build tool in a stage folder of its own
+//   build_linker_probe  gold when the sandbox has it
+//   build_error_text    what a report shows first of a failed build (first_errors)
+#include "builder.hpp"
+#include "../sandbox/program_copy.hpp"
+
+#include "build_cache.hpp"
+#include "build_depfile.hpp"
+#include "build_include_policy.hpp"
+#include "build_linker_probe.hpp"
+#include "build_log.hpp"
+#include "build_paths.hpp"
+#include "build_stage.hpp"
+#include "build_toolchain.hpp"
+#include "builder_sources.hpp"
+#include "elf_symbols.hpp"
+#include "../util/find_files.hpp"
+#include "grader_config.hpp"
+#include "object_policy.hpp"
+#include "../util/read_file.hpp"
+#include "runner_symbols.hpp"
+#include "../util/sha256.hpp"
+
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <system_error>
+
+namespace fs = std::filesystem;
+
+namespace grader {
+
+using namespace build;
+
+BuildResult build_runner(const std::string& exercise, const fs::path& submission_dir, unsigned worker) {
+  // Through the finder's door (find_files.hpp): no link followed, at most kMaxSourceBytes.
+  const std::string shown = exercise + "/" + exercise + ".cpp";
+  SubmissionFile file = read_submission_file(submission_dir, shown);
+  if (file.ok()) return build_runner_from_source(exercise, file.bytes, worker);
+  BuildResult result;
+  const bool missing = file.status == SubmissionFile::Status::Absent;
+  result.status = missing ? BuildResult::Status::Missing : BuildResult::Status::Failed;
+  result.log = missing ? "no " + shown + " in the submission " + submission_dir.string() + "\n"
+                              : file.problem + "\n";
+  return result;
+}
+
+namespace {
+
+// A failure of the grader itself during a build: thrown by a step, turned into the result in
+// one place (build_runner_from_source), whatever the step.
+struct BuildFault : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The steps of build_runner_from_source. `result.log` holds what the student is shown so far
+// (the compiler's messages once it ran), which a fault's text follows.
+void build_steps(const std::string& exercise, const std::string& source, unsigned worker, BuildResult& result) {
+  const std::string shown = exercise + "/" + exercise + ".cpp";  // the path the student knows
+  std::error_code ec;
+  const fs::path harness =
+      fs::path(LINATTN_HARNESS_DIR) / ("liblinattn_harness_" + exercise + ".a");
+  if (!fs::is_regular_file(harness, ec))
+    throw BuildFault("no harness library " + harness.string() + " (build the kit first)");
+
+  // The staged copy: the student's text as it is, at <stage>/<ex>/<ex>.cpp, compiled by that
+  // relative path from the stage (the compiler's working folder in every layer), so messages
+  // read "<ex>/<ex>.cpp:LINE:COL" and quote the student's line. It sits alone in a stage
+  // folder with copies of the kit's headers in include/, and the compiler runs in the
+  // sandbox, where that folder and /usr are all there is to see.
+  const std::string& staged = source;
+  const std::vector<fs::path> kit = kit_headers();
+
+  const std::vector<std::string> flags = compile_flags();
+  const std::string object_key = object_cache_key(staged);
+  const std::string runner_key = build::runner_key(object_key, harness);
+  const CacheEntry entry = cache_entry(exercise, object_key, runner_key);
+
+  if (answer_from_cache(entry, result)) return;
+
+  // Compile, unless the object is already there.
+  std::string compile_log;
+  if (!fs::is_regular_file(entry.object, ec) || !read_file(entry.object_log, compile_log)) {
+    const Stage stage(worker);
+    const std::string& source_name = shown;  // relative to the compiler's working folder
+    bool staged_ok = stage.write(source_name, staged);
+    // The kit's layout, mirrored: an API header includes "../common/linattn.hpp".
+    for (const auto& header : kit)
+      staged_ok = stage.put(header, "include/" + header.lexically_relative(normal(header_dir())).string()) && staged_ok;
+    if (!staged_ok) throw BuildFault("cannot stage the submission in " + stage.jail.work.string());
+    std::vector<std::string> argv = {compiler()};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    argv.insert(argv.end(), {"-I" + stage.in("include/" + exercise), "-I" + stage.in("include/common"), "-MD", "-MF", stage.in("out.d"), "-c",
+                             source_name, "-o", stage.in("out.o")});
+    const double limit = kToolSeconds;
+    const RunOutcome r = stage.run(argv, limit);
+    if (r.ending == RunOutcome::Ending::LaunchFailed)
+      throw BuildFault("cannot start the compiler in the sandbox: " + r.launch_error);
+    std::string raw_log = capped_log(r);
+    if (sandbox_failed(raw_log)) throw BuildFault("the sandbox could not start the compiler: " + raw_log);
+    const std::string include_dir = stage.in("include");
+    auto public_header = [&](const std::string& path) {
+      return is_under(stage_path(stage, path), fs::path(include_dir)) || library_header(path);
+    };
+    compile_log = submission_only_log(raw_log, shown, public_header);
+    const bool compiled = r.ending == RunOutcome::Ending::Exited && r.exit_code == 0;
+
+    std::string rejected;
+    if (compiled) {
+      std::string deps_text;
+      read_file(stage.host("out.d"), deps_text);
+      rejected = refused_includes(parse_depfile(deps_text), source_name, shown, source, public_header);
+    }
+    if (!compiled || !rejected.empty()) {
+      std::string log = compile_log + rejected;
+      if (!compiled) {
+        if (raw_log.find("No such file or directory") != std::string::npos)
+          log += "note: only " + shown + " is taken from a submission; headers always come from "
+                 "the kit (exercises/" + exercise + "/, exercises/common/), Eigen and the "
+                 "standard library\n";
+        if (r.ending != RunOutcome::Ending::Exited || r.exit_code == 0)
+          log += "the compiler was " + ending_text(r, limit) + "\n";
+      }
+      // A compiler that reported errors, or an include refused, is a property of the text and
+      // is remembered. So is running out of the compile's time (two minutes, against seconds
+      // for any real submission): a file built to keep the compiler busy would otherwise cost
+      // those minutes again on every grade. A crash of the compiler is not remembered.
+      if (r.ending == RunOutcome::Ending::TimedOut)
+        log += "note: this result is remembered; change the file to compile it again\n";
+      if (!rejected.empty() || r.ending == RunOutcome::Ending::Exited ||
+          r.ending == RunOutcome::Ending::TimedOut)
+        write_file_atomically(entry.object_fail, log);
+      result.log = log;
+      return;
+    }
+    write_file_atomically(entry.object_log, compile_log);
+    const fs::path tmp_object = entry.object.string() + unique_suffix();
+    fs::copy_file(stage.host("out.o"), tmp_object, ec);
+    if (!ec) fs::rename(tmp_object, entry.object, ec);
+    if (ec) {
+      std::error_code ignored;  // keep ec: it says why the store failed
+      fs::remove(tmp_object, ignored);
+      result.log = compile_log;
+      throw BuildFault("cannot store " + entry.object.string() + ": " + ec.message());
+    }
+  }
+  result.log = compile_log;
+
+  // What the object holds, read with libelf: nothing that runs before the harness, nothing
+  // that takes the place of what the harness or the libraries define or call
+  // (object_policy.hpp). Checked against this harness, so at each link; a refusal is
+  // remembered with the runner's key, like a failed link.
+  const auto runner_names = runner_symbols_of(harness);
+  if (!runner_names->error.empty()) throw BuildFault(runner_names->error);
+  const ElfContents object = read_elf(entry.object);
+  const std::string refused = object_policy_violations(object, *runner_names, shown);
+  if (!refused.empty()) {
+    write_file_atomically(entry.runner_fail, refused);
+    result.log = compile_log + refused;
+    return;
+  }
+
+  // Link, in a stage of its own: the whole harness (its main, meter and bindings register
+  // themselves from static initialisers, which a plain archive link would drop), then the
+  // student's object. The harness comes first so that where both hold a weak copy of the
+  // same inline function (Eigen's, the standard library's), the harness's copy is kept.
+  const Stage stage(worker);
+  if (!stage.put(entry.object, "student.o") || !stage.put(harness, "harness.a"))
+    throw BuildFault("cannot stage the link in " + stage.jail.work.string());
+  const std::string hidden = hide_symbols(stage.host("student.o"), library_copies(object, *runner_names));
+  if (!hidden.empty()) {
+    result.log = compile_log + shown + ": error: the compiled object cannot be prepared for the link: " +
+                 hidden + "\n";
+    return;
+  }
+  // -fno-lto: no linker plugin, so no intermediate code in an object is compiled at the link
+  // (the policy refuses such sections too); the harness has none.
+  std::vector<std::string> link = {compiler(), "-fno-lto"};
+  const auto& linker = linker_choice(stage);
+  link.insert(link.end(), linker.begin(), linker.end());
+  link.insert(link.end(), {"-Wl,--whole-archive", stage.in("harness.a"), "-Wl,--no-whole-archive",
+                           stage.in("student.o"), "-pthread", "-o", stage.in("runner")});
+  const double limit = kToolSeconds;
+  const RunOutcome r = stage.run(link, limit);
+  if (r.ending == RunOutcome::Ending::LaunchFailed)
+    throw BuildFault("cannot start the linker in the sandbox: " + r.launch_error);
+  std::string link_log = capped_log(r);
+  if (sandbox_failed(link_log)) throw BuildFault("the sandbox could not start the linker: " + link_log);
+  replace_all(link_log, stage.in("student.o"), shown);
+  replace_all(link_log, stage.in("runner"), "the runner");
+  link_log = submission_only_log(link_log, shown, [](const std::string&) { return false; });
+  if (r.ending != RunOutcome::Ending::Exited || r.exit_code != 0) {
+    std::string log = link_log;
+    if (log.find("undefined reference") != std::string::npos)
+      log += "note: every function declared in exercises/" + exercise + "/" + exercise +
+             ".hpp needs a definition in " + shown + ", with exactly that signature (a stub that "
+             "throws NotImplemented is fine); a header of your own in the submission is not used\n";
+    if (r.ending == RunOutcome::Ending::Exited) write_file_atomically(entry.runner_fail, log);
+    else log += "the linker was " + ending_text(r, limit) + "\n";
+    result.log = compile_log + log;
+    return;
+  }
+  write_file_atomically(entry.runner_log, link_log);
+  const fs::path tmp_runner = entry.runner.string() + unique_suffix();
+  copy_program(stage.host("runner"), tmp_runner, 0700, ec);
+  if (!ec) write_file_atomically(entry.runner_sum, whole_file_digest(tmp_runner));
+  if (!ec) fs::rename(tmp_runner, entry.runner, ec);
+  if (ec) {
+    std::error_code ignored;  // keep ec: it says why the store failed
+    fs::remove(tmp_runner, ignored);
+    throw BuildFault("cannot store " + entry.runner.string() + ": " + ec.message());
+  }
+  prune(entry.dir);
+  result.status = BuildResult::Status::Built;
+  result.log = compile_log + link_log;
+  result.runner = entry.runner;
+}
+
+}  // namespace
+
+BuildResult build_runner_from_source(const std::string& exercise, const std::string& source, unsigned worker) {
+  const auto start = std::chrono::steady_clock::now();
+  BuildResult result;
+  try {
+    build_steps(exercise, source, worker, result);
+  } catch (const std::exception& e) {
+    // The one fault path: a BuildFault of a step, or anything else thrown on the way (the
+    // sandbox's set-up, the file system). Never the submission's doing.
+    std::string what = e.what();
+    if (what.empty() || what.back() != '\n') what += "\n";
+    result.status = BuildResult::Status::Fault;
+    result.runner.clear();
+    result.log += "grader fault: " + what;
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+namespace {
+
+// One source of a scratch program compiled to an object in the try cache, unless an object of
+// the same key is there. Returns false with `log` set when it does not compile.
+bool scratch_object(const std::string& exercise, const std::string& name, const std::string& text,
+                    const fs::path& object, std::string& log, bool& compiled) {
+  std::error_code ec;
+  const fs::path object_log = object.string() + ".log";
+  compiled = false;
+  if (fs::is_regular_file(object, ec) && read_file(object_log, log)) {
+    fs::last_write_time(object, fs::file_time_type::clock::now(), ec);  // recently used
+    return true;
+  }
+  compiled = true;
+  const Stage stage(0);
+  std::vector<std::string> argv = {compiler(), LINATTN_CXX_STANDARD};
+  for (const auto& f : submission_flags()) argv.push_back(f);
+  argv.push_back("-fdiagnostics-color=never");
+  for (const auto& d : eigen_dirs()) argv.insert(argv.end(), {"-isystem", d});
+  argv.insert(argv.end(), {"-I" + stage.in("include/" + exercise), "-I" + stage.in("include/common")});
+  bool staged_ok = stage.write(name, text);  // at its relative path, compiled by it (see build_runner)
+  for (const auto& header : kit_headers())
+    staged_ok = stage.put(header, "include/" + header.lexically_relative(normal(header_dir())).string()) && staged_ok;
+  if (!staged_ok) {
+    log = "grader fault: cannot stage " + name + "\n";
+    return false;
+  }
+  argv.insert(argv.end(), {"-c", name, "-o", stage.in("out.o")});
+  const RunOutcome r = stage.run(argv, 240);
+  log = own_files_only_log(
+      capped_log(r), [&](const std::string& path) { return path == name; },
+      [&](const std::string& path) {
+        return is_under(stage_path(stage, path), fs::path(stage.in("include"))) || library_header(path);
+      });
+  if (r.ending != RunOutcome::Ending::Exited || r.exit_code != 0) {
+    if (r.ending != RunOutcome::Ending::Exited) log += "the compiler was " + ending_text(r, 240) + "\n";
+    return false;
+  }
+  const fs::path tmp = object.string() + unique_suffix();
+  fs::copy_file(stage.host("out.o"), tmp, ec);
+  if (!ec) fs::rename(tmp, object, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    return true;  // compiled, but not stored: the caller finds no object and says so
+  }
+  write_file_atomically(object_log, log);
+  return true;
+}
+
+// What decides a scratch object: everything that decides a submission's object
+// (object_key_inputs: the text, the kit's headers, the compiler, the builder, the sandbox),
+// and the scratch program's own name and flags.
+std::string scratch_object_key(const std::string& name, const std::string& text) {
+  Sha256 h;
+  for (const auto& input : object_key_inputs(text)) h.add(input);
+  h.add("scratch " + name + " " LINATTN_CXX_STANDARD);
+  for (const auto& f : submission_flags()) h.add("flag " + f);
+  return h.hex().substr(0, 32);
+}
+
+}  // namespace
+
+ScratchBuild build_scratch(const std::string& exercise,
+                           const std::vector<std::pair<std::string, std::string>>& sources) {
+  ScratchBuild result;
+  // The try cache: one object per source, keyed by its content, and the linked program keyed
+  // by its objects, so that running `./kit try` again compiles nothing and an edit of one file
+  // compiles that file alone.
+  const fs::path dir = cache_entry(exercise, "", "").dir / "try";
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  Sha256 program_key;
+  program_key.add(std::string("builder ") + LINATTN_BUILDER_SOURCES_SHA256 + " link: objects, -pthread");
+  std::vector<fs::path> objects;
+  for (const auto& [name, text] : sources) {
+    const std::string key = scratch_object_key(name, text);
+    program_key.add(key);
+    objects.push_back(dir / ("obj-" + key + ".o"));
+    std::string log;
+    bool compiled = false;
+    const bool ok = scratch_object(exercise, name, text, objects.back(), log, compiled);
+    if (compiled) result.compiled.push_back(name);
+    result.log += log;
+    if (!ok || !fs::is_regular_file(objects.back(), ec)) {
+      if (ok) result.log += "grader fault: cannot store the object of " + name + " in " + dir.string() + "\n";
+      return result;
+    }
+  }
+  const std::string key = program_key.hex().substr(0, 32);
+  const fs::path program = dir / ("prog-" + key), program_sum = dir / ("prog-" + key + ".sha256");
+  std::string recorded;
+  // A program is run, not trusted: its bytes are checked against the digest taken at its link.
+  if (fs::is_regular_file(program, ec) && read_file(program_sum, recorded) &&
+      whole_file_digest(program) == recorded) {
+    fs::last_write_time(program, fs::file_time_type::clock::now(), ec);
+    result.program = program;
+    result.ok = true;
+    return result;
+  }
+  result.linked = true;
+  const Stage stage(0);
+  std::vector<std::string> argv = {compiler()};
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    const std::string staged = "object-" + std::to_string(i) + ".o";
+    if (!stage.put(objects[i], staged)) {
+      result.log += "grader fault: cannot stage the objects\n";
+      return result;
+    }
+    argv.push_back(stage.in(staged));
+  }
+  argv.insert(argv.end(), {"-pthread", "-o", stage.in("program")});
+  const RunOutcome r = stage.run(argv, 240);
+  std::string log = capped_log(r);
+  replace_all(log, stage.in("program"), "the program");
+  for (std::size_t i = 0; i < objects.size(); ++i)
+    replace_all(log, stage.in("object-" + std::to_string(i) + ".o"), sources[i].first);
+  result.log += own_files_only_log(
+      log, [&](const std::string& path) {
+        for (const auto& source : sources)
+          if (path == source.first) return true;
+        return false;
+      },
+      [](const std::string&) { return false; });
+  if (r.ending != RunOutcome::Ending::Exited || r.exit_code != 0) {
+    if (r.ending != RunOutcome::Ending::Exited) result.log += "the linker was " + ending_text(r, 240) + "\n";
+    return result;
+  }
+  const fs::path tmp = program.string() + unique_suffix();
+  copy_program(stage.host("program"), tmp, 0755, ec);
+  if (!ec) write_file_atomically(program_sum, whole_file_digest(tmp));
+  if (!ec) fs::rename(tmp, program, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    result.log += "grader fault: cannot store the program in " + dir.string() + "\n";
+    return result;
+  }
+  prune(dir, 32);
+  result.program = program;
+  result.ok = true;
+  return result;
+}
+
+}  // namespace grader

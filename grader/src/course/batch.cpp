@@ -1,0 +1,376 @@
+#include "batch.hpp"
+
+#include "archive_staging.hpp"
+#include "archive_unpack.hpp"
+#include "../engine/assignment.hpp"
+#include "canvas_download.hpp"
+#include "../judge/check.hpp"
+#include "../engine/course_seeds.hpp"
+#include "../engine/engine.hpp"
+#include "../util/find_files.hpp"
+#include "grade_shards.hpp"
+#include "gradebook.hpp"
+#include "../engine/progress.hpp"
+#include "../report/report.hpp"
+#include "grader_config.hpp"
+#include "../util/sha256.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <sys/stat.h>
+
+namespace grader {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_text(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// What decides a submission's grade: the files the finder takes (and where it found them), the
+// kit's programs, the options, the assignment (its name and every byte of its file). `found_files`
+// is the finder's answer for each exercise, with the copy it read (never the folder again).
+std::string stamp_of(const FoundSources& found_files, const std::string& kit_hash, const Options& o,
+                     const Assignment& assignment, const std::string& student) {
+  Sha256 h;
+  h.add(kit_hash);
+  h.add(o.seed ? std::to_string(*o.seed) : "own seeds");
+  if (!student.empty()) h.add("per-student seeds of " + student);  // a new roster id: new seeds
+  h.add(o.visible_only ? "visible" : "all");
+  h.add("assignment " + assignment.name + "\n" + assignment.text);
+  for (const std::string& ex : assignment.exercise_names()) {
+    h.add(ex);
+    const FoundSource& found = found_files.at(ex);
+    h.add(std::string(found.kind_name()) + "\n" + found.shown);
+    for (const auto& other : found.kind == FoundSource::Kind::Ambiguous ? found.candidates : found.ignored)
+      h.add("\n" + other);
+    for (const auto& link : found.links) h.add("\nlink " + link);
+    if (found.kind == FoundSource::Kind::Found) h.add(found.refused.empty() ? found.text : "refused " + found.refused);
+  }
+  return h.hex();
+}
+
+std::string kit_hash() {
+  Sha256 h;
+  add_file(h, "/proc/self/exe");  // the judge and every check are in this program
+  // The course's seeds: the key is made here on its first use, before any grading, so that the
+  // stamps written after this run name the key it graded with (else the next run regrades all).
+  h.add(course_key(LINATTN_SOURCE_DIR));
+  for (const std::string ex : {LINATTN_EXERCISE_LIST})
+    add_file(h, fs::path(LINATTN_HARNESS_DIR) / ("liblinattn_harness_" + ex + ".a"));
+  for (const auto& entry : fs::recursive_directory_iterator(fs::path(LINATTN_SOURCE_DIR) / "exercises"))
+    if (entry.path().extension() == ".hpp") {
+      h.add(entry.path().string());
+      add_file(h, entry.path());
+    }
+  return h.hex();
+}
+
+bool write_text(const fs::path& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f << text;
+  f.close();
+  return static_cast<bool>(f);
+}
+
+// The modification time of the newest plain file in a folder (or of the file itself), in
+// seconds: how recent a submission is when Canvas gives no id. Links are not followed.
+double newest_file(const fs::path& path) {
+  // lstat's time since 1970 (the file clock's epoch is the library's choice, and can make
+  // every time negative).
+  auto mtime = [](const fs::path& p) {
+    struct stat st {};
+    if (::lstat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return 0.0;
+    return static_cast<double>(st.st_mtim.tv_sec) + static_cast<double>(st.st_mtim.tv_nsec) * 1e-9;
+  };
+  double newest = mtime(path);
+  std::error_code ec;
+  std::size_t entries = 0;
+  if (fs::symlink_status(path, ec).type() == fs::file_type::directory)
+    for (fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
+         !ec && it != end && ++entries <= 20000; it.increment(ec))
+      newest = std::max(newest, mtime(it->path()));  // links and folders give 0
+  return newest;
+}
+
+// The time spent on one submission: its builds and its checks. grade_many times the whole batch
+// (its workers interleave every submission's jobs), which says nothing about one of them.
+double own_seconds(const Report& report) {
+  double seconds = 0;
+  for (const auto& ex : report.exercises) {
+    seconds += ex.build_seconds;
+    for (const auto& c : ex.checks) seconds += c.seconds;
+  }
+  return seconds;
+}
+
+// Names a student chose (a file in the class folder, a folder, an archive) reach the terminal:
+// printable, so that none can clear the screen or retitle the window.
+std::string list(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + printable(s);
+  return out;
+}
+
+}  // namespace
+
+int run_batch(const BatchOptions& batch, const Options& checks) {
+  const std::string& dir = batch.dir;
+  const std::string& roster_path = batch.roster_path;
+  std::string out = batch.out;
+  if (!fs::is_directory(dir)) {
+    std::cerr << "linattn-grade: grade-all needs a folder of submissions; there is no folder " << dir << "\n";
+    return 2;
+  }
+  // The assignment, read before any grading: its exercises are the gradebook's columns.
+  Assignment assignment;
+  try {
+    assignment = load_assignment(LINATTN_SOURCE_DIR, checks.assignment, registry());
+  } catch (const AssignmentError& e) {
+    std::cerr << "linattn-grade: " << e.what() << "\n";
+    return 2;
+  }
+  // The roster, read before any grading so that a bad one costs nothing.
+  std::vector<gradebook::Student> roster;
+  if (!roster_path.empty()) {
+    std::ifstream f(roster_path, std::ios::binary);
+    if (!f) {
+      std::cerr << "linattn-grade: cannot read the roster " << roster_path << "\n";
+      return 2;
+    }
+    try {
+      roster = gradebook::parse_roster(read_text(roster_path));
+    } catch (const std::exception& e) {
+      std::cerr << "linattn-grade: the roster " << roster_path << ": " << e.what() << "\n";
+      return 2;
+    }
+  }
+  // "submissions/" and "submissions" alike give "submissions-grades", beside the folder.
+  fs::path folder = fs::path(dir).lexically_normal();
+  if (folder.filename().empty()) folder = folder.parent_path();
+  if (out.empty()) out = folder.string() + "-grades";
+  const fs::path reports_dir = fs::path(out) / "reports";
+  fs::create_directories(reports_dir);
+
+  // The submissions: the class folder's folders, and the students of a Canvas download's
+  // files (unpacked to a folder each beside the reports), and which changed since their report.
+  const std::string kit = kit_hash();
+  std::vector<std::string> names, to_grade;
+  std::map<std::string, fs::path> folder_of;
+  std::vector<std::string> linked;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (finder_skips(name)) continue;  // __MACOSX, hidden: passed over as the finder does
+    // A folder, not a link to one: a student's "folder" that is a link could name another
+    // student's folder or the kit's solutions; it is never graded as theirs, and is named.
+    const auto type = entry.symlink_status().type();
+    if (type == fs::file_type::symlink) linked.push_back(name);
+    else if (type == fs::file_type::directory) folder_of[name] = entry.path();
+  }
+  std::sort(linked.begin(), linked.end());
+  if (!linked.empty())
+    std::cerr << "grade-all: not graded, symbolic links (a submission must be a folder of its own): "
+              << list(linked) << "\n";
+  // What each report says of how its files were taken (a Canvas resubmission, an archive).
+  std::map<std::string, std::vector<std::string>> notes_of;
+  std::set<std::string> canvas_late;  // graded from Canvas files it named _LATE_
+  const CanvasUnpacked canvas = unpack_canvas_download(dir, fs::path(out) / "canvas-download");
+  for (const auto& student : canvas.students) {
+    if (folder_of.count(student)) {
+      std::cerr << "grade-all: " << student << " is both a folder and a student of the Canvas download; "
+                << "the folder is graded\n";
+      continue;
+    }
+    folder_of[student] = fs::path(out) / "canvas-download" / student;
+    if (canvas.late.count(student)) canvas_late.insert(student);
+    if (const auto notes = canvas.notes.find(student); notes != canvas.notes.end())
+      notes_of[student] = notes->second;
+  }
+  if (!canvas.students.empty())
+    std::cerr << "grade-all: " << canvas.students.size() << " student(s) from Canvas download files\n";
+  // Archives: a loose one in the class folder is a submission of its own ("kim.zip": kim); one
+  // in a submission folder is graded with it. Each is unpacked into a folder of the grader's.
+  std::map<std::string, std::vector<fs::path>> archives_of;
+  std::vector<std::string> ignored;
+  for (const auto& file : canvas.ignored) {
+    const fs::path path = fs::path(dir) / file;
+    if (!is_archive_name(file) || fs::symlink_status(path).type() != fs::file_type::regular) {
+      ignored.push_back(file);
+      continue;
+    }
+    const std::string student = archive_submission_name(file);
+    if (folder_of.count(student)) {
+      std::cerr << "grade-all: " << file << " is beside a submission named " << student << "; not graded\n";
+      continue;
+    }
+    archives_of[student].push_back(path);
+  }
+  for (const auto& [name, folder] : folder_of)
+    if (auto inside = archives_in(folder); !inside.empty()) archives_of[name] = std::move(inside);
+  // One shard of the class (--shard K/N): the others are left to other machines.
+  if (batch.shard.count > 1) {
+    std::set<std::string> all;
+    for (const auto& [name, f] : folder_of) all.insert(name);
+    for (const auto& [name, a] : archives_of) all.insert(name);
+    std::size_t kept = 0;
+    for (const auto& name : all) {
+      if (in_shard(name, batch.shard)) {
+        ++kept;
+        continue;
+      }
+      folder_of.erase(name);
+      archives_of.erase(name);
+      notes_of.erase(name);
+    }
+    std::cerr << "grade-all: shard " << batch.shard.index << "/" << batch.shard.count << ": " << kept << " of "
+              << all.size() << " submissions\n";
+  }
+  // How recent each submission is, for a student with several (before archives are unpacked).
+  std::map<std::string, gradebook::Recency> recency;
+  for (const auto& [name, folder] : folder_of) {
+    const auto canvas_id = canvas.latest_submission.find(name);
+    if (canvas_id != canvas.latest_submission.end() && folder.parent_path() == fs::path(out) / "canvas-download")
+      recency[name].canvas_submission = canvas_id->second;
+    else
+      recency[name].newest_file = newest_file(folder);
+  }
+  for (const auto& [name, archives] : archives_of)
+    if (!folder_of.count(name))  // a loose archive: its own time
+      for (const auto& archive : archives)
+        recency[name].newest_file = std::max(recency[name].newest_file, newest_file(archive));
+  const fs::path unpacked = fs::path(out) / "unpacked";
+  fs::remove_all(unpacked);  // made anew, like the Canvas folders
+  for (const auto& [name, archives] : archives_of) {
+    const fs::path own = folder_of.count(name) ? folder_of.at(name) : fs::path();
+    StagedSubmission staged = stage_archives(own, archives, unpacked / name, assignment.exercise_names());
+    folder_of[name] = staged.folder;
+    auto& notes = notes_of[name];
+    notes.insert(notes.end(), staged.notes.begin(), staged.notes.end());
+  }
+  for (const auto& [student, notes] : notes_of)
+    for (const auto& note : notes) std::cerr << "grade-all: " << printable(student) << ": " << printable(note) << "\n";
+  if (!ignored.empty())
+    std::cerr << "grade-all: files of " << dir << " that are neither a folder nor a Canvas download file, "
+              << "not graded: " << list(ignored) << "\n";
+  for (const auto& [name, folder] : folder_of) names.push_back(name);  // sorted: a map's order
+  // Reports of submissions whose folder is gone go too: the reports folder mirrors the class.
+  const auto stale = gradebook::remove_stale_reports(reports_dir, {names.begin(), names.end()});
+  if (!stale.empty())
+    std::cerr << "grade-all: removed the reports of " << stale.size() << " submission(s) no longer in "
+              << dir << ": " << list(stale) << "\n";
+  // Each student's files, found and read once through the finder's door: the stamps, the
+  // grading and the similarity pass below all use these copies.
+  std::map<std::string, FoundSources> found_of;
+  for (const auto& name : names)
+    for (const std::string& ex : assignment.exercise_names())
+      found_of[name][ex] = find_exercise_source(folder_of.at(name), ex);
+  // Per-student seeds (assignment.hpp): each submission's student is its roster entry's id,
+  // else the submission's own name.
+  const bool per_student = assignment.seeds == Seeds::PerStudent && !checks.seed;
+  std::map<std::string, std::string> student_of;
+  if (per_student)
+    for (const auto& name : names) {
+      const gradebook::Student* owner = gradebook::owner_of(roster, name);
+      student_of[name] = owner && !owner->id.empty() ? owner->id : name;
+    }
+  std::vector<std::string> stamps, students_to_grade;
+  std::vector<const FoundSources*> found_to_grade;
+  for (const auto& name : names) {
+    const std::string student = per_student ? student_of.at(name) : std::string();
+    const std::string stamp = stamp_of(found_of.at(name), kit, checks, assignment, student);
+    const fs::path report = reports_dir / (name + ".json");
+    bool fresh = false;
+    if (fs::exists(report)) {
+      try {
+        fresh = nlohmann::json::parse(read_text(report)).value("stamp", "") == stamp;
+      } catch (const std::exception&) {
+        fresh = false;  // an unreadable report is graded again
+      }
+    }
+    if (!fresh) {
+      to_grade.push_back(folder_of.at(name).string());
+      stamps.push_back(stamp);
+      found_to_grade.push_back(&found_of.at(name));
+      students_to_grade.push_back(student);
+    }
+  }
+  std::cerr << "grade-all: " << names.size() << " submissions, " << to_grade.size()
+            << " to grade, " << names.size() - to_grade.size() << " unchanged since their report\n";
+
+  const Progress progress = stderr_progress(/*lines_in_logs=*/true);
+
+  bool fault = false;
+  if (!to_grade.empty()) {
+    std::vector<Report> reports;
+    if (!per_student) {
+      reports = grade_many(to_grade, checks, progress, found_to_grade);
+    } else {
+      // Each student's checks have cases of their own, worked out by the oracle and held until
+      // their checks ran: a few students at a time keeps that memory small.
+      std::cerr << "grade-all: per-student seeds (from the course key and each student's id)\n";
+      constexpr std::size_t kStudentsAtOnce = 8;
+      for (std::size_t from = 0; from < to_grade.size(); from += kStudentsAtOnce) {
+        const std::size_t to = std::min(to_grade.size(), from + kStudentsAtOnce);
+        auto part = grade_many({to_grade.begin() + from, to_grade.begin() + to}, checks, progress,
+                               {found_to_grade.begin() + from, found_to_grade.begin() + to},
+                               {students_to_grade.begin() + from, students_to_grade.begin() + to});
+        for (auto& r : part) reports.push_back(std::move(r));
+      }
+    }
+    clear_progress_line();
+    for (std::size_t i = 0; i < reports.size(); ++i) {
+      reports[i].seconds = own_seconds(reports[i]);
+      nlohmann::json j = to_native_json(reports[i]);
+      j["stamp"] = stamps[i];
+      fault |= reports[i].grader_fault;
+      const std::string name = fs::path(to_grade[i]).filename().string();
+      // How its files were taken, in the report (a notice) and, for the gradebook, on its own.
+      if (const auto notes = notes_of.find(name); notes != notes_of.end()) {
+        j["intake"] = notes->second;
+        for (const auto& note : notes->second) j["notices"].push_back(note);
+      }
+      std::ofstream file(reports_dir / (name + ".json"));
+      file << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+      if (!file) throw std::runtime_error("cannot write the report of " + name);
+    }
+  }
+
+  // The gradebook, from every report on disk (fresh or kept), joined with the roster. Each
+  // report is given what the gradebook needs of its folder (grade_shards.hpp), so that
+  // merge-grades, which has the reports only, writes the same files.
+  const std::vector<std::string> exercises = assignment.exercise_names();
+  std::map<std::string, nlohmann::json> reports;
+  bool written = true;
+  for (const auto& name : names) {
+    const fs::path file = reports_dir / (name + ".json");
+    nlohmann::json j = nlohmann::json::parse(read_text(file));
+    j["class"] = class_facts(found_of.at(name), recency[name], exercises);
+    // Canvas named its file _LATE_: the gradebook applies the late policy (late_policy.hpp).
+    if (canvas_late.count(name)) j["canvas_late"] = true;
+    else j.erase("canvas_late");
+    written &= write_text(file, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    reports[name] = std::move(j);
+  }
+  ClassOutputs to;
+  to.out = out;
+  to.roster = roster;
+  to.has_roster = !roster_path.empty();
+  to.assignment = &assignment;
+  to.bom = batch.bom;
+  to.lms_column = batch.lms_column;
+  written &= write_class_outputs(to, reports);
+  return (fault || !written) ? 2 : 0;
+}
+
+}  // namespace grader

@@ -1,0 +1,270 @@
+// Sharded grading and the class's files from reports: see grade_shards.hpp.
+#include "grade_shards.hpp"
+
+#include "class_report.hpp"
+#include "../util/find_files.hpp"
+#include "grader_config.hpp"
+#include "../report/report.hpp"
+#include "../report/report_html.hpp"
+#include "../util/sha256.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace grader {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_text(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+bool write_text(const fs::path& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f << text;
+  f.close();
+  return static_cast<bool>(f);
+}
+
+std::string list(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + printable(s);  // names students chose
+  return out;
+}
+
+// The grade column of the LMS imports. A new column name is a new grade item in Canvas and
+// Moodle, so each assignment gets its own by default: its name for Canvas, its title (when it
+// has one) for Moodle, whose import lets the instructor map the column to any item.
+struct LmsColumns {
+  std::string canvas, moodle;
+};
+LmsColumns lms_columns(const std::string& chosen, const Assignment& assignment) {
+  if (!chosen.empty()) return {chosen, chosen};
+  std::string title;
+  try {
+    title = nlohmann::json::parse(assignment.text).value("title", "");
+  } catch (const std::exception&) {
+    title.clear();  // the assignment was read already; a title is only for people
+  }
+  return {assignment.name, title.empty() ? assignment.name : title};
+}
+
+}  // namespace
+
+Shard parse_shard(const std::string& text) {
+  const auto slash = text.find('/');
+  auto whole = [&](const std::string& s) {
+    if (s.empty() || s.size() > 5 || s.find_first_not_of("0123456789") != std::string::npos)
+      throw std::invalid_argument("--shard needs K/N, two whole numbers (got '" + text + "')");
+    return static_cast<unsigned>(std::stoul(s));
+  };
+  if (slash == std::string::npos)
+    throw std::invalid_argument("--shard needs K/N, as in 2/8 (got '" + text + "')");
+  Shard s{whole(text.substr(0, slash)), whole(text.substr(slash + 1))};
+  if (s.count < 1 || s.count > 10000 || s.index < 1 || s.index > s.count)
+    throw std::invalid_argument("--shard K/N needs 1 <= K <= N <= 10000 (got '" + text + "')");
+  return s;
+}
+
+bool in_shard(const std::string& name, const Shard& shard) {
+  Sha256 h;
+  h.add(name);
+  const std::string hex = h.hex();
+  const unsigned long long first = std::stoull(hex.substr(0, 16), nullptr, 16);
+  return first % shard.count == shard.index - 1;
+}
+
+nlohmann::json class_facts(const FoundSources& found_files, const gradebook::Recency& recency,
+                           const std::vector<std::string>& exercises) {
+  nlohmann::json sources = nlohmann::json::object();
+  for (const auto& ex : exercises) {
+    const auto at = found_files.find(ex);
+    if (at == found_files.end()) continue;
+    const FoundSource& found = at->second;
+    if (found.kind != FoundSource::Kind::Found || !found.refused.empty()) continue;
+    sources[ex] = {{"file", found.shown}, {"hash", gradebook::normalized_hash(found.text)}};
+  }
+  return {
+      {"recency",
+       {{"canvas_submission", recency.canvas_submission}, {"newest_file", recency.newest_file}}},
+      {"sources", sources}};
+}
+
+bool write_class_outputs(const ClassOutputs& to,
+                         const std::map<std::string, nlohmann::json>& reports) {
+  const Assignment& assignment = *to.assignment;
+  const std::vector<std::string> exercises = assignment.exercise_names();
+  // What each report says of its folder: how recent, which files, their hashes.
+  std::map<std::string, gradebook::Recency> recency;
+  std::map<std::string, std::map<std::string, std::string>> hashes, shown;
+  for (const auto& [name, j] : reports) {
+    const nlohmann::json facts = j.value("class", nlohmann::json::object());
+    const nlohmann::json r = facts.value("recency", nlohmann::json::object());
+    recency[name] = {r.value("canvas_submission", ""), r.value("newest_file", 0.0)};
+    for (const auto& ex : exercises) {
+      const nlohmann::json s =
+          facts.value("sources", nlohmann::json::object()).value(ex, nlohmann::json());
+      if (!s.is_object()) continue;
+      hashes[ex][name] = s.value("hash", "");
+      shown[ex][name] = s.value("file", "");
+    }
+  }
+  gradebook::Book book = gradebook::join(to.roster, reports, exercises, recency);
+  book.late = assignment.late;
+  bool written = write_text(to.out / "gradebook.csv", gradebook::gradebook_csv(book, to.bom));
+  std::vector<std::string> files = {"gradebook.csv"};
+  if (to.has_roster) {
+    const LmsColumns column = lms_columns(to.lms_column, assignment);
+    written &=
+        write_text(to.out / "canvas.csv", gradebook::canvas_csv(book, column.canvas, to.bom));
+    written &=
+        write_text(to.out / "moodle.csv", gradebook::moodle_csv(book, column.moodle, to.bom));
+    written &= write_text(to.out / "scores.csv", gradebook::scores_csv(book, to.bom));
+    files.insert(files.end(), {"canvas.csv", "moodle.csv", "scores.csv"});
+  }
+
+  // Identical sources (after dropping comments and whitespace), per exercise: a report of its
+  // own, for a person to look at; it never changes a score.
+  std::map<std::string, std::string> stub_hashes;
+  for (const auto& ex : exercises)
+    stub_hashes[ex] = gradebook::normalized_hash(
+        read_text(fs::path(LINATTN_SOURCE_DIR) / "exercises" / ex / (ex + ".cpp")));
+  const auto groups = gradebook::similar_groups_by_hash(hashes, stub_hashes);
+  written &=
+      write_text(to.out / "similarity.csv", gradebook::similarity_csv(groups, book, shown, to.bom));
+  files.push_back("similarity.csv");
+
+  // The pages: each submission's report beside its JSON, and the class report that links them
+  // (class_report.hpp). A page whose report is gone goes too.
+  const fs::path reports_dir = to.out / "reports";
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(reports_dir, ec))
+    if (entry.path().extension() == ".html" && !reports.count(entry.path().stem().string()))
+      fs::remove(entry.path(), ec);
+  for (const auto& [name, j] : reports)
+    written &= write_text(reports_dir / (name + ".html"), student_report_html(j));
+  const std::string title = lms_columns("", assignment).moodle;  // its title, else its name
+  written &= write_text(to.out / "class-report.html", class_report_html(summarize_class(book), title));
+  files.push_back("class-report.html");
+
+  // The summary: what needs a person's eyes.
+  std::vector<std::string> missing, build_errors;
+  for (const auto& row : book.rows) {
+    if (row.report.is_null()) continue;
+    const auto f = gradebook::facts(book, row);
+    if (!f.missing.empty()) missing.push_back(row.submission + " (" + list(f.missing) + ")");
+    if (!f.build_errors.empty())
+      build_errors.push_back(row.submission + " (" + list(f.build_errors) + ")");
+  }
+  for (const auto& [name, j] : reports)
+    for (const auto& e : j["exercises"])
+      if (e.value("source_status", "") == "ambiguous")
+        std::cerr << "grade-all: " << name << ": several files could be " << e.value("name", "")
+                  << ".cpp (" << list(e.value("source_others", std::vector<std::string>{}))
+                  << "); none was graded\n";
+  if (!missing.empty()) std::cerr << "grade-all: missing files: " << list(missing) << "\n";
+  if (!build_errors.empty()) std::cerr << "grade-all: do not build: " << list(build_errors) << "\n";
+  if (to.has_roster) {
+    if (!book.not_in_roster.empty())
+      std::cerr << "grade-all: not in the roster (in the gradebook, not in the exports): "
+                << list(book.not_in_roster) << "\n";
+    if (!book.no_submission.empty())
+      std::cerr << "grade-all: in the roster, no submission (scored 0 in the exports): "
+                << list(book.no_submission) << "\n";
+    for (const auto& several : book.several_folders)
+      std::cerr << "grade-all: one roster entry, several folders: " << several << "\n";
+  }
+  for (const auto& w : assignment.warnings)
+    std::cerr << "grade-all: warning: the assignment: " << w << "\n";
+  for (const auto& g : groups)
+    std::cerr << "grade-all: identical " << g.exercise
+              << ".cpp (comments and spacing aside): " << list(g.members) << "\n";
+  std::cerr << "grade-all: wrote " << list(files) << " in " << to.out.string() << " and "
+            << reports.size() << " reports in " << (to.out / "reports").string() << "\n";
+  return written;
+}
+
+int run_merge(const std::string& out, const std::vector<std::string>& dirs,
+              const BatchOptions& batch, const Options& options) {
+  ClassOutputs to;
+  to.out = out;
+  to.bom = batch.bom;
+  to.lms_column = batch.lms_column;
+  Assignment assignment;
+  try {
+    assignment = load_assignment(LINATTN_SOURCE_DIR, options.assignment, registry());
+    if (!batch.roster_path.empty()) {
+      std::ifstream f(batch.roster_path, std::ios::binary);
+      if (!f) throw std::runtime_error("cannot read the roster " + batch.roster_path);
+      to.roster = gradebook::parse_roster(read_text(batch.roster_path));
+      to.has_roster = true;
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "linattn-grade: merge-grades: " << e.what() << "\n";
+    return 2;
+  }
+  to.assignment = &assignment;
+  // Every shard's reports; a name in two shards, or a report for another assignment, stops it.
+  std::map<std::string, nlohmann::json> reports;
+  std::map<std::string, std::string> from;
+  for (const auto& dir : dirs) {
+    const fs::path folder = fs::path(dir) / "reports";
+    if (!fs::is_directory(folder)) {
+      std::cerr << "linattn-grade: merge-grades: " << dir
+                << " has no reports/ (is it a grade-all --out folder?)\n";
+      return 2;
+    }
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(folder))
+      if (entry.path().extension() == ".json" && entry.is_regular_file())
+        files.push_back(entry.path());
+    for (const auto& file : files) {
+      const std::string name = file.stem().string();
+      nlohmann::json j;
+      try {
+        j = nlohmann::json::parse(read_text(file));
+      } catch (const std::exception& e) {
+        std::cerr << "linattn-grade: merge-grades: " << file.string()
+                  << " is not a report: " << e.what() << "\n";
+        return 2;
+      }
+      if (from.count(name)) {
+        std::cerr << "linattn-grade: merge-grades: " << name << " is in " << from[name]
+                  << " and in " << dir << ": were the shards of different splits?\n";
+        return 2;
+      }
+      if (j.value("assignment", "") != assignment.name || !j.contains("class")) {
+        std::cerr << "linattn-grade: merge-grades: " << file.string() << " was graded "
+                  << (j.contains("class")
+                          ? "for the assignment '" + j.value("assignment", "") + "', not '" +
+                                assignment.name + "' (give --assignment)"
+                          : std::string("by an older grader; grade that shard again"))
+                  << "\n";
+        return 2;
+      }
+      from[name] = dir;
+      reports[name] = std::move(j);
+    }
+  }
+  const fs::path reports_dir = fs::path(out) / "reports";
+  fs::remove_all(reports_dir);  // the merged class only
+  fs::create_directories(reports_dir);
+  bool written = true;
+  for (const auto& [name, j] : reports)
+    written &= write_text(reports_dir / (name + ".json"),
+                          j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  std::cerr << "merge-grades: " << reports.size() << " reports from " << dirs.size()
+            << " folder(s)\n";
+  written &= write_class_outputs(to, reports);
+  return written ? 0 : 2;
+}
+
+}  // namespace grader

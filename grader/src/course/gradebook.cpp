@@ -1,0 +1,553 @@
+// The gradebook, the LMS exports and the similarity report: see gradebook.hpp.
+#include "gradebook.hpp"
+
+#include "../util/sha256.hpp"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace grader::gradebook {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string number(double x) {
+  std::ostringstream o;
+  o << std::round(x * 1e6) / 1e6;
+  return o.str();
+}
+
+std::string trim(const std::string& s) {
+  const auto a = s.find_first_not_of(" \t\r\n");
+  if (a == std::string::npos) return "";
+  return s.substr(a, s.find_last_not_of(" \t\r\n") - a + 1);
+}
+
+// "Student ID", "student_id", "STUDENT-ID" -> "student id".
+std::string header_key(const std::string& s) {
+  std::string out;
+  for (char c : trim(s)) out += (c == '_' || c == '-') ? ' ' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::string line_of(const std::vector<std::string>& fields) {
+  std::string line;
+  for (std::size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csv_field(fields[i]);
+  return line + "\n";
+}
+
+std::string sha256_hex(const std::string& text) {
+  Sha256 h;
+  h.add(text);
+  return h.hex();
+}
+
+std::string join_names(const std::vector<std::string>& v) {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : " ") + s;
+  return out;
+}
+
+// Whether a spreadsheet could read the cell as a formula: its first character, or its first
+// after leading blanks (some importers trim them: "  =1+2", "\n=1+2"), is = + - @, or one of
+// their full-width forms (U+FF1D, U+FF0B, U+FF0D, U+FF20), which some locales' spreadsheets
+// take as the ASCII ones.
+bool starts_like_formula(const std::string& text) {
+  if (text.empty()) return false;
+  if (text[0] == '\t' || text[0] == '\r') return true;
+  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return false;
+  if (std::string("=+-@").find(text[first]) != std::string::npos) return true;
+  for (const char* wide : {"\xEF\xBC\x9D", "\xEF\xBC\x8B", "\xEF\xBC\x8D", "\xEF\xBC\xA0"})
+    if (text.compare(first, 3, wide) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+std::string csv_field(const std::string& text) {
+  // A cell a spreadsheet would read as a formula (a folder named "=1+2", a file path a student
+  // chose) gets a leading apostrophe, so that it shows as text: OWASP's advice on CSV injection.
+  const bool formula = starts_like_formula(text);
+  const std::string s = formula ? "'" + text : text;
+  // A spreadsheet set to a European locale splits cells at ';': the part after one would start
+  // a cell of its own ("x;=1+2"), so such a field is quoted (one cell everywhere). A plain "; "
+  // in the notes is left as it is.
+  bool formula_after_semicolon = false;
+  for (std::size_t at = s.find(';'); at != std::string::npos; at = s.find(';', at + 1))
+    formula_after_semicolon |= starts_like_formula(s.substr(at + 1));
+  if (!formula_after_semicolon && s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += (c == '"') ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::vector<std::vector<std::string>> parse_csv(const std::string& input) {
+  std::string text = input;
+  if (text.rfind(kBom, 0) == 0) text.erase(0, 3);
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> row;
+  std::string field;
+  bool quoted = false, any = false;
+  std::size_t line = 1;
+  auto end_row = [&] {
+    if (any || !field.empty() || !row.empty()) {
+      row.push_back(field);
+      bool blank = std::all_of(row.begin(), row.end(), [](const std::string& f) { return trim(f).empty(); });
+      if (!blank) rows.push_back(row);
+    }
+    row.clear();
+    field.clear();
+    any = false;
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        if (c == '\n') ++line;
+        field += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+      any = true;
+    } else if (c == ',') {
+      row.push_back(field);
+      field.clear();
+      any = true;
+    } else if (c == '\n' || c == '\r') {
+      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+      end_row();
+      ++line;
+    } else {
+      field += c;
+    }
+  }
+  if (quoted) throw std::runtime_error("a quoted field is not closed (line " + std::to_string(line) + ")");
+  end_row();
+  return rows;
+}
+
+std::vector<Student> parse_roster(const std::string& text) {
+  const auto rows = parse_csv(text);
+  if (rows.empty()) throw std::runtime_error("the roster is empty (it needs a header row: folder,id,name,email)");
+  const std::map<std::string, std::string> aliases = {
+      {"folder", "folder"}, {"submission", "folder"}, {"pattern", "folder"}, {"file", "folder"},
+      {"id", "id"}, {"student id", "id"}, {"sis user id", "id"}, {"id number", "id"}, {"idnumber", "id"},
+      {"name", "name"}, {"student", "name"}, {"full name", "name"}, {"student name", "name"},
+      {"email", "email"}, {"email address", "email"}, {"e mail", "email"},
+      {"first name", "first_name"}, {"last name", "last_name"}, {"canvas id", "canvas_id"},
+      {"sis login id", "sis_login_id"}, {"login", "sis_login_id"}, {"section", "section"},
+      {"pin", "pin"}, {"take", "pin"}, {"submitted", "submitted"}, {"submitted at", "submitted"},
+      {"submission time", "submitted"}, {"due", "due"}, {"due date", "due"}, {"extension", "due"}};
+  // Canvas's gradebook export: "ID" is Canvas's user id when "SIS User ID" is there too.
+  bool canvas_export = false, has_id = false;
+  for (const auto& cell : rows[0]) {
+    canvas_export |= header_key(cell) == "sis user id";
+    has_id |= header_key(cell) == "id";
+  }
+  canvas_export &= has_id;
+  std::map<std::string, std::size_t> col;
+  for (std::size_t i = 0; i < rows[0].size(); ++i) {
+    const std::string key = header_key(rows[0][i]);
+    const auto a = aliases.find(key);
+    const std::string field = canvas_export && key == "id" ? "canvas_id" : a != aliases.end() ? a->second : "";
+    if (!field.empty() && !col.count(field)) col[field] = i;
+  }
+  if (!col.count("id"))
+    throw std::runtime_error("the roster's header has no id column (one of: id, student_id, sis_user_id, "
+                             "id_number); its header is: " + line_of(rows[0]));
+  const bool folder_from_id = !col.count("folder");
+  std::vector<Student> roster;
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    auto get = [&](const char* key) {
+      const auto c = col.find(key);
+      return c != col.end() && c->second < rows[r].size() ? trim(rows[r][c->second]) : std::string();
+    };
+    Student s;
+    s.canvas_id = get("canvas_id");
+    // Canvas's own rows ("Points Possible", "Manual Posting") have no Canvas id: not students.
+    if (canvas_export && s.canvas_id.empty()) continue;
+    s.id = get("id");
+    if (canvas_export && s.id.empty()) s.id = s.canvas_id;  // a student with no SIS id
+    s.folder = folder_from_id ? s.id : get("folder");
+    s.name = get("name");
+    s.email = get("email");
+    s.first_name = get("first_name");
+    s.last_name = get("last_name");
+    if (s.name.empty()) s.name = trim(s.first_name + " " + s.last_name);
+    s.sis_login_id = get("sis_login_id");
+    s.pin = get("pin");
+    s.section = get("section");
+    s.submitted = get("submitted");
+    if (!s.submitted.empty()) try {
+        parse_iso8601(s.submitted);
+      } catch (const LatePolicyError& e) {
+        throw std::runtime_error("roster entry " + std::to_string(r + 1) + ": its submitted time " + e.what());
+      }
+    s.due = get("due");
+    if (!s.due.empty()) try {
+        parse_iso8601(s.due);
+      } catch (const LatePolicyError& e) {
+        throw std::runtime_error("roster entry " + std::to_string(r + 1) + ": its due time " + e.what());
+      }
+    if (s.id.empty() || s.folder.empty())
+      throw std::runtime_error("roster entry " + std::to_string(r + 1) + " (" + trim(line_of(rows[r])) +
+                               ") has no " + (s.id.empty() ? "id" : "folder"));
+    roster.push_back(std::move(s));
+  }
+  return roster;
+}
+
+bool folder_matches(const std::string& pattern, const std::string& folder) {
+  if (pattern == folder) return true;
+  if (pattern.find_first_of("*?[") == std::string::npos) return false;
+  return ::fnmatch(pattern.c_str(), folder.c_str(), FNM_PERIOD) == 0;
+}
+
+const char* exercise_status(const nlohmann::json& ex) {
+  const std::string source = ex.value("source_status", "found");
+  if (source == "missing") return "missing_files";
+  if (source == "ambiguous") return "ambiguous";
+  const auto build = ex.find("build");
+  if (build != ex.end() && !build->value("ok", false)) return "build_error";
+  const double score = ex.value("score", 0.0), max = ex.value("max_score", 0.0);
+  return score >= max - 1e-9 ? "ok" : "partial";
+}
+
+std::string submission_status(const std::vector<std::string>& statuses) {
+  for (const char* s : {"build_error", "ambiguous", "missing_files", "partial"})
+    if (std::find(statuses.begin(), statuses.end(), s) != statuses.end()) return s;
+  return "ok";
+}
+
+bool later(const Recency& a, const Recency& b) {
+  if (!a.canvas_submission.empty() && !b.canvas_submission.empty()) {
+    const std::string &x = a.canvas_submission, &y = b.canvas_submission;  // digits: longer is larger
+    return x.size() != y.size() ? x.size() > y.size() : x > y;
+  }
+  return a.newest_file > b.newest_file;
+}
+
+namespace {
+
+// "lovelaceada_1001" ends in Canvas id 1001: a Canvas download's folder of that student.
+bool ends_in_canvas_id(const std::string& folder, const std::string& canvas_id) {
+  const std::string tail = "_" + canvas_id;
+  return !canvas_id.empty() && folder.size() > tail.size() &&
+         folder.compare(folder.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+}  // namespace
+
+const Student* owner_of(const std::vector<Student>& roster, const std::string& folder) {
+  for (const auto& s : roster)
+    if (s.folder == folder) return &s;
+  for (const auto& s : roster)
+    if (folder_matches(s.folder, folder)) return &s;
+  for (const auto& s : roster)
+    if (ends_in_canvas_id(folder, s.canvas_id)) return &s;
+  return nullptr;
+}
+
+Book join(const std::vector<Student>& roster, const std::map<std::string, nlohmann::json>& reports,
+          const std::vector<std::string>& exercises, const std::map<std::string, Recency>& recency) {
+  Book book;
+  book.exercises = exercises;
+  // Each folder to one entry: an exact name first, else the first pattern that matches, else
+  // the Canvas id it ends in.
+  std::map<std::string, const Student*> owner;
+  for (const auto& [folder, report] : reports) {
+    const Student* who = owner_of(roster, folder);
+    if (who) owner[folder] = who;
+    else book.not_in_roster.push_back(folder);
+  }
+  for (const auto& s : roster) {
+    std::vector<std::string> mine;
+    for (const auto& [folder, who] : owner)
+      if (who == &s) mine.push_back(folder);
+    if (mine.empty()) {
+      book.rows.push_back({"", &s, nullptr, ""});
+      book.no_submission.push_back(s.id + (s.name.empty() ? "" : " " + s.name));
+      continue;
+    }
+    if (mine.size() == 1) {
+      book.rows.push_back({mine[0], &s, reports.at(mine[0]), ""});
+      continue;
+    }
+    // Several: the pinned one, else the latest; it goes first, for the exports.
+    auto recency_of = [&](const std::string& f) {
+      const auto r = recency.find(f);
+      return r == recency.end() ? Recency{} : r->second;
+    };
+    std::string taken, why;
+    if (std::find(mine.begin(), mine.end(), s.pin) != mine.end()) {
+      taken = s.pin;
+      why = "pinned by the roster";
+    } else {
+      taken = mine[0];
+      for (const auto& f : mine)
+        if (later(recency_of(f), recency_of(taken))) taken = f;
+      const Recency r = recency_of(taken);
+      why = r.canvas_submission.empty() ? "the newest files"
+                                        : "the latest Canvas submission, " + r.canvas_submission;
+    }
+    std::stable_partition(mine.begin(), mine.end(), [&](const std::string& f) { return f == taken; });
+    book.several_folders.push_back(s.id + ": " + join_names(mine) + " (the exports take " + taken + ": " + why +
+                                   ")");
+    for (const auto& folder : mine)
+      book.rows.push_back({folder, &s, reports.at(folder),
+                           folder == taken ? "one of " + std::to_string(mine.size()) + " folders of " + s.id +
+                                                 ", the one in the exports (" + why + ")"
+                                           : "one of " + std::to_string(mine.size()) + " folders of " + s.id +
+                                                 "; the exports take " + taken});
+  }
+  for (const auto& folder : book.not_in_roster) book.rows.push_back({folder, nullptr, reports.at(folder), ""});
+  return book;
+}
+
+RowFacts facts(const Book& book, const Row& row) {
+  RowFacts f;
+  for (const auto& ex : book.exercises) {
+    double score = 0;
+    std::string status = "missing_files";
+    if (!row.report.is_null()) {
+      bool present = false;
+      for (const auto& e : row.report.at("exercises"))
+        if (e.value("name", "") == ex) {
+          score = e.value("score", 0.0);
+          status = exercise_status(e);
+          present = true;
+          if (status == "ambiguous") {
+            std::string files;
+            for (const auto& other : e.value("source_others", std::vector<std::string>{}))
+              files += (files.empty() ? "" : ", ") + other;
+            f.ambiguous.push_back(ex + " (" + files + ")");
+          }
+        }
+      if (!present) status = "";  // not graded in this run (not part of the assignment)
+    }
+    if (status == "missing_files") f.missing.push_back(ex);
+    if (status == "build_error") f.build_errors.push_back(ex);
+    f.scores.push_back(score);
+    f.statuses.push_back(status);
+  }
+  if (row.report.is_null()) {
+    f.status = "missing_files";
+    for (const auto& other : book.rows)  // out of what every graded submission is out of
+      if (!other.report.is_null()) {
+        f.max_score = other.report.value("max_score", 0.0);
+        break;
+      }
+  } else {
+    f.total = row.report.value("score", 0.0);
+    f.max_score = row.report.value("max_score", 0.0);
+    std::vector<std::string> graded;
+    for (const auto& s : f.statuses)
+      if (!s.empty()) graded.push_back(s);
+    f.status = submission_status(graded);
+  }
+  // Late work: the roster's time against the due time, else Canvas's flag in the report.
+  // A student's own due time in the roster (an extension) replaces the assignment's.
+  if (row.student && !row.student->submitted.empty()) {
+    const std::string& own_due = row.student->due;
+    f.late = lateness_at(book.late, parse_iso8601(row.student->submitted), "roster", row.student->submitted,
+                         own_due.empty() ? std::nullopt : std::optional<std::int64_t>(parse_iso8601(own_due)));
+    if (!own_due.empty()) {
+      f.late.due = own_due;
+      f.late.due_from = "roster extension";
+    }
+  }
+  else if (!row.report.is_null() && row.report.value("canvas_late", false))
+    f.late = lateness_flagged(book.late, "canvas _LATE_");
+  f.total_after_late = after_penalty(f.total, f.late);
+  return f;
+}
+
+std::string gradebook_csv(const Book& book, bool bom) {
+  std::vector<std::string> head = {"submission", "student_id", "name", "email"};
+  for (const auto& ex : book.exercises) head.push_back(ex);
+  head.insert(head.end(), {"total", "total_after_late", "max_score", "late", "days_late", "status"});
+  for (const auto& ex : book.exercises) head.push_back(ex + "_status");
+  head.push_back("notes");
+  std::string out = (bom ? kBom : "") + line_of(head);
+  for (const auto& row : book.rows) {
+    const RowFacts f = facts(book, row);
+    std::vector<std::string> cells = {row.submission, row.student ? row.student->id : "",
+                                      row.student ? row.student->name : "", row.student ? row.student->email : ""};
+    for (double s : f.scores) cells.push_back(number(s));
+    cells.insert(cells.end(), {number(f.total), number(f.total_after_late), number(f.max_score),
+                               f.late.late ? "yes" : "no", std::to_string(f.late.days_late), f.status});
+    for (const auto& s : f.statuses) cells.push_back(s);
+    std::vector<std::string> notes;
+    if (row.report.is_null()) notes.push_back("no submission");
+    if (!row.student) notes.push_back("not in the roster");
+    if (!row.note.empty()) notes.push_back(row.note);
+    if (!f.missing.empty() && !row.report.is_null()) notes.push_back("missing: " + join_names(f.missing));
+    if (!f.build_errors.empty()) notes.push_back("does not build: " + join_names(f.build_errors));
+    if (f.late.late) {
+      const std::string taken = book.late.penalises ? number(f.late.penalty_percent) + "% off" : "no penalty";
+      notes.push_back(f.late.source == "roster"
+                          ? "late: submitted " + f.late.submitted_at + " (roster), " +
+                                (f.late.due.empty() ? "" : "against the student's own due time " + f.late.due + ", ") +
+                                taken
+                          : "late: Canvas's _LATE_ flag, no time known, counted as 1 day, " + taken);
+    } else if (!f.late.due.empty()) {
+      notes.push_back("on time by the student's own due time " + f.late.due + " (roster)");
+    }
+    for (const auto& a : f.ambiguous) notes.push_back("several files, none graded: " + a);
+    if (!row.report.is_null())  // how grade-all took the files: a Canvas resubmission, an archive
+      for (const auto& n : row.report.value("intake", std::vector<std::string>{})) notes.push_back(n);
+    std::string note;
+    for (const auto& n : notes) note += (note.empty() ? "" : "; ") + n;
+    cells.push_back(note);
+    out += line_of(cells);
+  }
+  return out;
+}
+
+namespace {
+
+// One row per roster entry: its first submission's facts (of several folders, join put the one
+// it took first), zero when it has none.
+template <class Fn>
+void per_student(const Book& book, Fn fn) {
+  std::set<const Student*> done;
+  for (const auto& row : book.rows) {
+    if (!row.student || done.count(row.student)) continue;
+    done.insert(row.student);
+    fn(*row.student, facts(book, row));
+  }
+}
+
+}  // namespace
+
+std::string canvas_csv(const Book& book, const std::string& column, bool bom) {
+  std::string out = (bom ? kBom : "") + line_of({"Student", "ID", "SIS User ID", "SIS Login ID", "Section", column});
+  per_student(book, [&](const Student& s, const RowFacts& f) {
+    out += line_of({s.name, s.canvas_id, s.id, s.sis_login_id, s.section, number(f.total_after_late)});
+  });
+  return out;
+}
+
+std::string moodle_csv(const Book& book, const std::string& column, bool bom) {
+  std::string out = (bom ? kBom : "") + line_of({"First name", "Last name", "ID number", "Email address", column});
+  per_student(book, [&](const Student& s, const RowFacts& f) {
+    const bool split = !s.first_name.empty() || !s.last_name.empty();
+    out += line_of(
+        {split ? s.first_name : s.name, split ? s.last_name : "", s.id, s.email, number(f.total_after_late)});
+  });
+  return out;
+}
+
+std::string scores_csv(const Book& book, bool bom) {
+  std::string out = (bom ? kBom : "") + line_of({"id", "score"});
+  per_student(book, [&](const Student& s, const RowFacts& f) { out += line_of({s.id, number(f.total_after_late)}); });
+  return out;
+}
+
+// --- similarity -------------------------------------------------------------------------
+
+std::string normalized_source(const std::string& t) {
+  std::string out;
+  for (std::size_t i = 0; i < t.size();) {
+    const char c = t[i];
+    if (c == '/' && i + 1 < t.size() && t[i + 1] == '/') {
+      while (i < t.size() && t[i] != '\n') ++i;
+    } else if (c == '/' && i + 1 < t.size() && t[i + 1] == '*') {
+      const auto end = t.find("*/", i + 2);
+      i = end == std::string::npos ? t.size() : end + 2;
+    } else if (c == '"' || c == '\'') {
+      // A literal, kept as written (raw strings are rare here and come out merely stricter).
+      out += c;
+      for (++i; i < t.size() && t[i] != c && t[i] != '\n'; ++i) {
+        out += t[i];
+        if (t[i] == '\\' && i + 1 < t.size()) out += t[++i];
+      }
+      if (i < t.size()) out += t[i++];
+    } else if (std::isspace(static_cast<unsigned char>(c))) {
+      ++i;
+    } else {
+      out += c;
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::string normalized_hash(const std::string& text) { return sha256_hex(normalized_source(text)); }
+
+std::vector<SimilarGroup> similar_groups_by_hash(
+    const std::map<std::string, std::map<std::string, std::string>>& hashes,
+    const std::map<std::string, std::string>& stub_hashes) {
+  std::vector<SimilarGroup> groups;
+  for (const auto& [exercise, of] : hashes) {
+    std::string stub_hash;
+    if (const auto s = stub_hashes.find(exercise); s != stub_hashes.end()) stub_hash = s->second;
+    std::map<std::string, std::vector<std::string>> by_hash;
+    for (const auto& [submission, h] : of)
+      if (h != stub_hash) by_hash[h].push_back(submission);
+    for (auto& [h, members] : by_hash)
+      if (members.size() > 1) {
+        std::sort(members.begin(), members.end());
+        groups.push_back({exercise, h.substr(0, 16), members});
+      }
+  }
+  return groups;
+}
+
+std::vector<SimilarGroup> similar_groups(
+    const std::map<std::string, std::map<std::string, std::string>>& sources,
+    const std::map<std::string, std::string>& stubs) {
+  std::map<std::string, std::map<std::string, std::string>> hashes;
+  for (const auto& [exercise, files] : sources)
+    for (const auto& [submission, text] : files) hashes[exercise][submission] = normalized_hash(text);
+  std::map<std::string, std::string> stub_hashes;
+  for (const auto& [exercise, text] : stubs) stub_hashes[exercise] = normalized_hash(text);
+  return similar_groups_by_hash(hashes, stub_hashes);
+}
+
+std::string similarity_csv(const std::vector<SimilarGroup>& groups, const Book& book,
+                           const std::map<std::string, std::map<std::string, std::string>>& files, bool bom) {
+  std::string out = (bom ? kBom : "") + line_of({"exercise", "group", "hash", "submission", "student_id", "name", "file"});
+  int n = 0;
+  for (const auto& g : groups) {
+    ++n;
+    for (const auto& m : g.members) {
+      const Student* who = nullptr;
+      for (const auto& row : book.rows)
+        if (row.submission == m) who = row.student;
+      std::string file;
+      if (const auto e = files.find(g.exercise); e != files.end())
+        if (const auto f = e->second.find(m); f != e->second.end()) file = f->second;
+      out += line_of({g.exercise, std::to_string(n), g.hash, m, who ? who->id : "", who ? who->name : "", file});
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> remove_stale_reports(const fs::path& reports_dir, const std::set<std::string>& submissions) {
+  std::vector<std::string> removed;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(reports_dir, ec)) {
+    const fs::path p = entry.path();
+    if (p.extension() != ".json" || !entry.is_regular_file(ec)) continue;
+    const std::string name = p.stem().string();
+    if (submissions.count(name)) continue;
+    if (fs::remove(p, ec)) removed.push_back(name);
+  }
+  std::sort(removed.begin(), removed.end());
+  return removed;
+}
+
+}  // namespace grader::gradebook

@@ -1,0 +1,179 @@
+// The class's gradebook and what an LMS imports, made from the native reports of a batch
+// (`./kit grade-all DIR [--roster FILE] [--bom]`), plus the similarity report.
+//
+// Statuses. Per exercise, from its native report entry:
+//   ok             its file was found, it built, and every check passed (full marks);
+//   build_error    its file was found but did not compile or link: no check ran;
+//   missing_files  no file for it at all; scores zero;
+//   ambiguous      several files compete for it (see find_files.hpp) and none was graded;
+//                  the notes name them; scores zero;
+//   partial        its file built and was graded, below full marks (zero included: a stub
+//                  that still throws NotImplemented is `partial` with 0 points).
+// Per submission: `ok` when every exercise is ok; otherwise the first of build_error,
+// ambiguous, missing_files, partial that one of its exercises has. A roster entry with no submission
+// folder is `missing_files`, with "no submission" in its notes (and scores 0 in the exports).
+//
+// Files written (UTF-8; with --bom each starts with a byte-order mark, for spreadsheet
+// programs that otherwise read UTF-8 as a legacy code page), RFC 4180 quoting:
+//   gradebook.csv  submission,student_id,name,email,<each exercise>,total,total_after_late,
+//                  max_score,late,days_late,status,<each exercise>_status,notes   (one row per
+//                  roster entry, in roster order, then one per submission not in the roster).
+//                  total is the checks' sum; total_after_late takes the assignment's late policy
+//                  off it (late_policy.hpp), and is what the exports carry. late is yes or no;
+//                  how it is known (the roster's submitted time, Canvas's _LATE_ flag) is in the
+//                  notes.
+//   canvas.csv     Canvas's gradebook import: Student,ID,SIS User ID,SIS Login ID,Section,
+//                  <assignment column>. Canvas matches a row by ID (its own user id), SIS User
+//                  ID or SIS Login ID; a new column name makes a new assignment. See "How do I
+//                  import grades in the Gradebook?" (Canvas Instructor Guide) and the column
+//                  layout of its gradebook export, e.g.
+//                  https://teaching.resources.osu.edu/toolsets/carmencanvas/guides/calculating-final-grades/import-csv-file-carmen-grades
+//   moodle.csv     Moodle's "Import grades from CSV" (Grades > Import > CSV file): a header
+//                  row, one row per student; at import, map "Email address" to useremail (or
+//                  "ID number" to useridnumber) and the grade column to the grade item. Columns
+//                  as Moodle's own export names them: First name,Last name,ID number,Email
+//                  address (the roster's one name goes in "First name" unless it has
+//                  first_name/last_name columns). https://docs.moodle.org/en/Grade_import
+//   scores.csv     id,score
+// The exports are written only with a roster (they need the students' ids), one row per
+// roster entry (of several folders, the one join chose).
+#pragma once
+
+#include "../report/late_policy.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace grader::gradebook {
+
+inline constexpr const char* kBom = "\xEF\xBB\xBF";
+
+// RFC 4180: fields with a comma, quote, CR or LF quoted (and ';', a separator in some locales),
+// quotes doubled. A field that starts with =, +, -, @, tab or CR, or with =, +, -, @ after blanks
+// or in full width (a spreadsheet formula), gets a leading ' (OWASP, "CSV Injection").
+std::string csv_field(const std::string& s);
+// Rows of a CSV text: a leading UTF-8 BOM dropped, quoted fields (commas, quotes, newlines),
+// LF or CRLF line ends; blank lines skipped. Throws std::runtime_error on an unclosed quote.
+std::vector<std::vector<std::string>> parse_csv(const std::string& text);
+
+struct Student {
+  std::string folder;  // a submission folder's name, or a pattern with * ? [..] (fnmatch)
+  std::string id, name, email;
+  std::string first_name, last_name;  // optional, for Moodle
+  std::string canvas_id, sis_login_id, section;  // optional, for Canvas
+  std::string pin;  // optional: of several folders that match, the one to take (see join)
+  std::string submitted;  // optional: when it was handed in, ISO 8601 with its zone (late work)
+  std::string due;        // optional: the student's own due time (an extension), ISO 8601 with its zone
+};
+
+// The roster: a CSV with a header row. Column names, any case, spaces or underscores:
+//   folder (or: submission, pattern, file)   required unless `id` names the folders
+//   id (or: student_id, student id, sis_user_id, sis user id, id_number, id number)   required
+//   name (or: student, full name), email (or: email address, e-mail)
+//   first_name, last_name, canvas_id, sis_login_id (or: login), section, pin (or: take),
+//   submitted (or: submitted at, submission time): ISO 8601 with its zone, checked here
+//   due (or: due date, extension): the student's own due time (an extension), ISO 8601 with its
+//   zone, checked here; the late policy measures `submitted` against it instead of the assignment's
+// Canvas's own gradebook export is read as it comes: its header has both ID and SIS User ID,
+// so ID is Canvas's user id (canvas_id) and SIS User ID the student's id (Canvas's id where a
+// student has none); the rows with no Canvas id ("Points Possible", "Manual Posting") are
+// Canvas's, not students, and are skipped.
+// Throws std::runtime_error naming the line for a bad roster.
+std::vector<Student> parse_roster(const std::string& text);
+
+bool folder_matches(const std::string& pattern, const std::string& folder);
+
+const char* exercise_status(const nlohmann::json& exercise);  // a native report's exercise entry
+std::string submission_status(const std::vector<std::string>& exercise_statuses);
+
+struct Row {
+  std::string submission;            // the folder; empty for a roster entry with no submission
+  const Student* student = nullptr;  // nullptr for a submission not in the roster
+  nlohmann::json report;             // the native report (null when no submission)
+  std::string note;                  // one student, several folders: which one the exports take
+};
+
+struct Book {
+  std::vector<std::string> exercises;
+  LatePolicy late;  // the assignment's (set after join)
+  std::vector<Row> rows;
+  std::vector<std::string> not_in_roster;       // folders no roster entry names
+  std::vector<std::string> no_submission;       // roster entries with no folder ("id name")
+  std::vector<std::string> several_folders;     // roster entries matching more than one folder
+};
+
+// How recent a submission folder is, to choose among one student's several folders.
+struct Recency {
+  std::string canvas_submission;  // the highest Canvas submission id of its files, if any
+  double newest_file = 0;         // else: its newest file's modification time (seconds)
+};
+// Whether `a` is later than `b`: by Canvas submission id when both have one, else by newest file.
+bool later(const Recency& a, const Recency& b);
+
+// The roster entry a submission folder belongs to (nullptr: none): the first entry that names it
+// exactly, else the first whose pattern matches it, else the entry whose canvas_id it ends in.
+const Student* owner_of(const std::vector<Student>& roster, const std::string& folder);
+
+// Joins the roster (empty: none) with the submissions' reports (folder -> report). A folder goes
+// to the first entry that names it exactly, else the first whose pattern matches it, else the
+// entry whose canvas_id it ends in ("lovelaceada_1001": a Canvas download's folder). When an
+// entry has several folders, every one gets a row, and the exports take one: the entry's `pin`
+// when it names one of them, else the latest by `recency` (folders it lacks count as oldest);
+// its row comes first, and each row's note says which was taken.
+Book join(const std::vector<Student>& roster, const std::map<std::string, nlohmann::json>& reports,
+          const std::vector<std::string>& exercises, const std::map<std::string, Recency>& recency = {});
+
+struct RowFacts {
+  double total = 0, max_score = 0;
+  std::string status;
+  std::vector<double> scores;            // per exercise
+  std::vector<std::string> statuses;     // per exercise
+  std::vector<std::string> missing;      // exercises with missing_files
+  std::vector<std::string> build_errors;
+  std::vector<std::string> ambiguous;    // "causal (causal (1).cpp, old/causal.cpp)": the competing files
+  Lateness late;                         // the roster's time, else a report's canvas_late flag
+  double total_after_late = 0;
+};
+RowFacts facts(const Book& book, const Row& row);
+
+std::string gradebook_csv(const Book& book, bool bom);
+std::string canvas_csv(const Book& book, const std::string& column, bool bom);
+std::string moodle_csv(const Book& book, const std::string& column, bool bom);
+std::string scores_csv(const Book& book, bool bom);
+
+// --- similarity -------------------------------------------------------------------------
+// A source with its comments and all whitespace removed (string and character literals kept
+// as written), so that reformatting or recommenting a file does not change it.
+std::string normalized_source(const std::string& text);
+
+struct SimilarGroup {
+  std::string exercise;
+  std::string hash;                  // SHA-256 of the normalized source, first 16 hex digits
+  std::vector<std::string> members;  // submission folders, sorted
+};
+// sources: exercise -> (submission -> text). A file equal (normalized) to the exercise's
+// stub in `stubs` is left out (every untouched stub would otherwise match every other).
+std::vector<SimilarGroup> similar_groups(
+    const std::map<std::string, std::map<std::string, std::string>>& sources,
+    const std::map<std::string, std::string>& stubs);
+// The same from each source's hash (sha256 hex of its normalized text), as the reports carry
+// them (merge-grades has the reports only): exercise -> (submission -> hash).
+std::vector<SimilarGroup> similar_groups_by_hash(
+    const std::map<std::string, std::map<std::string, std::string>>& hashes,
+    const std::map<std::string, std::string>& stub_hashes);
+std::string normalized_hash(const std::string& text);  // sha256 hex of normalized_source(text)
+// similarity.csv: exercise,group,hash,submission,student_id,name,file — one row per member.
+std::string similarity_csv(const std::vector<SimilarGroup>& groups, const Book& book,
+                           const std::map<std::string, std::map<std::string, std::string>>& files,
+                           bool bom);
+
+// Reports (<name>.json) in `reports_dir` whose submission is gone: removed, names returned.
+std::vector<std::string> remove_stale_reports(const std::filesystem::path& reports_dir,
+                                              const std::set<std::string>& submissions);
+
+}  // namespace grader::gradebook

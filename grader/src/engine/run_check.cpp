@@ -1,0 +1,567 @@
+#include "run_check.hpp"
+#include "../judge/time_looks.hpp"
+
+#include "../../common/wire.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <csignal>
+#include <optional>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+#include <iterator>
+#include <sstream>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../judge/api_registry.hpp"
+#include "../util/byte_units.hpp"
+#include "../judge/call_text.hpp"
+#include "../judge/crash_text.hpp"
+#include "cbor_shape.hpp"
+#include "../sandbox/isolation.hpp"
+#include "program_image.hpp"
+#include "scratch_watch.hpp"
+#include "../util/memory_file.hpp"
+#include "../util/unique_fd.hpp"
+
+namespace grader {
+
+namespace {
+
+// How deep a reply may nest arrays and maps before the judge decodes it (cbor_shape.hpp).
+constexpr std::size_t kMaxReplyNesting = 64;
+
+// The numbers a reply's results may hold, per number of the request and the expected values
+// together (plus a small floor): a wrong answer may be larger than the right one (a T x T
+// matrix for a T x d one), but nothing the check could legitimately get back is much larger
+// than its inputs and the reference's values. A reply that passes the shape check decodes to
+// about 16 bytes per number, so this also bounds the judge's memory per check.
+constexpr std::uint64_t kReplyNumbersPerGiven = 8;
+constexpr std::uint64_t kReplyNumbersFloor = 1 << 16;
+
+std::uint64_t numbers_in(const json& j) {
+  if (j.is_number()) return 1;
+  if (j.is_binary()) return j.get_binary().size() / sizeof(double);  // a packed matrix (wire.hpp)
+  std::uint64_t n = 0;
+  if (j.is_array() || j.is_object())
+    for (const auto& item : j) n += numbers_in(item);
+  return n;
+}
+
+// What the runner may send back for this check's request (cbor_shape.hpp); `expected_numbers`
+// is numbers_in(the expected values), counted once per check (a time check's expected values
+// hold millions of numbers, and it starts nine runners).
+ReplyShape reply_shape(const Check& check, const json& request, std::uint64_t expected_numbers) {
+  const api::Schema& schema = api::schema_of(check.function);
+  ReplyShape shape;
+  shape.result_names = schema.results;
+  shape.result_kinds = schema.result_kinds;
+  shape.calls = request.contains("calls") ? request["calls"].size() : 0;
+  shape.watched = schema.watched.size();
+  const std::uint64_t given = numbers_in(request) + expected_numbers;
+  shape.max_numbers = kReplyNumbersFloor + kReplyNumbersPerGiven * given;
+  return shape;
+}
+
+// The longest text taken from a reply into a message (an exception's what(), say): a message
+// is read by a person, and the rest would only bloat every report.
+constexpr std::size_t kMaxReplyText = 4096;
+
+std::string capped_text(std::string text) {
+  if (text.size() <= kMaxReplyText) return text;
+  const std::size_t more = text.size() - kMaxReplyText;
+  text.resize(kMaxReplyText);
+  return text + "[... " + std::to_string(more) + " more bytes not shown]";
+}
+
+// What the process's resident memory may rise during a call beyond the memory rule's heap
+// budget before it counts against the rule: the pages of code and stack a first call touches,
+// which the heap meter does not see either and which are not the student's data.
+constexpr std::uint64_t kResidentSlack = 8ull << 20;
+
+// What a runner needs beyond its own image to get to main: the C and C++ runtimes, the loader
+// and a stack (see program_image.hpp).
+constexpr std::uint64_t kLoadRoom = 32ull << 20;
+
+// The files a check's code may write in all, in its private scratch folder.
+constexpr std::uint64_t kScratchQuota = 64ull << 20;
+
+std::string seconds_text(double s) {
+  std::ostringstream o;
+  o.precision(3);
+  o << s << " s";
+  return o.str();
+}
+
+// A time check's calls are limited by CPU time, at the check's limit: the time rule judges
+// their CPU time, and a wall limit would stop a slow call on a loaded machine that a quiet one
+// lets finish and measure, changing the verdict with the load. The wall clock stays as a guard
+// for a call that waits instead of working, this much longer.
+double timed_call_wall_guard(const Check& check) { return 6 * check.limits.wall_seconds + 10; }
+
+std::string short_value(const json& v) {
+  if (v.is_object() && v.contains("name")) return v["name"].get<std::string>();  // a phi spec
+  if (v.is_object() && v.contains("rows") && v.contains("cols"))
+    return std::to_string(v["rows"].get<long>()) + "x" + std::to_string(v["cols"].get<long>());
+  if (v.is_array()) return "(" + std::to_string(v.size()) + ")";
+  if (v.is_number_float()) {
+    std::ostringstream o;
+    o << v.get<double>();
+    return o.str();
+  }
+  return v.dump();
+}
+
+// The runner's private folder (see make_jail_folder), removed with everything the runner
+// wrote there, whatever happens.
+struct JailFolder {
+  std::filesystem::path path;
+  ~JailFolder() {
+    if (!path.empty()) remove_jail_folder(path);
+  }
+};
+
+// One runner process on `request`: how it ended, its reply if it gave a readable one, and the
+// scratch bytes it left (chroot layer). Throws for a fault of the grader.
+struct RunnerRun {
+  RunOutcome outcome;
+  json reply;
+  bool have_reply = false;
+  std::string reply_problem;  // why the reply was refused, when it was
+  std::uint64_t scratch_used = 0;
+  bool scratch_stopped = false;  // killed by the ScratchWatch at the quota
+};
+
+RunnerRun run_runner(const CheckRun& run, const json& request, double wall_seconds,
+                     std::uint64_t expected_numbers) {
+  const Check& check = *run.check;
+  RunnerRun done;
+  RunOutcome& outcome = done.outcome;
+  Jail jail;
+  jail.purpose = FilterPurpose::Runner;
+  jail.worker = run.worker;
+  jail.scratch_bytes = kScratchQuota;
+  jail.read_only = {{run.runner, "/runner"}};  // the chroot layer copies it in here
+  JailFolder folder{make_jail_folder(jail)};
+  jail.work = folder.path;
+  const std::filesystem::path runner = readable_copy(jail, run.runner);
+  jail.read_only = {{runner, "/runner"}};
+  // The request, in a sealed in-memory file handed to the runner as its descriptor 3: nothing
+  // on disk, nothing the runner could swap for another file.
+  const UniqueFd request_file = sealed_memory_file("linattn-request", wire::encode_packed(request));
+  Limits limits = check.limits;
+  limits.wall_seconds = wall_seconds;
+  if (check.timed) {
+    limits.cpu_seconds = check.limits.wall_seconds;
+    limits.wall_seconds = timed_call_wall_guard(check);
+  }
+  limits.reply_pipe = true;
+  limits.pass_fds.emplace_back(request_file.get(), 3);
+  const Confinement confined = confine(jail, {inside(jail, runner), "--fds"}, limits);
+  {
+    // The chroot layer's scratch folder, watched during the run where no tmpfs caps it.
+    const bool chroot = isolation().layer == Layer::Chroot;
+    ScratchWatch watch(chroot ? folder.path / "tmp" : std::filesystem::path(), kScratchQuota,
+                       chroot ? worker_uid(run.worker) : 0);
+    outcome = run_sandboxed(confined.argv, confined.cwd, limits);
+    done.scratch_stopped = watch.tripped();
+  }
+  unwrap_signal(outcome);
+  // The runner's own files: the chroot's /tmp, or its folder without a chroot.
+  if (isolation().layer == Layer::Chroot) done.scratch_used = bytes_under(folder.path / "tmp");
+  if (isolation().layer == Layer::None) done.scratch_used = bytes_under(folder.path);
+  // Nested too deep for the decoder's recursion: as good as garbled. (A real reply is a map
+  // of arrays of numbers, a few levels deep.) Then the reply is walked against the
+  // function's results before anything is built, and decoded only if it fits them.
+  if (!outcome.reply.empty()) {
+    const ReplyShape shape = reply_shape(check, request, expected_numbers);
+    done.reply_problem = cbor_nesting_within(outcome.reply, kMaxReplyNesting)
+                             ? reply_shape_problem(outcome.reply, shape)
+                             : "nested too deep";
+    if (done.reply_problem.empty()) {
+      const std::vector<std::uint8_t> bytes(outcome.reply.begin(), outcome.reply.end());
+      try {
+        // A time check's results stay packed, as its calls are (engine.cpp): its judge reads
+        // them through wire::to_matrix. The walk above let byte strings through only as a
+        // matrix's data, rows x cols doubles long.
+        done.reply = check.timed ? wire::decode_packed(bytes) : wire::decode(bytes);
+        done.have_reply = done.reply.is_object() && done.reply.contains("outcome");
+      } catch (const std::exception& e) {
+        done.reply_problem = e.what();  // a garbled reply counts as no reply
+      }
+    }
+  }
+  return done;
+}
+
+// The time rule's way (Check::timed): every call in a runner process of its own, one after the
+// other, each under the check's wall limit (a hang guard: on a loaded machine nine processes in
+// one check's 10 s would time out code that is fine; the verdict is on CPU time). A call's CPU time is the supervisor's figure for
+// its process, so the student's code can neither skew the clock nor see a later call's inputs;
+// and no state, memo or file outlives its call. The replies are merged into one, as a single
+// runner would give it, with "cpu_seconds" from outside. The first call that does not return
+// normally (a crash, a time-out, an exception) is the check's outcome.
+RunnerRun run_each_call(const CheckRun& run, const json& request) {
+  const Check& check = *run.check;
+  const json& calls = request.at("calls");
+  RunnerRun merged;
+  merged.have_reply = true;
+  merged.reply = json{{"outcome", "returned"}, {"results", json::array()}, {"cpu_seconds", json::array()},
+                      {"peak_heap_bytes", 0}, {"inputs_changed", json::array()}};
+  double seconds = 0;
+  std::string output;
+  std::uint64_t output_bytes = 0;
+  const std::uint64_t expected_numbers = numbers_in(run.oracle_case->expected);
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    // Packed straight from the request (wire.hpp): a call of 8192 tokens is not copied first.
+    const json one_call{{"function", request.at("function")}, {"calls", json::array({wire::pack(calls[i])})}};
+    RunnerRun one = run_runner(run, one_call, check.limits.wall_seconds, expected_numbers);
+    seconds += one.outcome.seconds;
+    output += one.outcome.output;
+    output_bytes += one.outcome.output_bytes;
+    if (output.size() > check.limits.output_bytes_kept) output.resize(check.limits.output_bytes_kept);
+    one.outcome.seconds = seconds;
+    one.outcome.output = output;
+    one.outcome.output_bytes = output_bytes;
+    const bool returned = one.outcome.ending == RunOutcome::Ending::Exited && one.have_reply &&
+                          !one.outcome.reply_over_cap && !one.scratch_stopped &&
+                          one.scratch_used + (1u << 20) <= kScratchQuota &&
+                          one.reply.value("outcome", "") == "returned" && one.reply.contains("results") &&
+                          one.reply["results"].is_array() && one.reply["results"].size() == 1;
+    if (!returned) {
+      if (one.have_reply && one.reply.contains("call")) one.reply["call"] = i;
+      return one;
+    }
+    json& m = merged.reply;
+    m["results"].push_back(std::move(one.reply["results"][0]));
+    m["cpu_seconds"].push_back(one.outcome.cpu_seconds);
+    m["peak_heap_bytes"] = std::max(m["peak_heap_bytes"].get<std::uint64_t>(),
+                                    one.reply.value("peak_heap_bytes", std::uint64_t{0}));
+    m["resident_growth_bytes"] = std::max(m.value("resident_growth_bytes", std::uint64_t{0}),
+                                          one.reply.value("resident_growth_bytes", std::uint64_t{0}));
+    for (const auto& name : one.reply.value("inputs_changed", json::array()))
+      if (std::find(m["inputs_changed"].begin(), m["inputs_changed"].end(), name) == m["inputs_changed"].end())
+        m["inputs_changed"].push_back(name);
+    merged.outcome = std::move(one.outcome);
+  }
+  return merged;
+}
+
+// A failed time check's next looks (time_looks.hpp): every call again, each in a fresh process.
+Verdict second_look(const CheckRun& run, const json& request, const json& first, const Verdict& verdict) {
+  auto measure = [&]() -> std::optional<json> {
+    try {
+      RunnerRun again = run_each_call(run, request);
+      if (again.have_reply && again.reply.contains("cpu_seconds")) return again.reply["cpu_seconds"];
+    } catch (const std::exception&) {
+    }
+    return std::nullopt;
+  };
+  return look_again(first, verdict, measure,
+                    [&](const json& reply) { return judge_case(*run.check, *run.oracle_case, reply); });
+}
+
+}  // namespace
+
+std::string describe_call(const json& request) {
+  if (!request.contains("calls") || request["calls"].empty()) return "";
+  std::string text;
+  for (const auto& [name, v] : request["calls"][0].items()) {
+    if (!text.empty()) text += ", ";
+    text += name + " " + short_value(v);
+  }
+  return text;
+}
+
+namespace {
+
+// A fault of the grader itself (not of the code under test) on this check.
+CheckResult grader_fault(CheckResult r, const std::string& what) {
+  r.grader_fault = true;
+  r.status = Status::Error;
+  r.message = "The grader itself failed on this check (not your fault): " + what;
+  return r;
+}
+
+// What was tried, said as a failed comparison says it (call_text.hpp); `call` when the reply
+// names the call the runner was in.
+std::string tried_words(const Check& check, const json& request, std::uint64_t seed,
+                        std::optional<std::size_t> call) {
+  const std::size_t calls = request.contains("calls") ? request["calls"].size() : 0;
+  try {
+    return tried_text(api::schema_of(check.function), request, seed, call);
+  } catch (const std::exception&) {  // a function without a schema: the request's own names
+    return "Tried: " + check.function + "(" + describe_call(request) + ")" +
+           (calls > 1 ? ", " + std::to_string(calls) + " calls" : "") + ", seed " + std::to_string(seed) + ".";
+  }
+}
+
+// The runner's output, as the report shows it.
+void keep_output(const RunOutcome& outcome, CheckResult& r) {
+  r.seconds = outcome.seconds;
+  r.output = outcome.output;
+  if (outcome.output_truncated())
+    r.output += "\n[output truncated: kept the first " + std::to_string(outcome.output.size()) +
+                " of " + std::to_string(outcome.output_bytes) + " bytes]";
+}
+
+// Step 1: how the runner process ended. Fills in `r` and returns true when that alone decides
+// the check (a time-out, a crash, the file quota, no readable reply).
+bool ending_decides(const CheckRun& run, const RunnerRun& done, const std::string& tried, CheckResult& r) {
+  const Check& check = *run.check;
+  const RunOutcome& outcome = done.outcome;
+  using Ending = RunOutcome::Ending;
+  if (outcome.ending == Ending::LaunchFailed) {
+    r = grader_fault(r, "could not start the runner: " + outcome.launch_error);
+    return true;
+  }
+  // A runner the ScratchWatch stopped was killed for its files: say so, not "SIGKILL".
+  if (done.scratch_stopped) {
+    r.status = Status::OverMemory;
+    r.message = tried + "\nThe code wrote more than " + mib(static_cast<double>(kScratchQuota)) +
+                " of files, the limit for files a check may write, and was stopped. They have "
+                "been removed.";
+    return true;
+  }
+  // A time check's call stopped by its CPU limit (sandbox.hpp: Limits::cpu_seconds).
+  const bool out_of_cpu = check.timed && outcome.ending == Ending::Signaled && outcome.signal == SIGXCPU;
+  if (outcome.ending == Ending::TimedOut || out_of_cpu) {
+    r.status = Status::Timeout;
+    const std::string limit =
+        !check.timed ? seconds_text(check.limits.wall_seconds) + " (the limit for this check)"
+        : out_of_cpu ? seconds_text(check.limits.wall_seconds) +
+                                   " of CPU time (the limit for each call of this check)"
+                             : seconds_text(timed_call_wall_guard(check)) +
+                                   " (the wall-clock guard for each call of this check, for code that waits)";
+    r.message = tried + "\nStopped after " + limit +
+                ". Look for a loop that never ends, or work that grows much faster than the input.";
+    if (!check.timeout_hint.empty()) r.message += "\nLikely mistake: " + check.timeout_hint;
+    return true;
+  }
+  if (outcome.ending == Ending::Signaled && outcome.signal == SIGSEGV) {
+    // Killed while the kernel loaded it: its own image (a huge static array) does not leave
+    // room under the address-space limit for the libraries and a stack.
+    const auto image = program_image_bytes(run.runner);
+    if (image && *image + kLoadRoom > check.limits.address_space_bytes) {
+      r.status = Status::OverMemory;
+      r.message = tried +
+                  "\nThe program could not even start: its own code and static data take " +
+                  mib(static_cast<double>(*image)) +
+                  ", and the address-space limit of this check is " +
+                  mib(static_cast<double>(check.limits.address_space_bytes)) +
+                  ". Look for a large static or global array; allocate what a call needs inside "
+                  "the call.";
+      return true;
+    }
+  }
+  if (outcome.ending == Ending::Signaled) {
+    r.status = Status::Crashed;
+    r.message = tried + "\ncrashed: " + signal_name(outcome.signal) + "." +
+                crash_explanation(outcome.signal, outcome.output, check.crash_hint);
+    return true;
+  }
+  // A runner that filled its capped tmpfs (within a MiB) ran into the quota; without a
+  // sandbox nothing caps the folder during the run, and this is all there is.
+  if (done.scratch_used + (1u << 20) > kScratchQuota) {
+    r.status = Status::OverMemory;
+    r.message = tried + "\nThe code wrote " + mib(static_cast<double>(done.scratch_used)) +
+                " of files and ran into the limit for files a check may write, " +
+                mib(static_cast<double>(kScratchQuota)) + ". They have been removed.";
+    return true;
+  }
+  if (outcome.reply_over_cap) {
+    r.status = Status::Error;
+    r.message = tried + "\nMore than " + mib(static_cast<double>(check.limits.reply_bytes_kept)) +
+                " came through the runner's reply channel, far more than any answer takes: "
+                "something other than the harness wrote there. The reply was dropped.";
+    return true;
+  }
+  if (!done.have_reply) {
+    r.status = Status::Error;
+    r.message = tried + (outcome.reply.empty()
+                             ? "\nThe program exited with status " + std::to_string(outcome.exit_code) +
+                                   " before the function returned. Do not call exit() or quit the "
+                                   "program from your functions."
+                             : "\nThe runner's reply could not be read (" +
+                                   capped_text(done.reply_problem) +
+                                   "), and was refused before it was decoded: something other "
+                                   "than the harness wrote to its reply channel, or a result is "
+                                   "far larger than any this check expects.");
+    return true;
+  }
+  return false;
+}
+
+// The message of a call that ran out of memory (the reply's "bad_alloc").
+std::string bad_alloc_message(const Check& check, const json& request, const json& reply,
+                              const std::string& tried, std::uint64_t peak_heap_bytes) {
+  // What the call held when it ran out, and what it asked for then: together, about the
+  // size of what it was building.
+  const auto asked = reply.value("failed_allocation_bytes", std::uint64_t{0});
+  const std::uint64_t wanted = peak_heap_bytes + asked;
+  std::string message = tried + "\nAn allocation" +
+                        (asked > 0 ? " of " + mib(static_cast<double>(asked)) : std::string()) +
+                        " failed under the address-space limit of " +
+                        mib(static_cast<double>(check.limits.address_space_bytes)) +
+                        (peak_heap_bytes > 0 ? ", with " + mib(static_cast<double>(peak_heap_bytes)) +
+                                                   " already taken by the call"
+                                             : std::string()) + ".";
+  if (check.heap_budget_bytes) {
+    message += " The memory rule allows " + mib(static_cast<double>(*check.heap_budget_bytes)) +
+               " (" + check.heap_budget_rule + ").";
+    if (wanted > 0 && check.memory_hint) message += check.memory_hint(request, wanted);
+  }
+  return message;
+}
+
+// The memory rule on a call that returned: the heap meter's peak, then the resident growth.
+bool memory_decides(const Check& check, const json& request, const json& reply,
+                    const std::string& tried, CheckResult& r) {
+  if (check.heap_budget_bytes && r.peak_heap_bytes > *check.heap_budget_bytes) {
+    r.status = Status::OverMemory;
+    r.message = tried + "\nThe heap grew by " + mib(static_cast<double>(r.peak_heap_bytes)) +
+                " during the call; the budget is " + mib(static_cast<double>(*check.heap_budget_bytes)) +
+                " (" + check.heap_budget_rule + ")." +
+                (check.memory_hint ? check.memory_hint(request, r.peak_heap_bytes) : std::string());
+    return true;
+  }
+  // Memory the heap meter cannot see (an mmap of its own, a large array on the stack) still
+  // raises the process's resident high-water mark: it counts against the same budget.
+  const auto resident = reply.value("resident_growth_bytes", std::uint64_t{0});
+  if (check.heap_budget_bytes && resident > *check.heap_budget_bytes + kResidentSlack) {
+    r.status = Status::OverMemory;
+    r.message = tried + "\nThe process's memory grew by " + mib(static_cast<double>(resident)) +
+                " during the call, " + mib(static_cast<double>(r.peak_heap_bytes)) +
+                " of it on the heap: memory mapped or placed outside the heap counts too. The "
+                "budget is " + mib(static_cast<double>(*check.heap_budget_bytes)) + " (" +
+                check.heap_budget_rule + ")." +
+                (check.memory_hint ? check.memory_hint(request, resident) : std::string());
+    return true;
+  }
+  return false;
+}
+
+// The inputs a reply says the call changed, at most a few, each short (a forged reply could
+// list a million, or one of many megabytes); empty when none.
+std::string changed_inputs(const json& reply) {
+  const json changed = reply.value("inputs_changed", json::array());
+  std::string names;
+  std::size_t listed = 0;
+  for (const auto& n : changed) {
+    if (++listed > 8) {
+      names += ", ...";
+      break;
+    }
+    names += (names.empty() ? "" : ", ") + capped_text(n.get<std::string>()).substr(0, 64);
+  }
+  return names;
+}
+
+// Step 2: what the reply says of the call, before any result is judged. Fills in `r` and
+// returns true when that decides the check (not implemented, out of memory, a throw, changed
+// inputs). The reply came through the runner's descriptor 4, which the code under test could
+// also have written to: it is read as untrusted, and anything malformed costs this check,
+// never the grader.
+bool reply_decides(const CheckRun& run, const json& request, const json& reply, const std::string& tried,
+                   CheckResult& r) {
+  const Check& check = *run.check;
+  const std::size_t calls = request.contains("calls") ? request["calls"].size() : 0;
+  try {
+    const std::string what = reply.value("outcome", "");
+    // The call the runner was in when it gave up (its reply says, for a throw or a bad_alloc).
+    std::optional<std::size_t> stopped_in;
+    if (reply.contains("call") && reply["call"].is_number_unsigned()) stopped_in = reply["call"].get<std::size_t>();
+    r.peak_heap_bytes = reply.value("peak_heap_bytes", std::uint64_t{0});
+    if (what == "not_implemented") {
+      r.status = Status::NotImplemented;
+      r.message = capped_text(reply.value("what", check.function + " is not implemented yet"));
+      return true;
+    }
+    if (what == "bad_alloc") {
+      r.status = Status::OverMemory;
+      r.message = bad_alloc_message(check, request, reply, tried_words(check, request, r.seed, stopped_in),
+                                    r.peak_heap_bytes);
+      return true;
+    }
+    if (what == "exception") {
+      r.status = Status::Error;
+      r.message = tried_words(check, request, r.seed, stopped_in) + "\nThrew an exception: " +
+                  capped_text(reply.value("what", std::string("(no message)")));
+      return true;
+    }
+    if (what == "harness_error") {
+      // The harness could not turn the call or its result into a message, e.g. a result too
+      // large to encode; a request of ours would have failed for the solutions too.
+      r.status = Status::Error;
+      r.message = tried + "\nThe runner could not complete the call: " +
+                  capped_text(reply.value("what", std::string("(no detail)")));
+      return true;
+    }
+    if (what != "returned") throw std::runtime_error("unknown outcome '" + what + "'");
+    if (memory_decides(check, request, reply, tried, r)) return true;
+    const std::string changed = changed_inputs(reply);
+    if (!changed.empty()) {
+      r.status = Status::Failed;
+      r.message = tried + "\nThe function changed its input(s): " + changed +
+                  ". Inputs are passed by const reference and must be left exactly as they were; "
+                  "work on a copy.";
+      return true;
+    }
+    if (!reply.contains("results") || !reply["results"].is_array() || reply["results"].size() != calls)
+      throw std::runtime_error("not one result per call");
+  } catch (const std::exception& e) {
+    r.status = Status::Error;
+    r.message = tried + "\nThe runner's reply could not be read (" + std::string(e.what()) +
+                "): something other than the harness wrote to its reply channel.";
+    return true;
+  }
+  return false;
+}
+
+// Step 3: the check's judge on the returned results (a failed time check looks twice).
+CheckResult judged(const CheckRun& run, const json& request, const json& reply, CheckResult r) {
+  const Check& check = *run.check;
+  try {
+    Verdict v = judge_case(check, *run.oracle_case, reply);
+    if (check.timed && !v.passed) v = second_look(run, request, reply, v);
+    r.status = v.passed ? Status::Passed : Status::Failed;
+    // A judge's message already says what was called, with more detail than `tried`.
+    r.message = v.passed ? "" : v.message;
+  } catch (const std::exception& e) {
+    return grader_fault(r, std::string("judging the results: ") + e.what());
+  }
+  if (r.status == Status::Passed) r.score = r.max_score;  // the assignment's points for it (engine.cpp)
+  return r;
+}
+
+}  // namespace
+
+CheckResult run_check(const CheckRun& run, CheckResult r) {
+  const Check& check = *run.check;
+  if (!run.oracle_case)
+    return grader_fault(r, "making the inputs: " +
+                               (run.oracle_error.empty() ? std::string("no inputs") : run.oracle_error));
+  const json& request = run.oracle_case->request;
+  const std::string tried = tried_words(check, request, r.seed, std::nullopt);
+
+  RunnerRun done;
+  try {
+    done = check.timed ? run_each_call(run, request)
+                       : run_runner(run, request, check.limits.wall_seconds, numbers_in(run.oracle_case->expected));
+  } catch (const std::exception& e) {
+    return grader_fault(r, std::string("running the check: ") + e.what());
+  }
+  keep_output(done.outcome, r);
+  if (ending_decides(run, done, tried, r)) return r;
+  if (reply_decides(run, request, done.reply, tried, r)) return r;
+  return judged(run, request, done.reply, r);
+}
+
+}  // namespace grader

@@ -1,0 +1,287 @@
+// run_sandboxed: one program under kernel-enforced limits, with every process it starts
+// accounted for and killed when it ends.
+//
+// The shape of one run (three processes):
+//
+//   judge thread ──fork──▶ supervisor S ──fork──▶ program P (exec'd, own process group, rlimits)
+//        ▲   reads output pipe ◀──────────────────── P's stdout+stderr (and its children's)
+//        └── reads status pipe ◀── S: "started P", later "P ended like this"
+//
+// S exists so that orphans can be attributed without guessing. S marks itself a child
+// subreaper (PR_SET_CHILD_SUBREAPER): anything P forks that loses its parent, even after
+// setsid() took it out of P's process group, is re-parented to S rather than to init or to the
+// judge. When P ends (or the deadline passes), S kills P's group, then kills its own remaining
+// children until it has none left. Because every run has its own S, concurrent runs from
+// several judge threads never touch each other's processes, and the judge never has to call
+// waitpid(-1), which would steal other threads' children.
+//
+// S is a fork of a multi-threaded process that never execs, so from fork() on it may use only
+// async-signal-safe calls: raw system calls, no allocation, no locks, no stdio. Everything it
+// needs (argv as char*, the working directory) is prepared before the fork.
+//
+// This file is the judge's side: it prepares S's plan, makes the pipes, forks S, and collects
+// the program's output, its reply and S's report. S is in sandbox_supervisor.cpp, P in
+// sandbox_program.cpp, what they share in sandbox_processes.hpp.
+#include "sandbox.hpp"
+
+#include "program_copy.hpp"
+#include "sandbox_processes.hpp"
+#include "../util/unique_fd.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+
+namespace grader {
+
+using sandbox::kMaxPass;
+using sandbox::Plan;
+using sandbox::StatusRecord;
+
+namespace {
+
+// Keeps the first `keep` bytes and counts them all.
+struct OutputSink {
+  std::string& kept;
+  std::uint64_t& total;
+  std::uint64_t keep;
+  // Reads what is there; false at end-of-file or a hard error.
+  bool read_from(int fd) {
+    char buf[65536];
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) return errno == EINTR || errno == EAGAIN;
+    if (n == 0) return false;
+    total += static_cast<std::uint64_t>(n);
+    if (kept.size() < keep) {
+      const std::size_t room = static_cast<std::size_t>(keep - kept.size());
+      kept.append(buf, std::min(room, static_cast<std::size_t>(n)));
+    }
+    return true;
+  }
+};
+
+}  // namespace
+
+std::string find_on_path(const std::string& name) {
+  if (name.find('/') != std::string::npos) return name;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path != nullptr && *path != '\0' ? path : "/usr/local/bin:/usr/bin:/bin";
+  dirs += ":/usr/bin:/bin";  // a PATH without them still finds the system's own tools
+  std::size_t start = 0;
+  while (start <= dirs.size()) {
+    std::size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    const std::string dir = dirs.substr(start, end - start);
+    // An empty entry (the current folder) is skipped: the judge's working folder is nobody's
+    // choice of program.
+    if (!dir.empty()) {
+      const std::string candidate = dir + "/" + name;
+      if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    }
+    start = end + 1;
+  }
+  return "";
+}
+
+RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
+                         const Limits& limits) {
+  RunOutcome outcome;
+  if (argv.empty()) {
+    outcome.launch_error = "no program given";
+    return outcome;
+  }
+  Plan plan;
+  plan.args = argv;
+  // Looked up now, in the parent: execvp in the forked child is not async-signal-safe. Not
+  // found, exec fails with ENOENT and says so.
+  const std::string found = find_on_path(argv[0]);
+  plan.args[0] = found.empty() ? argv[0] : found;
+  for (auto& a : plan.args) plan.argv.push_back(a.data());
+  plan.argv.push_back(nullptr);
+  plan.cwd = cwd.string();
+  plan.limits = limits;
+  plan.judge_pid = ::getpid();
+  plan.pass = limits.pass_fds;
+  if (limits.landlock_ruleset >= 0) plan.pass.emplace_back(limits.landlock_ruleset, kLandlockFd);
+  plan.env = limits.environment;
+  for (auto& e : plan.env) plan.envp.push_back(e.data());
+  if (!plan.envp.empty()) plan.envp.push_back(nullptr);
+  if (plan.pass.size() + (limits.reply_pipe ? 1 : 0) > static_cast<std::size_t>(kMaxPass)) {
+    outcome.launch_error = "too many descriptors to pass";
+    return outcome;
+  }
+
+  int out_fds[2], status_fds[2];
+  if (::pipe2(out_fds, O_CLOEXEC) != 0) {
+    outcome.launch_error = std::string("pipe: ") + std::strerror(errno);
+    return outcome;
+  }
+  UniqueFd out_r(out_fds[0]), out_w(out_fds[1]);
+  if (::pipe2(status_fds, O_CLOEXEC) != 0) {
+    outcome.launch_error = std::string("pipe: ") + std::strerror(errno);
+    return outcome;
+  }
+  UniqueFd status_r(status_fds[0]), status_w(status_fds[1]);
+  UniqueFd reply_r, reply_w;
+  if (limits.reply_pipe) {
+    int reply_fds[2];
+    if (::pipe2(reply_fds, O_CLOEXEC) != 0) {
+      outcome.launch_error = std::string("pipe: ") + std::strerror(errno);
+      return outcome;
+    }
+    reply_r.reset(reply_fds[0]);
+    reply_w.reset(reply_fds[1]);
+    plan.pass.emplace_back(reply_w.get(), kReplyFd);
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  auto forks_apart = hold_forks_apart();
+  const pid_t supervisor = ::fork();
+  if (supervisor == 0) sandbox::supervise(plan, out_w.get(), status_w.get());
+  forks_apart.unlock();
+  if (supervisor < 0) {
+    outcome.launch_error = std::string("fork: ") + std::strerror(errno);
+    return outcome;
+  }
+  out_w.reset();
+  status_w.reset();
+  reply_w.reset();
+
+  OutputSink sink{outcome.output, outcome.output_bytes, limits.output_bytes_kept};
+  std::uint64_t reply_bytes = 0;
+  OutputSink reply_sink{outcome.reply, reply_bytes, limits.reply_bytes_kept};
+  bool reply_open = reply_r.valid();
+  StatusRecord finished;
+  bool have_finished = false;
+  pid_t program = 0;
+  char status_buf[sizeof(StatusRecord) * 4];
+  std::size_t status_len = 0;
+  bool out_open = true;
+  // S enforces the deadline; this later one only covers S itself failing to.
+  const double backstop = limits.wall_seconds + 5.0;
+
+  while (!have_finished) {
+    pollfd fds[3] = {{status_r.get(), POLLIN, 0}, {out_open ? out_r.get() : -1, POLLIN, 0},
+                     {reply_open ? reply_r.get() : -1, POLLIN, 0}};
+    const double left = backstop - elapsed();
+    if (left <= 0) break;
+    int ready = ::poll(fds, 3, static_cast<int>(std::min(left * 1000.0 + 1.0, 1e6)));
+    if (ready < 0 && errno != EINTR) break;
+    if (ready <= 0) continue;
+    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) out_open = sink.read_from(out_r.get());
+    if (fds[2].revents & (POLLIN | POLLHUP | POLLERR)) reply_open = reply_sink.read_from(reply_r.get());
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+      ssize_t n = ::read(status_r.get(), status_buf + status_len, sizeof status_buf - status_len);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;  // S is gone without a last word
+      status_len += static_cast<std::size_t>(n);
+      while (status_len >= sizeof(StatusRecord)) {
+        StatusRecord r;
+        std::memcpy(&r, status_buf, sizeof r);
+        std::memmove(status_buf, status_buf + sizeof r, status_len - sizeof r);
+        status_len -= sizeof r;
+        if (r.kind == StatusRecord::Started) program = r.pid;
+        if (r.kind == StatusRecord::Finished || r.kind == StatusRecord::SupervisorFailed) {
+          finished = r;
+          have_finished = true;
+        }
+      }
+    }
+  }
+  outcome.seconds = elapsed();
+
+  if (!have_finished) {
+    // S died early (killed from below) or hung. P dies with S (its parent-death signal);
+    // the group kill is for the rest of P's group.
+    ::kill(supervisor, SIGKILL);
+    if (program > 0) ::kill(-program, SIGKILL);
+  }
+  // Whatever is still in the pipe. Every writer is dead by now, so end-of-file normally comes
+  // at once; the short cap is for a writer that somehow escaped, which must not hold us.
+  const double drain_until = elapsed() + 0.25;
+  while (out_open || reply_open) {
+    const double left = drain_until - elapsed();
+    if (left <= 0) break;
+    pollfd fds[2] = {{out_open ? out_r.get() : -1, POLLIN, 0}, {reply_open ? reply_r.get() : -1, POLLIN, 0}};
+    int ready = ::poll(fds, 2, static_cast<int>(left * 1000.0) + 1);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) break;
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) out_open = sink.read_from(out_r.get());
+    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) reply_open = reply_sink.read_from(reply_r.get());
+  }
+  if (reply_bytes > outcome.reply.size()) {
+    outcome.reply_over_cap = true;
+    outcome.reply.clear();
+  }
+  while (::waitpid(supervisor, nullptr, 0) < 0 && errno == EINTR) {
+  }
+
+  if (!have_finished) {
+    outcome.ending = RunOutcome::Ending::Signaled;
+    outcome.signal = SIGKILL;
+    outcome.launch_error = "the supervising process ended early (killed from inside the run?)";
+    return outcome;
+  }
+  if (finished.kind == StatusRecord::SupervisorFailed) {
+    outcome.ending = RunOutcome::Ending::LaunchFailed;
+    outcome.launch_error = std::string("could not start: ") + std::strerror(finished.exec_errno);
+    return outcome;
+  }
+  if (finished.exec_errno != 0) {
+    outcome.ending = RunOutcome::Ending::LaunchFailed;
+    outcome.launch_error = "cannot run " + plan.args[0] + ": " + std::strerror(finished.exec_errno);
+    return outcome;
+  }
+  outcome.cpu_seconds = static_cast<double>(finished.cpu_microseconds) * 1e-6;
+  if (finished.timed_out) {
+    outcome.ending = RunOutcome::Ending::TimedOut;
+  } else if (WIFSIGNALED(finished.wait_status)) {
+    outcome.ending = RunOutcome::Ending::Signaled;
+    outcome.signal = WTERMSIG(finished.wait_status);
+  } else {
+    outcome.ending = RunOutcome::Ending::Exited;
+    outcome.exit_code = WEXITSTATUS(finished.wait_status);
+  }
+  return outcome;
+}
+
+std::string signal_name(int signal) {
+  switch (signal) {
+    case SIGHUP: return "SIGHUP";
+    case SIGINT: return "SIGINT";
+    case SIGQUIT: return "SIGQUIT";
+    case SIGILL: return "SIGILL";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGABRT: return "SIGABRT";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGKILL: return "SIGKILL";
+    case SIGUSR1: return "SIGUSR1";
+    case SIGSEGV: return "SIGSEGV";
+    case SIGUSR2: return "SIGUSR2";
+    case SIGPIPE: return "SIGPIPE";
+    case SIGALRM: return "SIGALRM";
+    case SIGTERM: return "SIGTERM";
+    case SIGCHLD: return "SIGCHLD";
+    case SIGSTOP: return "SIGSTOP";
+    case SIGXCPU: return "SIGXCPU";
+    case SIGXFSZ: return "SIGXFSZ";
+    case SIGSYS: return "SIGSYS";
+    default: break;
+  }
+  if (const char* abbrev = ::sigabbrev_np(signal)) return std::string("SIG") + abbrev;
+  return "signal " + std::to_string(signal);
+}
+
+}  // namespace grader
