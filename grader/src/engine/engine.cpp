@@ -8,6 +8,7 @@
 #include "../util/find_files.hpp"
 #include "../sandbox/isolation.hpp"
 #include "../sandbox/landlock.hpp"
+#include "oracle_cache.hpp"
 #include "oracle_source.hpp"
 #include "../builder/build_log.hpp"
 #include "../report/submission_metadata.hpp"
@@ -349,7 +350,17 @@ class Grading {
 
   void fetch_case(CaseSlot& slot) const {
     try {
-      slot.value = oracle_.fetch(plan_.exercises[slot.exercise]->exercise, *slot.check, slot.seed);
+      const std::string& exercise = plan_.exercises[slot.exercise]->exercise;
+      // The live oracle's cases at the checks' own seeds are kept between runs
+      // (oracle_cache.hpp): a regrade reads them. (Course and per-student seeds are not kept:
+      // one student's cases would be of no use to the next.)
+      const bool live = !oracle_.replaying() && slot.seed == slot.check->seed;
+      if (live)
+        if (auto kept = cached_oracle_case(exercise, *slot.check, slot.seed)) {
+          slot.value = std::move(*kept);
+          return;
+        }
+      slot.value = oracle_.fetch(exercise, *slot.check, slot.seed);
       // A time check's calls and expected outputs hold millions of numbers: kept packed
       // (grader/common/wire.hpp), half the memory, which every runner's fork of the judge
       // copies the page tables of. Its judge reads them through wire::to_matrix, which takes
@@ -358,6 +369,7 @@ class Grading {
         slot.value.request = wire::pack(slot.value.request);
         slot.value.expected = wire::pack(slot.value.expected);
       }
+      if (live) keep_oracle_case(exercise, *slot.check, slot.seed, slot.value);
     } catch (const std::exception& e) {
       slot.error = e.what();
     }
