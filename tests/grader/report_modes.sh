@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The grader as a user or a CI job sees it: the same submission and seed give the same report
-# (timings aside); colour appears on a terminal only, and never with NO_COLOR set.
+# (timings aside), also from the oracle's kept cases; colour appears on a terminal only, and
+# never with NO_COLOR set.
 # usage: report_modes.sh GRADER KIT_DIR TEST_NAME
 set -u
 GRADER=$1 KIT=$2 name=$3
@@ -36,6 +37,23 @@ case "$name" in
     "$GRADER" "$KIT/exercises" --quiet; [ $? -eq 1 ] || fail "graded, not full marks, must exit 1"
     "$GRADER" "$KIT/solutions" --quiet --only flops/nosuch; [ $? -eq 2 ] || fail "an unknown check must exit 2"
     "$GRADER" "$KIT/solutions" --quiet --json /nonexistent/dir/r.json; [ $? -eq 2 ] || fail "an unwritable report must exit 2" ;;
+  oracle-cache)
+    # The live oracle's cases are kept between runs (grader/src/oracle_cache.hpp): a grade keeps
+    # a case per check at its own seed, a rerun reads it with the same report, a garbled file is
+    # made again, and other seeds are not kept. (The cache is the build's, beside the grader.)
+    cache=$(dirname "$(dirname "$GRADER")")/submissions-cache/flops/oracle
+    rm -f "$cache"/case-*.cbor  # another grader's leftovers (other seeds, say) are not this one's
+    "$GRADER" "$KIT/solutions" --quiet --only flops --json "$work/first.json" || fail "the solutions must pass"
+    ls "$cache"/case-*.cbor >/dev/null 2>&1 || fail "no case kept in $cache"
+    for f in "$cache"/case-*.cbor; do printf 'garbled' >"$f"; done
+    "$GRADER" "$KIT/solutions" --quiet --only flops --json "$work/garbled.json" || fail "a garbled case must be made again"
+    diff <(stable "$work/first.json") <(stable "$work/garbled.json") || fail "the report changed with garbled cases"
+    for f in "$cache"/case-*.cbor; do [ "$(cat "$f")" != garbled ] || fail "garbled case $f not written again"; done
+    "$GRADER" "$KIT/solutions" --quiet --only flops --json "$work/kept.json" || fail "the solutions must pass from kept cases"
+    diff <(stable "$work/first.json") <(stable "$work/kept.json") || fail "the report changed with kept cases"
+    before=$(ls "$cache" | wc -l)
+    "$GRADER" "$KIT/solutions" --quiet --only flops --seed 424242 || fail "the solutions must pass at another seed"
+    [ "$(ls "$cache" | wc -l)" = "$before" ] || fail "cases of a seed other than the checks' own were kept" ;;
   *) echo "unknown test $name"; exit 2 ;;
 esac
 echo ok
