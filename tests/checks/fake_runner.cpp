@@ -2,6 +2,9 @@
 
 #include "src/judge/api_registry.hpp"
 
+#include <cstdlib>
+#include <set>
+#include <sstream>
 #include <stdexcept>
 
 namespace fake {
@@ -10,6 +13,22 @@ const grader::ExerciseChecks& exercise(const std::string& name) {
   for (const auto& ex : grader::registry())
     if (ex.exercise == name) return ex;
   throw std::runtime_error("no exercise " + name);
+}
+
+bool every_exercise_under_test() { return std::getenv("LINATTN_CHECKS_ONLY") == nullptr; }
+
+std::vector<std::reference_wrapper<const grader::ExerciseChecks>> exercises_under_test() {
+  std::set<std::string> only;
+  if (const char* names = std::getenv("LINATTN_CHECKS_ONLY")) {
+    std::istringstream in(names);
+    for (std::string name; in >> name;) only.insert(name);
+  }
+  std::vector<std::reference_wrapper<const grader::ExerciseChecks>> out;
+  for (const auto& ex : grader::registry())
+    if (every_exercise_under_test() || only.erase(ex.exercise)) out.push_back(std::cref(ex));
+  // A name that is not an exercise is a mistake of the caller, not a test that passes empty.
+  if (!only.empty()) throw std::runtime_error("LINATTN_CHECKS_ONLY names no exercise " + *only.begin());
+  return out;
 }
 
 const grader::Check& check(const std::string& ex, const std::string& name) {

@@ -9,8 +9,10 @@
 
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace fake {
 
@@ -22,6 +24,15 @@ using Vector = Eigen::VectorXd;
 using Impl = std::function<json(const json& call)>;
 
 const grader::ExerciseChecks& exercise(const std::string& name);
+
+// The exercises that the tests going over every exercise of the registry take: all of them, or
+// only those named in the environment variable LINATTN_CHECKS_ONLY (names separated by spaces).
+// kit/add-exercise sets it to the exercise it adds, whose code is the only new code there: the
+// rules every exercise must follow are then checked on it in seconds, not on all of them again.
+// Assertions about the registry as a whole (its exercises are those of exercises/list.txt, the
+// assignments' points) always see every exercise.
+std::vector<std::reference_wrapper<const grader::ExerciseChecks>> exercises_under_test();
+bool every_exercise_under_test();  // LINATTN_CHECKS_ONLY is not set
 const grader::Check& check(const std::string& exercise, const std::string& name);
 
 // The feature map of a request's "phi" spec, built here from linref's maps (not with the

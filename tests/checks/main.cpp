@@ -1,3 +1,4 @@
 // doctest's main(), with the kit's skip code and a guard against runs that test nothing
-// (see tests/doctest_main.hpp); the test cases live in the other files of this folder.
+// (see tests/doctest_main.hpp); the test cases live in the other files of this folder and in
+// each exercise's grader/exercises/<ex>/tests/.
 #include "../doctest_main.hpp"

@@ -88,7 +88,7 @@ TEST_CASE("checks/registry: every assignment of the kit gives each exercise its 
 }
 
 TEST_CASE("checks/registry: names unique, every check names one function of its exercise") {
-  for (const auto& ex : grader::registry()) {
+  for (const grader::ExerciseChecks& ex : fake::exercises_under_test()) {
     std::set<std::string> names;
     std::set<std::string> graded;
     for (const auto& c : ex.checks) {
@@ -130,7 +130,7 @@ TEST_CASE("checks/registry: function lists follow the headers") {
 }
 
 TEST_CASE("checks/registry: requests are deterministic in the seed") {
-  for (const auto& ex : grader::registry())
+  for (const grader::ExerciseChecks& ex : fake::exercises_under_test())
     for (const auto& c : ex.checks) {
       INFO(ex.exercise << "/" << c.name);
       for (std::uint64_t seed : {c.seed, std::uint64_t{2}, std::uint64_t{12345}})
@@ -145,7 +145,7 @@ TEST_CASE("checks/registry: requests are deterministic in the seed") {
 // draws each check's seed from the course's key, so a hidden check whose inputs were the same
 // at every seed could be answered from a table of what any grader once asked.
 TEST_CASE("checks/registry: lookup tables: every hidden check's inputs change with the seed") {
-  for (const auto& ex : grader::registry())
+  for (const grader::ExerciseChecks& ex : fake::exercises_under_test())
     for (const auto& c : ex.checks) {
       if (c.visibility == grader::Visibility::Visible) continue;
       INFO(ex.exercise << "/" << c.name << " has the same inputs at seeds 1, 2 and 3");
@@ -155,7 +155,7 @@ TEST_CASE("checks/registry: lookup tables: every hidden check's inputs change wi
 }
 
 TEST_CASE("checks/registry: most checks visible, some hidden, hidden ones on their own seeds") {
-  for (const auto& ex : grader::registry()) {
+  for (const grader::ExerciseChecks& ex : fake::exercises_under_test()) {
     int visible = 0, hidden = 0;
     for (const auto& c : ex.checks) {
       if (c.visibility == grader::Visibility::Visible) ++visible;
@@ -198,7 +198,7 @@ TEST_CASE("checks/registry: the recurrent form's memory rule") {
 }
 
 TEST_CASE("checks/registry: the reference passes every check, at its seed and at others") {
-  for (const auto& ex : grader::registry())
+  for (const grader::ExerciseChecks& ex : fake::exercises_under_test())
     for (const auto& c : ex.checks)
       for (std::uint64_t seed : {c.seed, std::uint64_t{2}, std::uint64_t{777}}) {
         const grader::Verdict v = fake::judge_with(c, fake::reference(c.function), seed);

@@ -2,11 +2,28 @@
 # kit/add-exercise: the proof that adding an exercise takes the places the README lists. In a
 # copy of the kit, the template exercise `scale` (tests/kit/add_exercise/scale/) is added by
 # writing only its folder under exercises/, its solution, its folder under grader/exercises/
-# (api.cpp, checks.cpp, oracle/), its two test files in tests/exercises/ and its name in
-# exercises/list.txt; nothing else is edited. Then the copy's grader, built from scratch, grades
-# the solution with full marks and the untouched stub with 0, naming every check in the JSON
-# report; and the copy's own exercise tests pass there (no missing test file, the stub derived
-# from the solution, both warning-free). This proves more than that it grades.
+# (api.cpp, checks.cpp, oracle/, tests/judge_test.cpp), its two test files in tests/exercises/
+# and its name in exercises/list.txt; nothing else is edited. Then, in the copy:
+#  1. its grader, built there, grades the solution with full marks and the untouched stub with 0,
+#     naming every check in the JSON report;
+#  2. the kit's own tests of the exercise side pass there, the new exercise's among them:
+#     - label `exercises`, whole: the solutions' and the stubs' tests, the stubs derived from the
+#       solutions, both warning-free, no `exercises/missing/*` test;
+#     - of label `grader`, the tests of the checks that an exercise must pass (program
+#       checks_tests, tests/checks/): the registry against exercises/list.txt and the
+#       assignments, and the rules every exercise's checks follow (the reference passes them at
+#       any seed, requests are deterministic, hidden inputs change with the seed, requests fit
+#       the API description, a near miss fails, on every call); then the new exercise's own judge
+#       tests (grader/exercises/scale/tests/) and its diagnosis table; no `grader/missing/*` test.
+#       The rules are checked on scale alone (LINATTN_CHECKS_ONLY=scale, see
+#       tests/checks/fake_runner.hpp): over all nine they take minutes of CPU.
+# Not run here: the eight other exercises' judge tests and tables, and the rest of label `grader`
+# (sandbox, builder, runner, reports, course and batch grading, the corpus of submissions). Their
+# code and data are the kit's, unchanged (the grader/ and tests/ diffs below allow only the new
+# files), so they pass here as they pass in the kit's own suite; the engine is not touched by an
+# exercise, and step 1 runs it on the new one. Cost: ccache serves every unchanged source (its
+# preprocessed text is the kit's), so the copy compiles only the files that name the new exercise
+# or the copy's own path.
 # usage: add_exercise.sh KIT_DIR
 set -u
 KIT_DIR=$1
@@ -26,7 +43,7 @@ tar -C "$KIT_DIR" --exclude='./build*' --exclude=./.git --exclude=./course-key -
 # The files an exercise consists of, and its line in the list. Nothing else.
 cp -r "$KIT_DIR/tests/kit/add_exercise/scale/." "$kit/"
 echo scale >>"$kit/exercises/list.txt"
-! diff -rq "$KIT_DIR/grader" "$kit/grader" | grep -qv 'Only in .*/grader/exercises: scale' ||
+! diff -rq "$KIT_DIR/grader" "$kit/grader" | grep -qv 'Only in .*/grader/exercises: scale$' ||
   fail "the copy's grader/ differs from the kit's by more than the exercise's folder"
 ! diff -rq "$KIT_DIR/tests" "$kit/tests" | grep -qv 'Only in .*/tests/exercises: s[a-z]*_scale.cpp' ||
   fail "the copy's tests/ differs from the kit's by more than the exercise's two test files"
@@ -57,16 +74,22 @@ ex = [e for e in r["exercises"] if e["name"] == "scale"][0]
 assert ex["score"] == 0 and ex["max_score"] == 3
 assert all(c["status"] == "not_implemented" for c in ex["checks"]), [c["status"] for c in ex["checks"]]
 PY
-# The copy's own tests that concern exercises, those a new exercise would break unless its
-# documented places are all filled: the `exercises` label's missing-file and warning-free
-# tests (no program to build) and the stubs derived from solutions (one small program). The
-# judge tests on fake replies and the solutions' own programs are left to the kit's suite:
-# adding an exercise changes every test program's include path, so building them here costs
-# as much as a fresh build.
-(cd "$kit" && cmake --build build -j "${LINATTN_JOBS:-2}" --target exercises_single_source) >"$out" 2>&1 ||
-  fail "the copy's single-source test does not build with the new exercise"
-(cd "$kit/build" && ctest -L exercises -R '^(exercises/|single-source)' --output-on-failure) >"$out" 2>&1 ||
-  fail "the copy's exercise tests fail with the new exercise"
-grep -q 'exercises/warning-free/solution/scale' "$kit/build/tests/exercises/CTestTestfile.cmake" ||
-  fail "the copy's tests do not cover the new exercise"
-echo "ok: scale added in its documented places; solution 3/3, stub 0/3; the copy's exercise tests pass"
+# Step 2: the copy's tests of the exercise side (see the top of this file).
+(cd "$kit" && cmake --build build -j "${LINATTN_JOBS:-2}" --target \
+   exercises_single_source exercises_solutions exercises_stubs exercises_memory_rule checks_tests) >"$out" 2>&1 ||
+  fail "the copy's exercise and checks tests do not build with the new exercise"
+# Of checks_tests, the registry's and the API's tests, the near-miss rules over every check, and
+# scale's judge tests and table (names: tests/checks/*_test.cpp, grader/exercises/*/tests/).
+checks_tests='^grader/(checks/registry: |api: |checks/near-miss: (every judge|a judge of several)|checks/scale: |diagnosis table: scale$|missing/)'
+export LINATTN_CHECKS_ONLY=scale
+(cd "$kit/build" && ctest -N -L exercises && ctest -N -L grader -R "$checks_tests") >"$out" 2>&1
+for t in 'exercises/warning-free/solution/scale' 'solutions/scale: ' 'stubs/scale: ' \
+         'grader/checks/scale: a dropped sign' 'grader/diagnosis table: scale' 'grader/checks/registry: '; do
+  grep -qF "$t" "$out" || fail "the copy's tests do not include $t"
+done
+! grep -qE '(exercises|grader)/missing/' "$out" || fail "the copy lacks a test file of an exercise (the missing/ test above)"
+(cd "$kit/build" && ctest -j "${LINATTN_JOBS:-2}" -L exercises --output-on-failure) >"$out" 2>&1 ||
+  fail "the copy's exercise tests (label exercises) fail with the new exercise"
+(cd "$kit/build" && ctest -j "${LINATTN_JOBS:-2}" -L grader -R "$checks_tests" --output-on-failure) >"$out" 2>&1 ||
+  fail "the copy's tests of the checks (label grader, tests/checks/ and each exercise's tests/) fail with the new exercise"
+echo "ok: scale added in its documented places; solution 3/3, stub 0/3; in the copy, label exercises and the checks' tests pass"

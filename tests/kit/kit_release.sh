@@ -88,6 +88,7 @@ case "$name" in
     [ ! -e "$rel/reference" ] || fail "reference/ in the student kit"
     [ ! -e "$rel/grader/oracle" ] || fail "the oracle halves are in the student kit"
     ! ls -d "$rel"/grader/exercises/*/oracle >/dev/null 2>&1 || fail "an exercise's oracle folder is in the student kit"
+    ! ls -d "$rel"/grader/exercises/*/tests >/dev/null 2>&1 || fail "an exercise's judge tests are in the student kit"
     [ ! -e "$rel/grader/tools/release" ] || fail "the release tools are in the student kit"
     [ ! -e "$rel/grader/tools/gradescope" ] || fail "the Gradescope tools are in the student kit"
     [ -x "$rel/grader/tools/hint" ] || fail "the student kit has no hint tool"

@@ -3,8 +3,11 @@
 #include "../../../common/wire.hpp"
 #include "../../../src/judge/api_registry.hpp"
 #include "../../../src/judge/check.hpp"
+#include "../../../src/judge/diagnosis.hpp"
 
+#include <cmath>
 #include <cstdint>
+#include <vector>
 
 namespace {
 Eigen::MatrixXd scaled(const Eigen::MatrixXd& X, double factor) { return X * factor; }
@@ -16,7 +19,18 @@ static const api::References scale_reference{api::reference("scale", &scaled)};
 namespace grader {
 namespace {
 
-json expect_scaled(const json& call) { return api::call_reference("scale", call); }
+// The reference's answer, and the answer after the template's one named mistake (dropping the
+// factor's sign), on the calls where the two differ.
+json expect_scaled(const json& call) {
+  json expected = api::call_reference("scale", call);
+  const double factor = call.at("factor").get<double>();
+  std::vector<Suspect> suspects;
+  if (factor < 0)
+    suspects.push_back({"the factor's sign is dropped: every entry times |factor|.",
+                        scaled(wire::to_matrix(call.at("X")), std::fabs(factor))});
+  expected["suspects"] = suspects_json(suspects);
+  return expected;
+}
 json calls_by_two(std::uint64_t) {
   return json::array({json{{"X", wire::from_matrix(Eigen::MatrixXd::Identity(3, 2))}, {"factor", 2.0}}});
 }
