@@ -14,11 +14,13 @@
 using fake::json;
 namespace fs = std::filesystem;
 
+extern const char* const kKitSourceDir;  // this kit's folder (tests/checks/CMakeLists.txt)
+
 namespace {
 // The kit's own data, read here as the grader reads it: the list of exercises and the
 // assignments with their points. The list and the points are not written here a second time, so
 // an exercise added in its documented places is tested without editing it.
-const fs::path kKit = LINATTN_SOURCE_DIR;
+const fs::path kKit = kKitSourceDir;
 
 std::vector<std::string> listed_exercises() {
   std::ifstream in(kKit / "exercises" / "list.txt");
