@@ -74,8 +74,9 @@ ex = [e for e in r["exercises"] if e["name"] == "scale"][0]
 assert ex["score"] == 0 and ex["max_score"] == 3
 assert all(c["status"] == "not_implemented" for c in ex["checks"]), [c["status"] for c in ex["checks"]]
 PY
-# Step 2: the copy's tests of the exercise side (see the top of this file).
-(cd "$kit" && cmake --build build -j "${LINATTN_JOBS:-2}" --target \
+# Step 2: the copy's tests of the exercise side (see the top of this file). ccache keys on paths
+# relative to the copy, as ./kit sets it for its own builds.
+(cd "$kit" && CCACHE_BASEDIR=$kit cmake --build build -j "${LINATTN_JOBS:-2}" --target \
    exercises_single_source exercises_solutions exercises_stubs exercises_memory_rule checks_tests) >"$out" 2>&1 ||
   fail "the copy's exercise and checks tests do not build with the new exercise"
 # Of checks_tests, the registry's and the API's tests, the near-miss rules over every check, and
