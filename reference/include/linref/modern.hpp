@@ -9,9 +9,9 @@ namespace linref {
 
 // The matrix LSTM of xLSTM, without its output gate, with identity features. One forget gate
 // f_t and one input gate i_t per token (f, i: (T)); C_0 = 0, n_0 = 0:
-//   C_t = f_t C_{t-1} + i_t v_t k_t^T        C: (d_v, d_k)
-//   n_t = f_t n_{t-1} + i_t k_t              n: (d_k)
-//   h_t = C_t q_t / max(|n_t^T q_t|, 1)      h: (d_v)
+//   C(t) = f(t) C(t-1) + i(t) outer(v(t), k(t))        C: (d_v, d_k)
+//   n(t) = f(t) n(t-1) + i(t) k(t)              n: (d_k)
+//   h(t) = C(t) q(t) / max(|dot(n(t), q(t))|, 1)      h: (d_v)
 Matrix mlstm(const Matrix& Q, const Matrix& K, const Matrix& V, const Vector& f, const Vector& i);
 
 // SiLU entrywise: x sigma(x) = x / (1 + e^-x).
@@ -19,7 +19,7 @@ Matrix silu(const Matrix& X);
 
 // Lightning attention / TransNormer without the output gate: SiLU features on Q, K and V, a
 // fixed decay 0 < gamma <= 1, no denominator, and an RMSNorm with gains (gain: (d_v)):
-//   S_t = gamma S_{t-1} + silu(k_t) silu(v_t)^T      S: (d_k, d_v)
+//   S(t) = gamma S(t-1) + outer(silu(k(t)), silu(v(t)))      S: (d_k, d_v)
 //   y_t = S_t^T silu(q_t)                            y: (d_v)
 //   o_t = gain .* y_t / sqrt(mean_j y_tj^2 + eps)    mean over the d_v entries of y_t
 Matrix decayed_normalized_attention(const Matrix& Q, const Matrix& K, const Matrix& V,

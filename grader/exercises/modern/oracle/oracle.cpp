@@ -41,9 +41,9 @@ using namespace modern;
 const SlipNames<MlstmSlip> kMlstmSlips{
     {MlstmSlip::SwappedGates,
      "the gates f and i are swapped: f_t scales what the cell already holds (C_{t-1} and "
-     "n_{t-1}), i_t weighs the new pair v_t k_t^T and the new key k_t."},
+     "n_{t-1}), i_t weighs the new pair, outer(v_t, k_t), and the new key k_t."},
     {MlstmSlip::ForgetAfterWrite,
-     "the forget gate was applied after the write, C_t = f_t (C_{t-1} + i_t v_t k_t^T), so it "
+     "the forget gate was applied after the write, C(t) = f(t) (C(t-1) + i(t) outer(v(t), k(t))), so it "
      "shrinks token t's own pair too. Scale the old cell first, then add i_t v_t k_t^T (and "
      "the same for n_t)."},
     {MlstmSlip::NoAbsolute,
@@ -65,10 +65,10 @@ const SlipNames<MlstmSlip> kMlstmSlips{
      "the cell was read before token t was written (h_t from C_{t-1} and n_{t-1}), so h_1 is "
      "0. Update C_t and n_t first, then read with q_t."},
     {MlstmSlip::NoInputGateOnN,
-     "the input gate is missing from the normalizer: n_t = f_t n_{t-1} + i_t k_t, with the "
+     "the input gate is missing from the normalizer: n(t) = f(t) n(t-1) + i(t) k(t), with the "
      "same gates as the cell."},
     {MlstmSlip::NoForgetGateOnN,
-     "the forget gate is missing from the normalizer: n_t = f_t n_{t-1} + i_t k_t, with the "
+     "the forget gate is missing from the normalizer: n(t) = f(t) n(t-1) + i(t) k(t), with the "
      "same gates as the cell."},
 };
 
@@ -112,11 +112,11 @@ const SlipNames<DecayedSlip> kDecayedSlips{
      "SiLU was applied to Q and K only; this recipe applies it to V as well: the state adds "
      "silu(k_t) silu(v_t)^T."},
     {DecayedSlip::DecayAfterWrite,
-     "the decay was applied after the write, S_t = gamma (S_{t-1} + silu(k_t) silu(v_t)^T). "
+     "the decay was applied after the write, S(t) = gamma (S(t-1) + outer(silu(k(t)), silu(v(t)))). "
      "That makes every y_t gamma times too small, which RMSNorm hides except through eps. "
      "Decay the old state first, then add the new pair at full weight."},
     {DecayedSlip::NoDecay,
-     "the decay is missing: S_t = gamma S_{t-1} + silu(k_t) silu(v_t)^T, with gamma on the "
+     "the decay is missing: S(t) = gamma S(t-1) + outer(silu(k(t)), silu(v(t))), with gamma on the "
      "old state (gamma on the new pair alone is a common scale that RMSNorm removes)."},
     {DecayedSlip::ReadBeforeWrite,
      "y_t was read from S_{t-1}, before token t was added, so the first output is 0. Add the "
