@@ -38,6 +38,8 @@ JSON
       >"$work/roster.csv"
     all() { "$GRADER" --kit "$KIT_DIR" "$@" --roster "$work/roster.csv" --assignment "$work/week1.json" >>"$out" 2>&1; }
     all grade-all "$class" --out "$work/whole" || fail "grade-all exited $?"
+    # An unsharded run is one whole class: it says nothing of shards.
+    ! grep -q "shard" "$out" || fail "grade-all without --shard speaks of a shard"
     all grade-all "$class" --out "$work/s1" --shard 1/2 || fail "grade-all --shard 1/2 exited $?"
     all grade-all "$class" --out "$work/s2" --shard 2/2 || fail "grade-all --shard 2/2 exited $?"
     # Each submission in exactly one shard, both shards used.
