@@ -3,7 +3,7 @@
 //
 // The shape of one run (three processes):
 //
-//   judge thread ──fork──▶ supervisor S ──fork──▶ program P (exec'd, own process group, rlimits)
+//   judge thread ──spawn──▶ supervisor S ──fork──▶ program P (exec'd, own process group, rlimits)
 //        ▲   reads output pipe ◀──────────────────── P's stdout+stderr (and its children's)
 //        └── reads status pipe ◀── S: "started P", later "P ended like this"
 //
@@ -15,22 +15,26 @@
 // several judge threads never touch each other's processes, and the judge never has to call
 // waitpid(-1), which would steal other threads' children.
 //
-// S is a fork of a multi-threaded process that never execs, so from fork() on it may use only
-// async-signal-safe calls: raw system calls, no allocation, no locks, no stdio. Everything it
-// needs (argv as char*, the working directory) is prepared before the fork.
+// S is a program of its own (linattn-sandbox-supervisor), started with posix_spawn: a fork of
+// the judge would copy the judge's page tables for every run, and the judge holds hundreds of
+// MB during a time check (supervisor_args.hpp). S reads its plan from its command line, then
+// forks P, a copy of that small process, which puts every limit on itself and execs.
 //
-// This file is the judge's side: it prepares S's plan, makes the pipes, forks S, and collects
+// This file is the judge's side: it prepares S's plan, makes the pipes, starts S, and collects
 // the program's output, its reply and S's report. S is in sandbox_supervisor.cpp, P in
 // sandbox_program.cpp, what they share in sandbox_processes.hpp.
 #include "sandbox.hpp"
 
+#include "../util/unique_fd.hpp"
+#include "grader_config.hpp"
 #include "program_copy.hpp"
 #include "sandbox_processes.hpp"
-#include "../util/unique_fd.hpp"
+#include "supervisor_args.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -68,6 +72,62 @@ struct OutputSink {
   }
 };
 
+// S's program, built beside the judge (grader/CMakeLists.txt).
+constexpr const char* kSupervisorProgram = LINATTN_HARNESS_DIR "/linattn-sandbox-supervisor";
+
+// Starts S (supervisor_args.hpp) with posix_spawn, which copies nothing of the judge's memory:
+// `out_w` and `status_w` become its descriptors 3 and 4, plan.pass[i].first its
+// kSupervisorFirstPassFd + i. Returns 0, or the errno of the failure.
+int start_supervisor(const Plan& plan, int out_w, int status_w, pid_t& pid) {
+  using namespace sandbox;
+  // Each descriptor moves to its number in S. A source whose number is one of those targets is
+  // first copied above them, so that no move overwrites a descriptor still to be moved.
+  std::vector<std::pair<int, int>> moves = {{out_w, kSupervisorOutFd},
+                                            {status_w, kSupervisorStatusFd}};
+  for (std::size_t i = 0; i < plan.pass.size(); ++i)
+    moves.emplace_back(plan.pass[i].first, kSupervisorFirstPassFd + static_cast<int>(i));
+  std::vector<UniqueFd> high;
+  for (auto& [from, to] : moves) {
+    if (from >= kSupervisorFdsEnd) continue;
+    high.emplace_back(::fcntl(from, F_DUPFD_CLOEXEC, kSupervisorFdsEnd));
+    if (!high.back().valid()) return errno;
+    from = high.back().get();
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attributes;
+  if (const int e = ::posix_spawn_file_actions_init(&actions); e != 0) return e;
+  if (const int e = ::posix_spawnattr_init(&attributes); e != 0) {
+    ::posix_spawn_file_actions_destroy(&actions);
+    return e;
+  }
+  int e = 0;
+  // dup2 leaves the copy without close-on-exec; everything else the judge holds is closed
+  // at exec or by S itself (close_all_except).
+  for (const auto& [from, to] : moves)
+    if (e == 0) e = ::posix_spawn_file_actions_adddup2(&actions, from, to);
+  // S starts with every signal at its default and none blocked, whatever this thread had.
+  sigset_t all, none;
+  ::sigfillset(&all);
+  ::sigemptyset(&none);
+  if (e == 0) e = ::posix_spawnattr_setsigdefault(&attributes, &all);
+  if (e == 0) e = ::posix_spawnattr_setsigmask(&attributes, &none);
+  if (e == 0)
+    e = ::posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
+  std::vector<std::string> args = plan_arguments(plan);
+  args.insert(args.begin(), kSupervisorProgram);
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  if (e == 0) {
+    // A program copy open for writing must not be inherited even for the instant before exec.
+    auto forks_apart = hold_forks_apart();
+    e = ::posix_spawn(&pid, kSupervisorProgram, &actions, &attributes, argv.data(), environ);
+  }
+  ::posix_spawnattr_destroy(&attributes);
+  ::posix_spawn_file_actions_destroy(&actions);
+  return e;
+}
+
 }  // namespace
 
 std::string find_on_path(const std::string& name) {
@@ -104,16 +164,12 @@ RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesy
   // found, exec fails with ENOENT and says so.
   const std::string found = find_on_path(argv[0]);
   plan.args[0] = found.empty() ? argv[0] : found;
-  for (auto& a : plan.args) plan.argv.push_back(a.data());
-  plan.argv.push_back(nullptr);
   plan.cwd = cwd.string();
   plan.limits = limits;
   plan.judge_pid = ::getpid();
   plan.pass = limits.pass_fds;
   if (limits.landlock_ruleset >= 0) plan.pass.emplace_back(limits.landlock_ruleset, kLandlockFd);
   plan.env = limits.environment;
-  for (auto& e : plan.env) plan.envp.push_back(e.data());
-  if (!plan.envp.empty()) plan.envp.push_back(nullptr);
   if (plan.pass.size() + (limits.reply_pipe ? 1 : 0) > static_cast<std::size_t>(kMaxPass)) {
     outcome.launch_error = "too many descriptors to pass";
     return outcome;
@@ -146,12 +202,10 @@ RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesy
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  auto forks_apart = hold_forks_apart();
-  const pid_t supervisor = ::fork();
-  if (supervisor == 0) sandbox::supervise(plan, out_w.get(), status_w.get());
-  forks_apart.unlock();
-  if (supervisor < 0) {
-    outcome.launch_error = std::string("fork: ") + std::strerror(errno);
+  pid_t supervisor = 0;
+  if (const int e = start_supervisor(plan, out_w.get(), status_w.get(), supervisor); e != 0) {
+    outcome.launch_error =
+        std::string("cannot start ") + kSupervisorProgram + ": " + std::strerror(e);
     return outcome;
   }
   out_w.reset();

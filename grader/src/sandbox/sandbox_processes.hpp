@@ -1,7 +1,7 @@
-// The two processes run_sandboxed forks (see sandbox.cpp for the shape of one run): what the
-// judge prepares for them while allocating is still allowed, what the supervisor S reports
-// back on the status pipe, and their entry points. Both are forks of a multi-threaded process
-// that never return to its code: from fork() on they use only async-signal-safe calls.
+// The two processes of a sandboxed run (see sandbox.cpp for its shape): the plan the judge
+// prepares for them, what the supervisor S reports back on the status pipe, and their entry
+// points. S is a program of its own (supervisor_main.cpp) and P a fork of it; both keep to
+// async-signal-safe calls once S runs, as they did when they were forks of the judge.
 #pragma once
 
 #include "sandbox.hpp"
@@ -29,7 +29,7 @@ struct StatusRecord {
   std::int64_t cpu_microseconds = 0;
 };
 
-// Everything the forked processes need, prepared while allocating is still allowed.
+// Everything S and P need, prepared before S forks P (S reads it from its command line).
 struct Plan {
   std::vector<std::string> args;  // args[0] resolved to a path
   std::vector<char*> argv;        // pointers into args, null-terminated

@@ -1,7 +1,7 @@
 // P, the program's side of a sandboxed run: between S's fork and exec it puts every limit on
 // itself that the kernel will then enforce on the program (process group, resource limits,
-// descriptors, chroot, user id, Landlock, seccomp), in that order, and execs. A fork of a fork
-// of the multi-threaded judge: only async-signal-safe calls from here on.
+// descriptors, chroot, user id, Landlock, seccomp), in that order, and execs. A fork of S
+// (supervisor_main.cpp): only async-signal-safe calls from here on.
 #include "sandbox_processes.hpp"
 
 #include <fcntl.h>

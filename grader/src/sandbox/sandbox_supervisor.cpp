@@ -1,7 +1,7 @@
 // S, the supervisor of a sandboxed run (see sandbox.cpp for the shape of one run): it starts
 // the program P, waits for it or the deadline, then kills whatever P left behind (S is a child
-// subreaper, so every orphan comes back to it) and reports on the status pipe. A fork of the
-// multi-threaded judge that never execs: only async-signal-safe calls from here on.
+// subreaper, so every orphan comes back to it) and reports on the status pipe. Runs in
+// linattn-sandbox-supervisor (supervisor_main.cpp); only async-signal-safe calls from here on.
 #include "sandbox_processes.hpp"
 
 #include <fcntl.h>
@@ -161,7 +161,7 @@ void kill_children() {
 
   // The CPU time of the whole run, taken here, outside the program: every process under S has
   // been reaped by now (by S or by a process S reaped), and a reaped child's CPU time, with
-  // that of the children it reaped, adds to its reaper's. A fork of the judge starts with none.
+  // that of the children it reaped, adds to its reaper's. S, a fresh program, starts with none.
   // Nothing the program does changes this figure except using CPU (the time rule's clock).
   rusage usage{};
   ::getrusage(RUSAGE_CHILDREN, &usage);
