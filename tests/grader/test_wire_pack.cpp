@@ -38,3 +38,47 @@ TEST_CASE("wire: a byte string that is not a matrix's numbers is refused") {
   CHECK_THROWS(wire::to_matrix(json{{"rows", 2}, {"cols", 1}, {"data", bytes(8)}}));
   CHECK(wire::decode(json::to_cbor(json{{"rows", 1}, {"cols", 1}, {"data", bytes(8)}}))["data"] == json::array({0.0}));
 }
+
+// The split form (wire::encode_split): the request a runner reads and the oracle's kept cases.
+// It gives back what decode_packed gives for the packed message, and refuses a reference that
+// points outside its block or a byte string left in its CBOR.
+TEST_CASE("wire: a split message decodes to the packed JSON it was made from") {
+  Eigen::MatrixXd m(3, 2);
+  m << 1.0 / 3.0, -0.0, 1e-310, std::numeric_limits<double>::infinity(), -2.5e300, 7.0;
+  const json call{{"Q", wire::from_matrix(m)},
+                  {"K", wire::from_matrix(m.transpose())},
+                  {"f", {0.5, 0.25}},
+                  {"eps", 1e-6},
+                  {"name", "two words"}};
+  const json request{{"function", "f"}, {"calls", {call, wire::pack(call)}}};
+  const std::vector<std::uint8_t> split = wire::encode_split(request);
+  CHECK(split[0] == 0xFF);
+  const json back = wire::decode_split(split);
+  CHECK(back == wire::decode_packed(wire::encode_packed(request)));
+  const Eigen::MatrixXd q = wire::to_matrix(back["calls"][1]["K"]);
+  CHECK(std::memcmp(q.data(), Eigen::MatrixXd(m.transpose()).data(), sizeof(double) * 6) == 0);
+  // Plain CBOR (a request file written by hand) is read as it is.
+  CHECK(wire::decode_split(wire::encode_packed(request)) == back);
+}
+
+TEST_CASE("wire: a split message that points outside its numbers is refused") {
+  const json request{{"Q", wire::from_matrix(Eigen::MatrixXd::Ones(2, 2))}};
+  std::vector<std::uint8_t> split = wire::encode_split(request);
+  // Cut short: the last number is missing, so the reference runs past the end.
+  std::vector<std::uint8_t> cut(split.begin(), split.end() - 1);
+  CHECK_THROWS(wire::decode_split(cut));
+  CHECK_THROWS(wire::decode_split(std::vector<std::uint8_t>(split.begin(), split.begin() + 8)));
+  // A header length beyond the message.
+  std::vector<std::uint8_t> long_header = split;
+  long_header[4] = 0xFF;
+  long_header[11] = 0x7F;
+  CHECK_THROWS(wire::decode_split(long_header));
+  // A byte string in the CBOR itself, not a reference.
+  const std::vector<std::uint8_t> cbor = json::to_cbor(wire::pack(request));
+  std::vector<std::uint8_t> raw(wire::kSplitMagic, wire::kSplitMagic + 4);
+  const std::uint64_t length = cbor.size();
+  raw.insert(raw.end(), reinterpret_cast<const std::uint8_t*>(&length),
+             reinterpret_cast<const std::uint8_t*>(&length) + 8);
+  raw.insert(raw.end(), cbor.begin(), cbor.end());
+  CHECK_THROWS(wire::decode_split(raw));
+}

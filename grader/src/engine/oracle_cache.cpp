@@ -105,7 +105,8 @@ std::optional<OracleCase> cached_oracle_case(const std::string& exercise, const 
     const fs::path file = case_file(exercise, check, seed);
     std::string bytes;
     if (file.empty() || !read_file(file, bytes)) return std::nullopt;
-    json kept = wire::decode_packed(std::vector<std::uint8_t>(bytes.begin(), bytes.end()));
+    json kept =
+        wire::decode_split(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
     OracleCase c;
     c.request = std::move(kept.at("request"));
     c.expected = std::move(kept.at("expected"));
@@ -133,7 +134,7 @@ void keep_oracle_case(const std::string& exercise, const Check& check, std::uint
     json kept = json::object();  // packed straight from the case, not copied first
     kept["request"] = wire::pack(oracle_case.request);
     kept["expected"] = wire::pack(oracle_case.expected);
-    const std::vector<std::uint8_t> bytes = wire::encode(kept);
+    const std::vector<std::uint8_t> bytes = wire::encode_split(kept);
     if (!build::write_file_atomically(file, std::string(bytes.begin(), bytes.end()))) return;
     // The same check's case kept by an earlier build of the judge is stale: one file per check
     // and seed, whatever the number of rebuilds (a time check's case is tens of MB).

@@ -9,7 +9,7 @@
 // function, and the seed; J the judge program's build ID and the path, size and time of every
 // shared library it loaded (libm's log and sincos make the inputs). Writing a case removes the
 // same check's case of another J, so a check has one file whatever the rebuilds. A judge without
-// a build ID caches nothing. The file is the case as CBOR with matrices packed (wire.hpp),
+// a build ID caches nothing. The file is the case in wire's split form (wire::encode_split),
 // written through a temporary name; one that does not decode is made again. The engine keeps
 // cases at the checks' own seeds only (engine.cpp).
 #pragma once

@@ -155,7 +155,7 @@ RunnerRun run_runner(const CheckRun& run, const json& request, double wall_secon
   jail.read_only = {{runner, "/runner"}};
   // The request, in a sealed in-memory file handed to the runner as its descriptor 3: nothing
   // on disk, nothing the runner could swap for another file.
-  const UniqueFd request_file = sealed_memory_file("linattn-request", wire::encode_packed(request));
+  const UniqueFd request_file = sealed_memory_file("linattn-request", wire::encode_split(request));
   Limits limits = check.limits;
   limits.wall_seconds = wall_seconds;
   if (check.timed) {
