@@ -12,7 +12,7 @@
 // the judge sees a complete reply or none (a student calling exit() mid-call leaves none).
 #include "heap_meter.hpp"
 #include "linattn.hpp"
-#include "registry.hpp"
+#include "binding_table.hpp"
 
 #include "../common/wire.hpp"
 

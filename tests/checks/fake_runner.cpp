@@ -1,6 +1,6 @@
 #include "fake_runner.hpp"
 
-#include "src/judge/api_registry.hpp"
+#include "src/judge/api_schemas.hpp"
 
 #include <cstdlib>
 #include <set>
@@ -10,7 +10,7 @@
 namespace fake {
 
 const grader::ExerciseChecks& exercise(const std::string& name) {
-  for (const auto& ex : grader::registry())
+  for (const auto& ex : grader::exercise_checks())
     if (ex.exercise == name) return ex;
   throw std::runtime_error("no exercise " + name);
 }
@@ -24,7 +24,7 @@ std::vector<std::reference_wrapper<const grader::ExerciseChecks>> exercises_unde
     for (std::string name; in >> name;) only.insert(name);
   }
   std::vector<std::reference_wrapper<const grader::ExerciseChecks>> out;
-  for (const auto& ex : grader::registry())
+  for (const auto& ex : grader::exercise_checks())
     if (every_exercise_under_test() || only.erase(ex.exercise)) out.push_back(std::cref(ex));
   // A name that is not an exercise is a mistake of the caller, not a test that passes empty.
   if (!only.empty()) throw std::runtime_error("LINATTN_CHECKS_ONLY names no exercise " + *only.begin());

@@ -25,12 +25,12 @@ using Impl = std::function<json(const json& call)>;
 
 const grader::ExerciseChecks& exercise(const std::string& name);
 
-// The exercises that the tests going over every exercise of the registry take: all of them, or
-// only those named in the environment variable LINATTN_CHECKS_ONLY (names separated by spaces).
+// The exercises that the tests going over every exercise take: all of them, or only those named
+// in the environment variable LINATTN_CHECKS_ONLY (names separated by spaces).
 // kit/add-exercise sets it to the exercise it adds, whose code is the only new code there: the
 // rules every exercise must follow are then checked on it in seconds, not on all of them again.
-// Assertions about the registry as a whole (its exercises are those of exercises/list.txt, the
-// assignments' points) always see every exercise.
+// Assertions about exercise_checks() as a whole (its exercises are those of exercises/list.txt,
+// the assignments' points) always see every exercise.
 std::vector<std::reference_wrapper<const grader::ExerciseChecks>> exercises_under_test();
 bool every_exercise_under_test();  // LINATTN_CHECKS_ONLY is not set
 const grader::Check& check(const std::string& exercise, const std::string& name);

@@ -1,5 +1,6 @@
-// The registry as a whole: points, names, functions, visibility, determinism, the memory rule,
-// and the reference passing every check at its own seed and at other seeds.
+// exercise_checks() as a whole (every exercise with its checks): points, names, functions,
+// visibility, determinism, the memory rule, and the reference passing every check at its own
+// seed and at other seeds.
 #include "fake_runner.hpp"
 
 #include <doctest/doctest.h>
@@ -56,7 +57,7 @@ const std::set<std::string> kDefault = default_exercises();
 
 TEST_CASE("checks/registry: one checks table per exercise of exercises/list.txt, each check worth points") {
   std::vector<std::string> registered;
-  for (const auto& ex : grader::registry()) {
+  for (const auto& ex : grader::exercise_checks()) {
     registered.push_back(ex.exercise);
     INFO(ex.exercise);
     CHECK(checks_points(ex) > 0);
@@ -77,7 +78,7 @@ TEST_CASE("checks/registry: every assignment of the kit gives each exercise its 
     double total = 0;
     for (const auto& [name, points] : assignment_points(entry.path())) {
       INFO(entry.path().filename().string() << ": " << name);
-      const auto& all = grader::registry();
+      const auto& all = grader::exercise_checks();
       const auto ex = std::find_if(all.begin(), all.end(), [&](const auto& e) { return e.exercise == name; });
       REQUIRE(ex != all.end());
       CHECK(std::fabs(checks_points(*ex) - points) < 1e-9);
@@ -194,7 +195,7 @@ TEST_CASE("checks/registry: the recurrent form's memory rule") {
   CHECK(fake::contains(c.heap_budget_rule, "T x T"));
   // No other check of the first five has a memory rule (those of chunkwise, backward and modern
   // are tested with their checks).
-  for (const auto& ex : grader::registry())
+  for (const auto& ex : grader::exercise_checks())
     for (const auto& other : ex.checks)
       if (&other != &c && kDefault.count(ex.exercise)) CHECK(!other.heap_budget_bytes.has_value());
 }

@@ -10,7 +10,7 @@
 #     - label `exercises`, whole: the solutions' and the stubs' tests, the stubs derived from the
 #       solutions, both warning-free, no `exercises/missing/*` test;
 #     - of label `grader`, the tests of the checks that an exercise must pass (program
-#       checks_tests, tests/checks/): the registry against exercises/list.txt and the
+#       checks_tests, tests/checks/): exercise_checks() against exercises/list.txt and the
 #       assignments, and the rules every exercise's checks follow (the reference passes them at
 #       any seed, requests are deterministic, hidden inputs change with the seed, requests fit
 #       the API description, a near miss fails, on every call); then the new exercise's own judge
@@ -79,7 +79,8 @@ PY
 (cd "$kit" && CCACHE_BASEDIR=$kit cmake --build build -j "${LINATTN_JOBS:-2}" --target \
    exercises_single_source exercises_solutions exercises_stubs exercises_memory_rule checks_tests) >"$out" 2>&1 ||
   fail "the copy's exercise and checks tests do not build with the new exercise"
-# Of checks_tests, the registry's and the API's tests, the near-miss rules over every check, and
+# Of checks_tests, the tests of exercise_checks() and of the API, the near-miss rules over every
+# check, and
 # scale's judge tests and table (names: tests/checks/*_test.cpp, grader/exercises/*/tests/).
 checks_tests='^grader/(checks/registry: |api: |checks/near-miss: (every judge|a judge of several)|checks/scale: |diagnosis table: scale$|missing/)'
 export LINATTN_CHECKS_ONLY=scale

@@ -4,7 +4,7 @@
 #include "../../common/wire.hpp"
 #include "../../src/judge/compare.hpp"
 
-#include "../../src/judge/api_registry.hpp"
+#include "../../src/judge/api_schemas.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -180,5 +180,5 @@ std::vector<Check> make_backward_checks() {
 }  // namespace
 }  // namespace grader
 
-static grader::Registrar backward_registrar{"backward", grader::make_backward_checks};
+static grader::ChecksRegistration backward_checks{"backward", grader::make_backward_checks};
 

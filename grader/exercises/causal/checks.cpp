@@ -234,5 +234,5 @@ std::vector<Check> make_causal_checks() {
 }  // namespace
 }  // namespace grader
 
-static grader::Registrar causal_registrar{"causal", grader::make_causal_checks};
+static grader::ChecksRegistration causal_checks{"causal", grader::make_causal_checks};
 

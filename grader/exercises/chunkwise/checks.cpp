@@ -215,5 +215,5 @@ std::vector<Check> make_chunkwise_checks() {
 }  // namespace
 }  // namespace grader
 
-static grader::Registrar chunkwise_registrar{"chunkwise", grader::make_chunkwise_checks};
+static grader::ChecksRegistration chunkwise_checks{"chunkwise", grader::make_chunkwise_checks};
 

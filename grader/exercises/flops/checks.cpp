@@ -102,5 +102,5 @@ std::vector<Check> make_flops_checks() {
 }  // namespace
 }  // namespace grader
 
-static grader::Registrar flops_registrar{"flops", grader::make_flops_checks};
+static grader::ChecksRegistration flops_checks{"flops", grader::make_flops_checks};
 

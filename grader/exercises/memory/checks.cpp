@@ -141,5 +141,5 @@ std::vector<Check> make_memory_checks() {
 }  // namespace
 }  // namespace grader
 
-static grader::Registrar memory_registrar{"memory", grader::make_memory_checks};
+static grader::ChecksRegistration memory_checks{"memory", grader::make_memory_checks};
 

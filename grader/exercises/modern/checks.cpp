@@ -223,5 +223,5 @@ std::vector<Check> make_modern_checks() {
 }  // namespace
 }  // namespace grader
 
-static grader::Registrar modern_registrar{"modern", grader::make_modern_checks};
+static grader::ChecksRegistration modern_checks{"modern", grader::make_modern_checks};
 

@@ -179,5 +179,5 @@ std::vector<Check> make_random_features_checks() {
 }  // namespace
 }  // namespace grader
 
-static grader::Registrar random_features_registrar{"random_features", grader::make_random_features_checks};
+static grader::ChecksRegistration random_features_checks{"random_features", grader::make_random_features_checks};
 

@@ -10,7 +10,7 @@
 // description is in api.cpp; the oracle (calls, the reference's answers, slipped copies)
 // in oracle/, joined with the checks by name; no student kit has oracle/.
 #include "../../common/wire.hpp"
-#include "../../src/judge/api_registry.hpp"
+#include "../../src/judge/api_schemas.hpp"
 #include "../../src/judge/check.hpp"
 #include "sizes.hpp"
 #include "../../src/judge/compare.hpp"
@@ -186,5 +186,5 @@ std::vector<Check> make_taylor_checks() {
 }  // namespace
 }  // namespace grader
 
-static grader::Registrar taylor_registrar{"taylor", grader::make_taylor_checks};
+static grader::ChecksRegistration taylor_checks{"taylor", grader::make_taylor_checks};
 

@@ -1,6 +1,6 @@
 // linattn-grade: the judge's command line (`./kit grade` calls it).
 // Exit status: 0 full marks, 1 graded but not full marks, 2 could not grade.
-#include "../judge/api_registry.hpp"
+#include "../judge/api_schemas.hpp"
 #include "../course/archive_staging.hpp"
 #include "../engine/assignment.hpp"
 #include "../course/grade_shards.hpp"
@@ -57,7 +57,7 @@ int record(const grader::Command& c) {
 #else
   grader::Assignment assignment;
   try {
-    assignment = grader::load_assignment(LINATTN_SOURCE_DIR, c.options.assignment, grader::registry());
+    assignment = grader::load_assignment(LINATTN_SOURCE_DIR, c.options.assignment, grader::exercise_checks());
   } catch (const grader::AssignmentError& e) {
     std::cerr << "linattn-grade: " << e.what() << "\n";
     return 2;
@@ -99,7 +99,7 @@ int grade(const grader::Options& given) {
         if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot make a folder to unpack archives in");
         staging.path = pattern;
         std::vector<std::string> exercises;
-        for (const auto& ex : grader::registry()) exercises.push_back(ex.exercise);
+        for (const auto& ex : grader::exercise_checks()) exercises.push_back(ex.exercise);
         const auto staged = grader::stage_archives(given.submission, archives, staging.path / "submission", exercises);
         options.submission = staged.folder.string();
         intake = staged.notes;
@@ -154,8 +154,8 @@ int main(int argc, char** argv) {
       case grader::Command::Mode::Try: return grader::run_try(c.try_exercise, c.try_dir);
       case grader::Command::Mode::ShowAssignment:
         std::cout << grader::describe(grader::load_assignment(LINATTN_SOURCE_DIR, c.options.assignment,
-                                                              grader::registry()),
-                                      grader::registry());
+                                                              grader::exercise_checks()),
+                                      grader::exercise_checks());
         return 0;
       case grader::Command::Mode::DescribeApi: api::describe(std::cout); return 0;
       case grader::Command::Mode::RecordOracle: return record(c);

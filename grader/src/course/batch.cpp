@@ -136,7 +136,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   // The assignment, read before any grading: its exercises are the gradebook's columns.
   Assignment assignment;
   try {
-    assignment = load_assignment(LINATTN_SOURCE_DIR, checks.assignment, registry());
+    assignment = load_assignment(LINATTN_SOURCE_DIR, checks.assignment, exercise_checks());
   } catch (const AssignmentError& e) {
     std::cerr << "linattn-grade: " << e.what() << "\n";
     return 2;

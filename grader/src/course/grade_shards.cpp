@@ -200,7 +200,7 @@ int run_merge(const std::string& out, const std::vector<std::string>& dirs,
   to.lms_column = batch.lms_column;
   Assignment assignment;
   try {
-    assignment = load_assignment(LINATTN_SOURCE_DIR, options.assignment, registry());
+    assignment = load_assignment(LINATTN_SOURCE_DIR, options.assignment, exercise_checks());
     if (!batch.roster_path.empty()) {
       std::ifstream f(batch.roster_path, std::ios::binary);
       if (!f) throw std::runtime_error("cannot read the roster " + batch.roster_path);

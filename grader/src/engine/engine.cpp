@@ -121,14 +121,14 @@ struct Plan {
 Plan make_plan(const Options& o, const OracleSource& oracle) {
   Plan plan;
   try {
-    plan.assignment = load_assignment(LINATTN_SOURCE_DIR, o.assignment, registry());
+    plan.assignment = load_assignment(LINATTN_SOURCE_DIR, o.assignment, exercise_checks());
   } catch (const AssignmentError& e) {
     throw UsageError(e.what());
   }
   // --only may name any exercise of the kit: one outside the assignment (a new one, not yet in
   // a hand-out) is graded on its own, for the points of its checks.
   if (!o.only_exercise.empty() && !plan.assignment.find(o.only_exercise))
-    for (const auto& ex : registry())
+    for (const auto& ex : exercise_checks())
       if (ex.exercise == o.only_exercise) {
         AssignedExercise own;
         own.name = ex.exercise;
@@ -137,7 +137,7 @@ Plan make_plan(const Options& o, const OracleSource& oracle) {
       }
   for (const std::string& name : plan.assignment.exercise_names()) {
     if (!o.only_exercise.empty() && name != o.only_exercise) continue;
-    for (const auto& ex : registry())
+    for (const auto& ex : exercise_checks())
       if (ex.exercise == name) plan.exercises.push_back(&ex);
   }
   if (plan.exercises.empty()) {

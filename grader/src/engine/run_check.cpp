@@ -20,7 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../judge/api_registry.hpp"
+#include "../judge/api_schemas.hpp"
 #include "../util/byte_units.hpp"
 #include "../judge/call_text.hpp"
 #include "../judge/crash_text.hpp"

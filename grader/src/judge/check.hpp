@@ -96,20 +96,20 @@ struct ExerciseChecks {
 // Sets a check's request and expect from its oracle (nothing if the oracle is empty).
 void attach_oracle(Check& check, Oracle oracle);
 
-// Each checks file defines one registrar:
-//   static grader::Registrar registrar{"causal", make_causal_checks};
-// and each oracle file one oracle registrar, its checks' oracles by check name:
-//   static grader::OracleRegistrar oracles{"causal", make_causal_oracles};
-// registry() returns every exercise with its checks, its functions taken from the API
+// Each checks file registers its checks table with one static object:
+//   static grader::ChecksRegistration causal_checks{"causal", make_causal_checks};
+// and each oracle file registers its checks' oracles, by check name, with another:
+//   static grader::OracleRegistration oracles{"causal", make_causal_oracles};
+// exercise_checks() returns every exercise with its checks, its functions taken from the API
 // description, each check joined with its oracle where the kit has one (an oracle that names no
 // check of its exercise is an error). Call it only after static initialisation (from main).
-std::vector<ExerciseChecks>& registry();
-struct Registrar {
-  Registrar(std::string exercise, std::vector<Check> (*make)());
+std::vector<ExerciseChecks>& exercise_checks();
+struct ChecksRegistration {
+  ChecksRegistration(std::string exercise, std::vector<Check> (*make)());
 };
 using OracleTable = std::map<std::string, Oracle>;  // check name -> its oracle
-struct OracleRegistrar {
-  OracleRegistrar(std::string exercise, OracleTable (*make)());
+struct OracleRegistration {
+  OracleRegistration(std::string exercise, OracleTable (*make)());
 };
 
 }  // namespace grader

@@ -2,13 +2,13 @@
 // them, by check name (the checks, and what they tell the student, are in ../checks.cpp).
 // Oracle side only: it calls the reference, and no student kit has it.
 #include "../../../oracle/makers.hpp"
-#include "../../../src/judge/api_registry.hpp"
+#include "../../../src/judge/api_schemas.hpp"
 #include "mistakes.hpp"
 #include "probes.hpp"
 #include <linref/gradients.hpp>
 #include "../../../checks/shared/time_rule.hpp"
 #include "../../../common/wire.hpp"
-#include "../../../src/judge/api_registry.hpp"
+#include "../../../src/judge/api_schemas.hpp"
 #include "../../../src/judge/check.hpp"
 #include "../sizes.hpp"
 #include "../../../src/judge/compare.hpp"
@@ -175,4 +175,4 @@ OracleTable make_backward_oracles() {
 }  // namespace
 }  // namespace grader
 
-static grader::OracleRegistrar backward_oracles{"backward", grader::make_backward_oracles};
+static grader::OracleRegistration backward_oracles{"backward", grader::make_backward_oracles};

@@ -2,7 +2,7 @@
 // them, by check name (the checks, and what they tell the student, are in ../checks.cpp).
 // Oracle side only: it calls the reference, and no student kit has it.
 #include "../../../oracle/makers.hpp"
-#include "../../../src/judge/api_registry.hpp"
+#include "../../../src/judge/api_schemas.hpp"
 #include "../../../src/judge/check.hpp"
 #include "../../../src/judge/compare.hpp"
 
@@ -201,4 +201,4 @@ OracleTable make_flops_oracles() {
 }  // namespace
 }  // namespace grader
 
-static grader::OracleRegistrar flops_oracles{"flops", grader::make_flops_oracles};
+static grader::OracleRegistration flops_oracles{"flops", grader::make_flops_oracles};

@@ -2,12 +2,12 @@
 // them, by check name (the checks, and what they tell the student, are in ../checks.cpp).
 // Oracle side only: it calls the reference, and no student kit has it.
 #include "../../../oracle/makers.hpp"
-#include "../../../src/judge/api_registry.hpp"
+#include "../../../src/judge/api_schemas.hpp"
 #include <cmath>
 #include <cstdint>
 #include <functional>
 #include "../../../common/wire.hpp"
-#include "../../../src/judge/api_registry.hpp"
+#include "../../../src/judge/api_schemas.hpp"
 #include "../../../src/judge/check.hpp"
 #include "../sizes.hpp"
 #include "../../../src/judge/compare.hpp"
@@ -221,4 +221,4 @@ OracleTable make_memory_oracles() {
 }  // namespace
 }  // namespace grader
 
-static grader::OracleRegistrar memory_oracles{"memory", grader::make_memory_oracles};
+static grader::OracleRegistration memory_oracles{"memory", grader::make_memory_oracles};

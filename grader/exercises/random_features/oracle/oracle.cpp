@@ -2,9 +2,9 @@
 // them, by check name (the checks, and what they tell the student, are in ../checks.cpp).
 // Oracle side only: it calls the reference, and no student kit has it.
 #include "../../../oracle/makers.hpp"
-#include "../../../src/judge/api_registry.hpp"
+#include "../../../src/judge/api_schemas.hpp"
 #include "../../../common/wire.hpp"
-#include "../../../src/judge/api_registry.hpp"
+#include "../../../src/judge/api_schemas.hpp"
 #include "../../../src/judge/check.hpp"
 #include "../sizes.hpp"
 #include "../../../src/judge/compare.hpp"
@@ -172,4 +172,4 @@ OracleTable make_random_features_oracles() {
 }  // namespace
 }  // namespace grader
 
-static grader::OracleRegistrar random_features_oracles{"random_features", grader::make_random_features_oracles};
+static grader::OracleRegistration random_features_oracles{"random_features", grader::make_random_features_oracles};

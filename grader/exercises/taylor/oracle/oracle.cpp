@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 #include "../../../common/wire.hpp"
-#include "../../../src/judge/api_registry.hpp"
+#include "../../../src/judge/api_schemas.hpp"
 #include "../../../src/judge/check.hpp"
 #include "../sizes.hpp"
 #include "../../../src/judge/compare.hpp"
@@ -187,4 +187,4 @@ OracleTable make_taylor_oracles() {
 }  // namespace
 }  // namespace grader
 
-static grader::OracleRegistrar taylor_oracles{"taylor", grader::make_taylor_oracles};
+static grader::OracleRegistration taylor_oracles{"taylor", grader::make_taylor_oracles};

@@ -31,4 +31,4 @@ std::vector<Check> make_scale_checks() {
 }  // namespace
 }  // namespace grader
 
-static grader::Registrar scale_registrar{"scale", grader::make_scale_checks};
+static grader::ChecksRegistration scale_checks{"scale", grader::make_scale_checks};

@@ -1,7 +1,7 @@
 // The oracle of the template exercise `scale`: each check's calls and the expected values, by
 // check name. Its reference is one line, so it is written here rather than in reference/.
 #include "../../../common/wire.hpp"
-#include "../../../src/judge/api_registry.hpp"
+#include "../../../src/judge/api_schemas.hpp"
 #include "../../../src/judge/check.hpp"
 #include "../../../src/judge/diagnosis.hpp"
 
@@ -55,4 +55,4 @@ OracleTable make_scale_oracles() {
 }  // namespace
 }  // namespace grader
 
-static grader::OracleRegistrar scale_oracles{"scale", grader::make_scale_oracles};
+static grader::OracleRegistration scale_oracles{"scale", grader::make_scale_oracles};

@@ -1,9 +1,9 @@
-// The registry: the checks tables of the exercises, as each checks file's registrar hands it
-// over, and their oracles, as each oracle file's registrar does. Registrars run during static
-// initialisation in an order the linker picks, so they only collect; on the first call of
-// registry(), from main or a test, the functions of each exercise are taken from its API
-// description and each check is joined with its oracle by name.
-#include "api_registry.hpp"
+// Every exercise with its checks: the checks tables, as each checks file's ChecksRegistration
+// hands them over, and their oracles, as each oracle file's OracleRegistration does. These run
+// during static initialisation in an order the linker picks, so they only collect; on the first
+// call of exercise_checks(), from main or a test, the functions of each exercise are taken from
+// its API description and each check is joined with its oracle by name.
+#include "api_schemas.hpp"
 #include "check.hpp"
 
 #include <map>
@@ -41,7 +41,7 @@ void join_oracles(ExerciseChecks& ex, OracleTable table) {
 
 }  // namespace
 
-std::vector<ExerciseChecks>& registry() {
+std::vector<ExerciseChecks>& exercise_checks() {
   static std::once_flag once;
   std::call_once(once, [] {
     for (auto& ex : tables()) {
@@ -53,11 +53,11 @@ std::vector<ExerciseChecks>& registry() {
   return tables();
 }
 
-Registrar::Registrar(std::string exercise, std::vector<Check> (*make)()) {
+ChecksRegistration::ChecksRegistration(std::string exercise, std::vector<Check> (*make)()) {
   tables().push_back({std::move(exercise), {}, make()});
 }
 
-OracleRegistrar::OracleRegistrar(std::string exercise, OracleTable (*make)()) {
+OracleRegistration::OracleRegistration(std::string exercise, OracleTable (*make)()) {
   if (!oracle_makers().emplace(std::move(exercise), make).second)
     throw std::logic_error("two oracle files for one exercise");
 }

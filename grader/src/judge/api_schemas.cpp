@@ -1,5 +1,5 @@
-// The judge's table of API schemas (see api_registry.hpp).
-#include "api_registry.hpp"
+// The judge's table of API schemas (see api_schemas.hpp).
+#include "api_schemas.hpp"
 
 #include <map>
 #include <stdexcept>

@@ -1,12 +1,13 @@
 // The runner's side of api.hpp: the binding table, the meter and the feature maps.
-#include "registry.hpp"
+#include "binding_table.hpp"
 
 #include "feature_maps.hpp"
 
 namespace runner {
 
 BindingTable& binding_table() {
-  static BindingTable table;  // built on first use: registrars run during static init
+  // Built on first use: the API description's registrations run during static initialisation.
+  static BindingTable table;
   return table;
 }
 
