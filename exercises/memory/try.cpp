@@ -11,12 +11,15 @@ using namespace linattn;
 
 int main() {
   Matrix K(3, 2), V(3, 2);
+  // One row of K and V per line.
+  // clang-format off
   K << 1, 0,
        0, 1,
        0.6, 0.8;
   V << 1, 2,
        4, 0,
        0, 5;
+  // clang-format on
   try {
     const Matrix S2 = write(K.topRows(2), V.topRows(2));  // (d_k, d_v)
     std::cout << "memory of pairs 1 and 2:\n" << S2 << "\n";

@@ -10,7 +10,8 @@
 //    oracle side, to call the reference function of the same signature the same way.
 //
 //   static const api::Exercise flops_api{"flops", {
-//       api::function(LINATTN_SIGNATURE(attention_flops), {"T", "d_phi", "d_v", "order"}, {"value"}),
+//       api::function(LINATTN_SIGNATURE(attention_flops), {"T", "d_phi", "d_v", "order"},
+//                     {"value"}),
 //   }};
 //
 // Types an argument may have: Matrix, Vector (by value or const reference; both are watched),

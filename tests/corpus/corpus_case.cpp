@@ -4,7 +4,7 @@
 // "base": "exercises", the stubs) with the case's edits applied, so each case states its one
 // mistake (or its one hostile act) as a small edit instead of a whole copied file:
 //   { "about": "...", "base": "solutions",
-//     "edits": [ {"file": "causal/causal.cpp", "find": "...", "replace": "..."},     // exactly once
+//     "edits": [ {"file": "causal/causal.cpp", "find": "...", "replace": "..."},  // exactly once
 //                {"file": "causal/causal.cpp", "prepend": "..."},
 //                {"file": "memory/memory.cpp", "delete": true},
 //                {"file": "causal/causal.hpp", "create": "..."},   // a new file; must not exist
@@ -23,11 +23,12 @@
 //     "exit": 1,                       // the grader's expected exit status (default 1)
 //     "score": 0,                      // optional: the exact total expected
 //     "max_seconds": 60,               // accepted for old cases and ignored: no time is asserted
-//     "never_in_report": ["..."],      // optional: texts that must not appear anywhere in the report
+//     "never_in_report": ["..."],      // optional: texts that must appear nowhere in the report
 //     "never_in_html": ["<script"],    // optional: grade --html too; texts its page must not hold
 //     "html_shows": ["&lt;script"],     // optional (with never_in_html): texts the page must hold
 //     "absent_after": ["/tmp/x"],      // optional: paths that must not exist after grading
-//     "known_gap": "..." }             // optional: why the case fails today (a grader bug); printed
+//     "known_gap": "..." }             // optional: why the case fails today (a grader bug),
+//                                      // printed
 // What is asserted, for every case: the grader exits as expected with a complete report (the
 // exercises of the assignment graded, with its points: those that KIT/assignments/NAME.json
 // lists, default.json without "assignment", and the sum of their points); every function named

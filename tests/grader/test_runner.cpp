@@ -87,8 +87,11 @@ json taylor_table() {
   Eigen::MatrixXd rows = Eigen::MatrixXd::Identity(2, 2);
   const double h = 1.0 / std::sqrt(2.0);
   Eigen::MatrixXd F(2, 7);
+  // One row per line.
+  // clang-format off
   F << 1, 1, 0, h, 0, 0, 0,
        1, 0, 1, 0, 0, 0, h;
+  // clang-format on
   return json{{"name", "taylor"}, {"rows", wire::from_matrix(rows)}, {"features", wire::from_matrix(F)}};
 }
 

@@ -2,8 +2,9 @@
 // need no JSON tool of the system's.
 //   kit_report_tool csv-row NAME REPORT.json  the gradebook row the report implies
 //   kit_report_tool summary REPORT.json       score=S max=M checks=N hidden=H passed=P
-//   kit_report_tool gradescope RESULTS.json   score=S tests=N hidden=H passed=P output_has_fault=0|1
-//                                             (hidden: the tests students do not see yet)
+//   kit_report_tool gradescope RESULTS.json   score=S tests=N hidden=H passed=P
+//                                             output_has_fault=0|1 (hidden: the tests students
+//                                             do not see yet)
 //   kit_report_tool first-check REPORT.json   EXERCISE/CHECK SEED of the report's first check
 #include <nlohmann/json.hpp>
 

@@ -44,7 +44,8 @@ TEST_CASE("seed hand example: chunkwise form, every chunk size 1..4") {
 }
 
 TEST_CASE("seed hand example: decode steps give the seed's S_t, z_t and o_t") {
-  // S_1 = [[2,0],[1,0]], z_1 = (2,1); S_2 = [[2,1],[1,2]], z_2 = (3,3); S_3 = [[3,2],[2,3]], z_3 = (4,4).
+  // S_1 = [[2,0],[1,0]], z_1 = (2,1); S_2 = [[2,1],[1,2]], z_2 = (3,3);
+  // S_3 = [[3,2],[2,3]], z_3 = (4,4).
   const Matrix S_expected[3] = {rows({{2, 0}, {1, 0}}), rows({{2, 1}, {1, 2}}), rows({{3, 2}, {2, 3}})};
   const Vector z_expected[3] = {vec({2, 1}), vec({3, 3}), vec({4, 4})};
   Matrix S = Matrix::Zero(2, 2);

@@ -87,11 +87,13 @@ bool holds_intermediate_code(const ElfSection& s) {
 // one, and gold let an object's .interp name the program's interpreter, which the kernel runs
 // in place of the runner.
 bool linker_made(const ElfSection& s) {
+  // clang-format off
   static const char* const names[] = {".interp", ".dynamic", ".dynsym", ".dynstr", ".hash",
                                       ".gnu.hash", ".got", ".got.plt", ".plt", ".plt.got",
                                       ".plt.sec", ".rela.dyn", ".rela.plt", ".eh_frame_hdr",
                                       ".gnu.version", ".gnu.version_d", ".gnu.version_r",
                                       ".note.ABI-tag", ".note.gnu.build-id"};
+  // clang-format on
   for (const char* n : names)
     if (s.name == n) return true;
   return s.type == SHT_DYNAMIC || s.type == SHT_DYNSYM || s.type == SHT_HASH ||

@@ -4,7 +4,7 @@
 //   linattn-grade [--kit DIR] [grade] [DIR] [options]   grade one submission (the default)
 //   linattn-grade [--kit DIR] grade-all DIR [options]   grade a class folder
 //   linattn-grade [--kit DIR] try EXERCISE [DIR]        ./kit try
-//   linattn-grade assignment [NAME]                     what an assignment grades, and who sees it when
+//   linattn-grade assignment [NAME]                     what an assignment grades, who sees it when
 //   linattn-grade record-oracle FILE [options]          the student release's recording
 //   linattn-grade [--kit DIR] make-course-key           the Gradescope release's course key
 //

@@ -10,7 +10,7 @@
 //
 // An exercise may be worth any points (a multiple of 0.01): its checks share them in
 // proportion to their tables' points, or to the points that "check_points" rules give them
-//   "check_points": [ { "checks": "recurrent/*", "points": 4 }, { "checks": "step/*", "points": 1 } ]
+//   "check_points": [{"checks": "recurrent/*", "points": 4}, {"checks": "step/*", "points": 1}]
 // (globs as below, the last match winning; a check no rule names keeps its table's points as its
 // weight). Each check's share is rounded to 0.01 by the largest remainder, so that the shares add
 // up to exactly the exercise's points; when the weights already add up to them, they are used

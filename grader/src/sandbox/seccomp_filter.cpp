@@ -21,6 +21,7 @@ namespace {
 // Calls that reach outside the process's own memory and files: the network, other processes,
 // the kernel's own configuration, new namespaces (a way back to privileges), and interfaces
 // that have carried many kernel bugs. Each fails with EPERM.
+// clang-format off
 const char* const kRefused[] = {
     // network (the reply travels over an inherited pipe; nothing needs a socket)
     "socket", "socketpair", "connect", "bind", "listen", "accept", "accept4",
@@ -40,6 +41,7 @@ const char* const kRefused[] = {
     // execveat is never needed: bubblewrap and the sandbox start programs with execve
     "execveat",
 };
+// clang-format on
 
 void add(scmp_filter_ctx ctx, std::uint32_t action, const char* name, unsigned count = 0,
          const scmp_arg_cmp* args = nullptr) {
