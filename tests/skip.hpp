@@ -1,7 +1,7 @@
 // Skipping a test case that cannot run here (not root, say) so that CTest shows it as skipped
 // instead of passed: the test case calls skip_test(why) and returns; main.cpp then exits with
-// kSkipExitCode (see doctest_main.hpp), which tests/CMakeLists.txt registers as every doctest test's SKIP_RETURN_CODE.
-// A run that also had a failure still exits as failed.
+// kSkipExitCode (see doctest_main.hpp), which tests/CMakeLists.txt registers as every doctest
+// test's SKIP_RETURN_CODE. A run that also had a failure still exits as failed.
 #pragma once
 
 #include <iostream>

@@ -17,8 +17,7 @@ struct AttentionGrads {
 // Returns dL/dFQ, dL/dFK and dL/dV. Running sums forward in time give dFQ, running sums
 // backward in time give dFK and dV. Memory: no T x T matrix and no state per token
 // (T x d_phi x d_v); a few T x d_phi or T x d_v arrays and a state or two are fine.
-AttentionGrads causal_linear_attention_backward(const Matrix& FQ, const Matrix& FK,
-                                                const Matrix& V, const Matrix& dO,
-                                                double eps = 1e-6);
+AttentionGrads causal_linear_attention_backward(const Matrix& FQ, const Matrix& FK, const Matrix& V,
+                                                const Matrix& dO, double eps = 1e-6);
 
 }  // namespace linattn

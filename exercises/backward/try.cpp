@@ -11,9 +11,13 @@ using namespace linattn;
 namespace {
 
 void show(const char* name, const Matrix& got, const Matrix& want) {
-  std::cout << name << ", yours:\n" << got << "\n" << name << ", by hand:\n" << want
-            << "\n  largest difference: "
-            << (got.rows() == want.rows() && got.cols() == want.cols() ? (got - want).cwiseAbs().maxCoeff() : -1)
+  std::cout << name << ", yours:\n"
+            << got << "\n"
+            << name << ", by hand:\n"
+            << want << "\n  largest difference: "
+            << (got.rows() == want.rows() && got.cols() == want.cols()
+                    ? (got - want).cwiseAbs().maxCoeff()
+                    : -1)
             << "\n\n";
 }
 
@@ -29,7 +33,11 @@ int main() {
   dFQ << 0, 0, 1.0 / 27, -2.0 / 27, 1.0 / 18, -1.0 / 36;
   dFK << 173.0 / 1296, 154.0 / 1296, -223.0 / 1296, -206.0 / 1296, 5.0 / 144, 10.0 / 144;
   dV << 17.0 / 9, 0, 31.0 / 36, 0, 1.0 / 4, 0;
-  std::cout << "FQ =\n" << FQ << "\nFK =\n" << FK << "\nV =\n" << V << "\ndO =\n" << dO << "\neps = 0\n\n";
+  std::cout << "FQ =\n"
+            << FQ << "\nFK =\n"
+            << FK << "\nV =\n"
+            << V << "\ndO =\n"
+            << dO << "\neps = 0\n\n";
   try {
     const AttentionGrads g = causal_linear_attention_backward(FQ, FK, V, dO, 0.0);
     show("dFQ", g.dFQ, dFQ);

@@ -27,8 +27,7 @@ struct DecodeStep {
 
 // One decode step. S, z: the state after t-1 tokens; q, k: (d_k); v: (d_v).
 // Returns (o_t, S_t, z_t) and leaves every input unchanged.
-DecodeStep linear_attention_step(const Matrix& S, const Vector& z, const Vector& q,
-                                 const Vector& k, const Vector& v, const FeatureMap& phi,
-                                 double eps = 1e-6);
+DecodeStep linear_attention_step(const Matrix& S, const Vector& z, const Vector& q, const Vector& k,
+                                 const Vector& v, const FeatureMap& phi, double eps = 1e-6);
 
 }  // namespace linattn

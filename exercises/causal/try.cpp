@@ -10,7 +10,9 @@ using namespace linattn;
 namespace {
 
 // elu + 1, row by row: x + 1 for x >= 0, e^x below.
-Matrix elu_plus_one(const Matrix& X) { return X.unaryExpr([](double x) { return x >= 0 ? x + 1 : std::exp(x); }); }
+Matrix elu_plus_one(const Matrix& X) {
+  return X.unaryExpr([](double x) { return x >= 0 ? x + 1 : std::exp(x); });
+}
 
 template <class F>
 void attempt(const char* what, F f) {
@@ -36,12 +38,14 @@ int main() {
   std::cout << "the book: o_1 = (1, 0), o_2 = (5/9, 4/9), o_3 = (7/12, 2/3)\n" << book << "\n\n";
   attempt("recurrent", [&] {
     const Matrix O = causal_linear_attention_recurrent(Q, K, V, elu_plus_one, 0.0);
-    std::cout << "your recurrent form:\n" << O << "\n  largest difference from the book: "
+    std::cout << "your recurrent form:\n"
+              << O << "\n  largest difference from the book: "
               << (O.rows() == 3 && O.cols() == 2 ? (O - book).cwiseAbs().maxCoeff() : -1) << "\n\n";
   });
   attempt("parallel", [&] {
     const Matrix O = causal_linear_attention_parallel(Q, K, V, elu_plus_one, 0.0);
-    std::cout << "your parallel form:\n" << O << "\n  largest difference from the book: "
+    std::cout << "your parallel form:\n"
+              << O << "\n  largest difference from the book: "
               << (O.rows() == 3 && O.cols() == 2 ? (O - book).cwiseAbs().maxCoeff() : -1) << "\n\n";
   });
   attempt("decode step", [&] {
@@ -50,10 +54,12 @@ int main() {
     Matrix S = Matrix::Zero(2, 2);
     Vector z = Vector::Zero(2);
     for (int t = 0; t < 3; ++t) {
-      const DecodeStep step = linear_attention_step(S, z, Q.row(t).transpose(), K.row(t).transpose(),
-                                                    V.row(t).transpose(), elu_plus_one, 0.0);
-      std::cout << "step " << t + 1 << ": o = " << step.o.transpose() << "   z = " << step.z.transpose()
-                << "\n  S =\n" << step.S << "\n";
+      const DecodeStep step =
+          linear_attention_step(S, z, Q.row(t).transpose(), K.row(t).transpose(),
+                                V.row(t).transpose(), elu_plus_one, 0.0);
+      std::cout << "step " << t + 1 << ": o = " << step.o.transpose()
+                << "   z = " << step.z.transpose() << "\n  S =\n"
+                << step.S << "\n";
       S = step.S;
       z = step.z;
     }

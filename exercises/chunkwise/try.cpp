@@ -11,7 +11,9 @@ using namespace linattn;
 namespace {
 
 // elu + 1, row by row: x + 1 for x >= 0, e^x below.
-Matrix elu_plus_one(const Matrix& X) { return X.unaryExpr([](double x) { return x >= 0 ? x + 1 : std::exp(x); }); }
+Matrix elu_plus_one(const Matrix& X) {
+  return X.unaryExpr([](double x) { return x >= 0 ? x + 1 : std::exp(x); });
+}
 
 }  // namespace
 
@@ -30,8 +32,10 @@ int main() {
   for (Eigen::Index chunk = 1; chunk <= 4; ++chunk) {
     try {
       const Matrix O = causal_linear_attention_chunkwise(Q, K, V, elu_plus_one, chunk, 0.0);
-      std::cout << "chunk = " << chunk << ":\n" << O << "\n  largest difference from the book: "
-                << (O.rows() == 3 && O.cols() == 2 ? (O - book).cwiseAbs().maxCoeff() : -1) << "\n\n";
+      std::cout << "chunk = " << chunk << ":\n"
+                << O << "\n  largest difference from the book: "
+                << (O.rows() == 3 && O.cols() == 2 ? (O - book).cwiseAbs().maxCoeff() : -1)
+                << "\n\n";
     } catch (const NotImplemented& e) {
       std::cout << "chunk = " << chunk << ": not implemented yet (" << e.what() << ")\n";
       break;

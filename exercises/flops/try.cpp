@@ -15,7 +15,8 @@ int main() {
     const auto left = attention_flops(T, d, d, Order::Left);
     const auto right = attention_flops(T, d, d, Order::Right);
     std::cout << "yours:    Left " << left << ", Right " << right << ", ratio "
-              << (right != 0 ? static_cast<double>(left) / static_cast<double>(right) : 0.0) << "\n";
+              << (right != 0 ? static_cast<double>(left) / static_cast<double>(right) : 0.0)
+              << "\n";
   } catch (const std::exception& e) {
     std::cout << "attention_flops: " << e.what() << "\n";
   }

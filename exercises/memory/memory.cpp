@@ -17,8 +17,6 @@ Vector read(const Matrix& S, const Vector& q) {
   return S * q;
 }
 
-double crosstalk_energy(const Matrix& /*K*/) {
-  throw NotImplemented("crosstalk_energy");
-}
+double crosstalk_energy(const Matrix& /*K*/) { throw NotImplemented("crosstalk_energy"); }
 
 }  // namespace linattn

@@ -23,8 +23,10 @@ int main() {
   try {
     const Matrix S2 = write(K.topRows(2), V.topRows(2));  // (d_k, d_v)
     std::cout << "memory of pairs 1 and 2:\n" << S2 << "\n";
-    std::cout << "read with key 1: " << read(S2, K.row(0).transpose()).transpose() << "   (stored: 1 2)\n";
-    std::cout << "read with key 2: " << read(S2, K.row(1).transpose()).transpose() << "   (stored: 4 0)\n";
+    std::cout << "read with key 1: " << read(S2, K.row(0).transpose()).transpose()
+              << "   (stored: 1 2)\n";
+    std::cout << "read with key 2: " << read(S2, K.row(1).transpose()).transpose()
+              << "   (stored: 4 0)\n";
     const Matrix S3 = write(K, V);
     std::cout << "\nwith pair 3 as well:\n" << S3 << "\n";
     for (int j = 0; j < 3; ++j)
@@ -41,7 +43,8 @@ int main() {
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < d_k; ++j) R(i, j) = normal(gen);
     std::cout << "\ncrosstalk of the three keys above: " << crosstalk_energy(K) << "\n";
-    std::cout << "crosstalk of " << n << " random keys in " << d_k << " dimensions: " << crosstalk_energy(R)
+    std::cout << "crosstalk of " << n << " random keys in " << d_k
+              << " dimensions: " << crosstalk_energy(R)
               << "   (the book: about (n - 1) / d_k = 1)\n";
   } catch (const std::exception& e) {
     std::cout << "crosstalk_energy: " << e.what() << "\n";

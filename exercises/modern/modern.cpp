@@ -7,14 +7,13 @@
 
 namespace linattn {
 
-Matrix mlstm(const Matrix& /*Q*/, const Matrix& /*K*/, const Matrix& /*V*/,
-             const Vector& /*f*/, const Vector& /*i*/) {
+Matrix mlstm(const Matrix& /*Q*/, const Matrix& /*K*/, const Matrix& /*V*/, const Vector& /*f*/,
+             const Vector& /*i*/) {
   throw NotImplemented("mlstm");
 }
 
-Matrix decayed_normalized_attention(const Matrix& /*Q*/, const Matrix& /*K*/,
-                                    const Matrix& /*V*/, double /*gamma*/,
-                                    const Vector& /*gain*/, double /*eps*/) {
+Matrix decayed_normalized_attention(const Matrix& /*Q*/, const Matrix& /*K*/, const Matrix& /*V*/,
+                                    double /*gamma*/, const Vector& /*gain*/, double /*eps*/) {
   throw NotImplemented("decayed_normalized_attention");
 }
 

@@ -20,7 +20,7 @@ Matrix mlstm(const Matrix& Q, const Matrix& K, const Matrix& V, const Vector& f,
 //   y_t = S_t^T silu(q_t)                            no denominator
 //   o_t = gain .* y_t / sqrt(mean(y_t^2) + eps)      the mean over the d_v entries of y_t
 // Same memory rule as mlstm.
-Matrix decayed_normalized_attention(const Matrix& Q, const Matrix& K, const Matrix& V,
-                                    double gamma, const Vector& gain, double eps = 1e-6);
+Matrix decayed_normalized_attention(const Matrix& Q, const Matrix& K, const Matrix& V, double gamma,
+                                    const Vector& gain, double eps = 1e-6);
 
 }  // namespace linattn

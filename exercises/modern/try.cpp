@@ -40,8 +40,10 @@ int main() {
     f << 0.5, 0.5, 0.5, 0.5;
     i << 1, 2, 1, 1;
     book << 1, 0, 0.2, 1.6, -0.5, -1.5, 0.625, 0.5;
-    std::cout << "mlstm, the hand-out's four tokens\nQ =\n" << Q << "\nK =\n" << K << "\nV =\n" << V
-              << "\nf = " << f.transpose() << "\ni = " << i.transpose() << "\n";
+    std::cout << "mlstm, the hand-out's four tokens\nQ =\n"
+              << Q << "\nK =\n"
+              << K << "\nV =\n"
+              << V << "\nf = " << f.transpose() << "\ni = " << i.transpose() << "\n";
     std::cout << "the hand-out: n_t^T q_t = 2, 2.5, -8, 0.625, and h =\n" << book << "\n";
     attempt("mlstm", [&] {
       const Matrix H = mlstm(Q, K, V, f, i);
@@ -62,7 +64,8 @@ int main() {
     std::cout << "the hand-out:\n" << book << "\n";
     attempt("decayed_normalized_attention", [&] {
       const Matrix O = decayed_normalized_attention(Q, K, V, 0.5, gain, 0.0);
-      std::cout << "yours:\n" << O << "\n  largest difference: " << difference(O, book)
+      std::cout << "yours:\n"
+                << O << "\n  largest difference: " << difference(O, book)
                 << " (the hand-out's figures have 10 decimals)\n";
     });
   }

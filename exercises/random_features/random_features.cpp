@@ -17,8 +17,7 @@ Matrix positive_random_features(const Matrix& X, const Matrix& Omega) {
   return features;
 }
 
-double softmax_kernel_estimate(const Vector& /*q*/, const Vector& /*k*/,
-                               const Matrix& /*Omega*/) {
+double softmax_kernel_estimate(const Vector& /*q*/, const Vector& /*k*/, const Matrix& /*Omega*/) {
   throw NotImplemented("softmax_kernel_estimate");
 }
 

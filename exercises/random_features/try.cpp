@@ -25,11 +25,13 @@ int main() {
       for (int r = 0; r < d_phi; ++r)
         for (int c = 0; c < d_k; ++c) Omega(r, c) = normal(gen);
       sum += softmax_kernel_estimate(q, k, Omega);
-      smallest_feature = std::min(smallest_feature, positive_random_features(q.transpose(), Omega).minCoeff());
+      smallest_feature =
+          std::min(smallest_feature, positive_random_features(q.transpose(), Omega).minCoeff());
     }
     std::cout << "your estimate, averaged over " << draws << " draws of Omega (" << d_phi
               << " features): " << sum / draws << "\n";
-    std::cout << "smallest feature seen: " << smallest_feature << "   (the book: every feature is positive)\n";
+    std::cout << "smallest feature seen: " << smallest_feature
+              << "   (the book: every feature is positive)\n";
   } catch (const std::exception& e) {
     std::cout << "random features: " << e.what() << "\n";
   }

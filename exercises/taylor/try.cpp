@@ -8,8 +8,8 @@ using namespace linattn;
 
 int main() {
   Matrix X(2, 2);
-  X << 1, 2,   // q
-       3, 1;   // k
+  X << 1, 2,  // q
+      3, 1;   // k
   std::cout << "q = (1, 2), k = (3, 1), s = q.k = 5\n";
   std::cout << "the book: phi(q).phi(k) = 1 + s + s^2/2 = 1 + 5 + 12.5 = 18.5, with 1 + 2 + 4 = 7 "
                "features each\n";

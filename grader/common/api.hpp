@@ -56,10 +56,10 @@ struct Argument {
 struct Schema {
   std::string function;
   std::vector<Argument> arguments;
-  std::vector<std::string> kinds;    // per argument: "matrix", "vector", "integer", ...
-  std::vector<std::string> results;  // names of the reply's fields
+  std::vector<std::string> kinds;         // per argument: "matrix", "vector", "integer", ...
+  std::vector<std::string> results;       // names of the reply's fields
   std::vector<std::string> result_kinds;  // per result, as `kinds`: what the judge accepts back
-  std::vector<std::string> watched;  // arguments that must come back unchanged
+  std::vector<std::string> watched;       // arguments that must come back unchanged
 };
 
 // Which inputs a call changed (see watch, below).
@@ -116,8 +116,8 @@ void watch(CallRecord& record, const std::string& name, const M& before, const M
 }
 
 template <class T>
-struct is_struct_result
-    : std::bool_constant<std::is_class_v<T> && !std::is_same_v<T, Matrix> && !std::is_same_v<T, Vector>> {};
+struct is_struct_result : std::bool_constant<std::is_class_v<T> && !std::is_same_v<T, Matrix> &&
+                                             !std::is_same_v<T, Vector>> {};
 
 template <class T>
 std::string kind() {
@@ -128,7 +128,8 @@ std::string kind() {
   else if constexpr (std::is_same_v<T, FeatureMap>) return "phi spec";
   else if constexpr (std::is_enum_v<T>) {
     std::string names;
-    for (const auto& [name, value] : EnumNames<T>::get()) names += (names.empty() ? "" : "|") + name;
+    for (const auto& [name, value] : EnumNames<T>::get())
+      names += (names.empty() ? "" : "|") + name;
     return names;
   } else {
     static_assert(!sizeof(T*), "api: an argument type the wire cannot carry");
@@ -164,7 +165,8 @@ json encode_result(const R& out, const std::vector<std::string>& names) {
     if (std::tuple_size_v<decltype(fields)> != names.size())
       throw std::logic_error("api: the result names and the struct's fields differ in number");
     std::size_t i = 0;
-    std::apply([&](const auto&... field) { ((reply[names.at(i++)] = encode(field)), ...); }, fields);
+    std::apply([&](const auto&... field) { ((reply[names.at(i++)] = encode(field)), ...); },
+               fields);
   } else {
     reply[names.at(0)] = encode(out);
   }
@@ -174,7 +176,8 @@ json encode_result(const R& out, const std::vector<std::string>& names) {
 template <class T>
 T argument(const json& call, const Argument& a) {
   if (call.contains(a.name)) return decode<T>(call.at(a.name));
-  if (a.fallback.is_null()) throw std::invalid_argument("the call has no argument \"" + a.name + "\"");
+  if (a.fallback.is_null())
+    throw std::invalid_argument("the call has no argument \"" + a.name + "\"");
   return decode<T>(a.fallback);
 }
 
@@ -234,12 +237,13 @@ Schema schema(const char* name, std::vector<Argument> args, std::vector<std::str
   if (args.size() != sizeof...(A))
     throw std::logic_error(std::string("api: ") + name + " takes " + std::to_string(sizeof...(A)) +
                            " arguments, the description names " + std::to_string(args.size()));
-  Schema s{name, std::move(args), {kind<std::decay_t<A>>()...}, std::move(results),
-           result_kinds<R>(), {}};
+  Schema s{
+      name, std::move(args), {kind<std::decay_t<A>>()...}, std::move(results), result_kinds<R>(),
+      {}};
   if (s.result_kinds.size() != s.results.size())
     throw std::logic_error(std::string("api: ") + name + " returns " +
-                           std::to_string(s.result_kinds.size()) + " results, the description names " +
-                           std::to_string(s.results.size()));
+                           std::to_string(s.result_kinds.size()) +
+                           " results, the description names " + std::to_string(s.results.size()));
   const bool watched[] = {is_watched<std::decay_t<A>>..., false};
   for (std::size_t i = 0; i < sizeof...(A); ++i)
     if (watched[i]) s.watched.push_back(s.arguments[i].name);
@@ -276,5 +280,6 @@ struct Exercise {
 #ifdef LINATTN_RUNNER
 #define LINATTN_SIGNATURE(name) #name, &::linattn::name
 #else
-#define LINATTN_SIGNATURE(name) #name, ::api::Signature<decltype(&::linattn::name)>{}
+#define LINATTN_SIGNATURE(name) \
+#name, ::api::Signature < decltype(&::linattn::name)> {}
 #endif

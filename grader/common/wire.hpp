@@ -87,7 +87,8 @@ inline Eigen::MatrixXd to_matrix(const json& j) {
     throw std::runtime_error("wire: matrix of the wrong size");
   Eigen::MatrixXd m(rows, cols);
   for (Eigen::Index r = 0; r < rows; ++r)
-    for (Eigen::Index c = 0; c < cols; ++c) m(r, c) = data[static_cast<std::size_t>(r * cols + c)].get<double>();
+    for (Eigen::Index c = 0; c < cols; ++c)
+      m(r, c) = data[static_cast<std::size_t>(r * cols + c)].get<double>();
   return m;
 }
 
@@ -163,7 +164,8 @@ inline void unpack(json& j) {
     }
   } else if (j.is_array()) {
     for (auto& value : j) {
-      if (value.is_binary()) throw std::runtime_error("wire: a byte string that is not a matrix's numbers");
+      if (value.is_binary())
+        throw std::runtime_error("wire: a byte string that is not a matrix's numbers");
       unpack(value);
     }
   }

@@ -35,7 +35,7 @@ json with_feature_tables(json calls) {
     json& spec = call["phi"];
     const std::string name = spec.at("name").get<std::string>();
     if (name != "taylor" && name != "positive_random") continue;  // the runner computes the rest
-    std::vector<Matrix> parts;  // each (m, d_k)
+    std::vector<Matrix> parts;                                    // each (m, d_k)
     for (const char* m : {"Q", "K"})
       if (call.contains(m)) parts.push_back(wire::to_matrix(call[m]));
     for (const char* v : {"q", "k"})
@@ -67,8 +67,8 @@ Vector random_vector(linref::Rng& rng, Eigen::Index n, double scale) {
   return rng.normal_vector(n) * scale;
 }
 
-Matrix random_positive_matrix(linref::Rng& rng, Eigen::Index rows, Eigen::Index cols,
-                              double floor, double scale) {
+Matrix random_positive_matrix(linref::Rng& rng, Eigen::Index rows, Eigen::Index cols, double floor,
+                              double scale) {
   Matrix m = rng.normal_matrix(rows, cols);
   return (m.array().abs() * scale + floor).matrix();
 }

@@ -6,10 +6,10 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
-#include <unordered_map>
-#include <utility>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
+#include <utility>
 
 namespace runner {
 
@@ -41,8 +41,9 @@ class TableMap {
     for (Eigen::Index r = 0; r < X.rows(); ++r) {
       auto found = index_.find(key(X.row(r)));
       if (found == index_.end())
-        throw std::invalid_argument("the feature map was applied to a row that is not one of this "
-                                    "check's queries or keys; apply phi to rows of Q and K as given");
+        throw std::invalid_argument(
+            "the feature map was applied to a row that is not one of this "
+            "check's queries or keys; apply phi to rows of Q and K as given");
       F.row(r) = features_.row(found->second);
     }
     return F;

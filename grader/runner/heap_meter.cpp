@@ -76,7 +76,8 @@ std::atomic<std::uint64_t> largest_failure{0};
 void note_failure(void* p, std::size_t size) {
   if (p != nullptr || !metering.load(std::memory_order_relaxed)) return;
   std::uint64_t seen = largest_failure.load(std::memory_order_relaxed);
-  while (size > seen && !largest_failure.compare_exchange_weak(seen, size, std::memory_order_relaxed)) {
+  while (size > seen &&
+         !largest_failure.compare_exchange_weak(seen, size, std::memory_order_relaxed)) {
   }
 }
 

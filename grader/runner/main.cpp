@@ -10,18 +10,18 @@
 // Exit status 0 when a reply was written (whatever the student's code did, short of ending the
 // process), 2 when even that failed. The reply is written to a temporary name and renamed, so
 // the judge sees a complete reply or none (a student calling exit() mid-call leaves none).
+#include "binding_table.hpp"
 #include "heap_meter.hpp"
 #include "linattn.hpp"
-#include "binding_table.hpp"
 
 #include "../common/wire.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
-#include <algorithm>
 #include <exception>
 #include <fstream>
 #include <iterator>
@@ -45,7 +45,8 @@ bool write_reply(const std::string& path, const json& reply) {
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) return false;
-    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    out.write(reinterpret_cast<const char*>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
     out.flush();
     if (!out) return false;
   }
@@ -55,8 +56,11 @@ bool write_reply(const std::string& path, const json& reply) {
 // A fault of the request or the harness, not of the student: the judge reports it as the
 // grader's own error.
 json harness_error(const std::string& what) {
-  return json{{"outcome", "harness_error"}, {"what", what}, {"results", json::array()},
-              {"peak_heap_bytes", 0}, {"inputs_changed", json::array()}};
+  return json{{"outcome", "harness_error"},
+              {"what", what},
+              {"results", json::array()},
+              {"peak_heap_bytes", 0},
+              {"inputs_changed", json::array()}};
 }
 
 // Where the judge puts the request and expects the reply (see grader/src/sandbox/sandbox.hpp).
@@ -73,7 +77,8 @@ json run(const json& request) {
   if (binding == table.bindings.end())
     return harness_error("this runner has no binding for the function \"" + function + "\"");
 
-  json reply{{"outcome", "returned"}, {"results", json::array()}, {"inputs_changed", json::array()}};
+  json reply{
+      {"outcome", "returned"}, {"results", json::array()}, {"inputs_changed", json::array()}};
   const json& calls = request.at("calls");
   std::vector<std::string> changed;
   for (std::size_t i = 0; i < calls.size(); ++i) {
@@ -146,7 +151,8 @@ bool write_fd(int fd, const json& reply) {
 int main(int argc, char** argv) {
   const bool fds = argc == 2 && std::string(argv[1]) == "--fds";
   if (argc != 3 && !fds) {
-    std::fprintf(stderr, "usage: %s REQUEST_FILE REPLY_FILE | --fds\n", argc > 0 ? argv[0] : "runner");
+    std::fprintf(stderr, "usage: %s REQUEST_FILE REPLY_FILE | --fds\n",
+                 argc > 0 ? argv[0] : "runner");
     return 2;
   }
   json reply;
@@ -156,7 +162,8 @@ int main(int argc, char** argv) {
   // arguments it is given (no reading ahead to later calls through descriptor 3).
   if (fds) ::close(kRequestFd);
   if (!read) {
-    reply = harness_error(fds ? std::string("cannot read the request") : std::string("cannot read the request ") + argv[1]);
+    reply = harness_error(fds ? std::string("cannot read the request")
+                              : std::string("cannot read the request ") + argv[1]);
   } else {
     try {
       reply = run(wire::decode_split(bytes));  // the judge sends it split (wire.hpp)

@@ -46,13 +46,14 @@ __attribute__((constructor(101))) void close_exec() {
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS),  // i386 calls: never ours
       BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
-      BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, kX32Bit, 2, 0),    // x32 calls: refused
+      BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, kX32Bit, 2, 0),  // x32 calls: refused
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execve, 1, 0),
       BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execveat, 0, 1),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (EPERM & SECCOMP_RET_DATA)),
       BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
   };
-  static sock_fprog program = {static_cast<unsigned short>(sizeof filter / sizeof filter[0]), filter};
+  static sock_fprog program = {static_cast<unsigned short>(sizeof filter / sizeof filter[0]),
+                               filter};
   if (raw_syscall(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0) != 0) {
     static const char why[] = "runner: cannot set no_new_privs\n";
     die(why, sizeof why - 1);

@@ -38,8 +38,8 @@ using linref::Matrix;
 
 struct Contestant {
   std::string name;
-  double flops;                 // credited FLOPs per call
-  double real_flops;            // arithmetic actually done per call
+  double flops;       // credited FLOPs per call
+  double real_flops;  // arithmetic actually done per call
   std::function<void()> work;
   double best = std::numeric_limits<double>::infinity();  // seconds
   double gflops() const { return flops / best / 1e9; }
@@ -97,11 +97,15 @@ int main() {
 
   std::vector<Contestant> gemms;
   // The chunkwise form's state update has this shape: (64 x T) times (T x 64).
-  gemms.push_back({"(64 x 16384) * (16384 x 64)", 2.0 * linear, 2.0 * linear,
-                   [&] { state.noalias() = FK.transpose() * V; sink = state(0, 0); }});
+  gemms.push_back({"(64 x 16384) * (16384 x 64)", 2.0 * linear, 2.0 * linear, [&] {
+                     state.noalias() = FK.transpose() * V;
+                     sink = state(0, 0);
+                   }});
   // The usual yardstick: a square product that fits in cache.
-  gemms.push_back({"(256 x 256) * (256 x 256)", 2.0 * 256 * 256 * 256, 2.0 * 256 * 256 * 256,
-                   [&] { square.noalias() = A * B; sink = square(0, 0); }});
+  gemms.push_back({"(256 x 256) * (256 x 256)", 2.0 * 256 * 256 * 256, 2.0 * 256 * 256 * 256, [&] {
+                     square.noalias() = A * B;
+                     sink = square(0, 0);
+                   }});
   // The products a chunkwise form is made of, chunk by chunk over all T tokens: a chunk's
   // queries times the state, (C x d_phi) * (d_phi x d_v). No chunkwise form built on Eigen's
   // products runs faster than these, and it also does the in-chunk work on top. Not part of
@@ -112,15 +116,15 @@ int main() {
   for (const Eigen::Index chunk : product_chunks) {
     const std::string shape = "(" + std::to_string(chunk) + " x " + std::to_string(d_phi) +
                               ") * (" + std::to_string(d_phi) + " x " + std::to_string(d_v) + ")";
-    chunk_products.push_back({shape + ", T/" + std::to_string(chunk) + " calls", 2.0 * linear,
-                              2.0 * linear, [&, chunk] {
-                                // Each chunk copied compact, as the forms copy it.
-                                for (Eigen::Index start = 0; start < T; start += chunk) {
-                                  Q_chunk = FQ.middleRows(start, chunk);
-                                  O_chunk_rows.noalias() = Q_chunk * state;
-                                  sink = O_chunk_rows(0, 0);
-                                }
-                              }});
+    chunk_products.push_back(
+        {shape + ", T/" + std::to_string(chunk) + " calls", 2.0 * linear, 2.0 * linear, [&, chunk] {
+           // Each chunk copied compact, as the forms copy it.
+           for (Eigen::Index start = 0; start < T; start += chunk) {
+             Q_chunk = FQ.middleRows(start, chunk);
+             O_chunk_rows.noalias() = Q_chunk * state;
+             sink = O_chunk_rows(0, 0);
+           }
+         }});
   }
 
   Matrix O_recurrent;
@@ -151,11 +155,15 @@ int main() {
     backward.best = std::min(backward.best, seconds_of(backward.work));
   }
 
-  std::printf("linref-bench: causal linear attention, T = %td, d_phi = %td, d_v = %td, "
-              "1 thread, best CPU time of %d interleaved rounds\n", T, d_phi, d_v, rounds);
+  std::printf(
+      "linref-bench: causal linear attention, T = %td, d_phi = %td, d_v = %td, "
+      "1 thread, best CPU time of %d interleaved rounds\n",
+      T, d_phi, d_v, rounds);
   std::printf("Eigen vector instructions: %s\n", Eigen::SimdInstructionSetsInUse());
-  std::printf("credited FLOPs per call: causal forms 4 T d_phi d_v = %.3g, gradients "
-              "12 T d_phi d_v = %.3g\n\n", counted, counted_backward);
+  std::printf(
+      "credited FLOPs per call: causal forms 4 T d_phi d_v = %.3g, gradients "
+      "12 T d_phi d_v = %.3g\n\n",
+      counted, counted_backward);
 
   double gemm_best = 0.0;
   for (const Contestant& c : gemms) gemm_best = std::max(gemm_best, c.gflops());
@@ -193,8 +201,9 @@ int main() {
   double worst_difference = 0.0;
   for (const Matrix& O : O_chunk)
     worst_difference = std::max(worst_difference, (O - O_recurrent).cwiseAbs().maxCoeff());
-  std::printf("\nsanity: max |recurrent - chunkwise| over all chunk sizes = %.3g (outputs up to %.2g)\n",
-              worst_difference, O_recurrent.cwiseAbs().maxCoeff());
+  std::printf(
+      "\nsanity: max |recurrent - chunkwise| over all chunk sizes = %.3g (outputs up to %.2g)\n",
+      worst_difference, O_recurrent.cwiseAbs().maxCoeff());
   // The quadratic-form gradients need (T, T) matrices: compared on the first tokens only.
   const Eigen::Index n = 512;
   const auto head = [n](const Matrix& M) { return Matrix(M.topRows(n)); };
@@ -202,10 +211,11 @@ int main() {
       linref::causal_grad_running_features(head(FQ), head(FK), head(V), head(G));
   const linref::LinearAttentionGrads quadratic =
       linref::causal_grad_quadratic_features(head(FQ), head(FK), head(V), head(G));
-  std::printf("sanity: two-pass vs quadratic-form gradients on the first %td tokens, max relative "
-              "difference dFQ %.2g, dFK %.2g, dFV %.2g\n", n,
-              max_relative_difference(short_run.dQ, quadratic.dQ),
-              max_relative_difference(short_run.dK, quadratic.dK),
-              max_relative_difference(short_run.dV, quadratic.dV));
+  std::printf(
+      "sanity: two-pass vs quadratic-form gradients on the first %td tokens, max relative "
+      "difference dFQ %.2g, dFK %.2g, dFV %.2g\n",
+      n, max_relative_difference(short_run.dQ, quadratic.dQ),
+      max_relative_difference(short_run.dK, quadratic.dK),
+      max_relative_difference(short_run.dV, quadratic.dV));
   return 0;
 }

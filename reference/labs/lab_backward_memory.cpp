@@ -101,8 +101,8 @@ BackwardMemoryResult compute_backward_memory(Eigen::Index measure_d,
     row.T = T;
     row.cumsum_states_bytes = linref::stored_states_bytes(T, measure_d, measure_d, 8);
     row.cumsum_output_bytes = T * measure_d * 8;  // O
-    row.two_pass_extra_bytes = two_pass_state_bytes(measure_d, measure_d, 8) +
-                               two_pass_token_bytes(T, measure_d, 8);
+    row.two_pass_extra_bytes =
+        two_pass_state_bytes(measure_d, measure_d, 8) + two_pass_token_bytes(T, measure_d, 8);
     row.two_pass_output_bytes = 3 * T * measure_d * 8;  // dQ, dK, dV
     Matrix O;
     row.cumsum_measured = peak_growth([&] { O = linref::causal_cumsum_from_features(FQ, FK, V); });
@@ -135,7 +135,8 @@ int run_backward_memory(const Options& opt, std::ostream& os) {
            fmt(row.two_pass_state_bytes / 1024.0, 1), fmt(row.two_pass_token_bytes / MiB, 2),
            fmt(static_cast<double>(row.cumsum_bytes) /
                    static_cast<double>(row.two_pass_state_bytes + row.two_pass_token_bytes),
-               0) + "x"});
+               0) +
+               "x"});
   t.print(os);
   seed_vs_measured(os, "prefix states kept at T = 8192, d_phi = d_v = 128, float32",
                    "512 MiB for one head of one layer",
@@ -147,11 +148,12 @@ int run_backward_memory(const Options& opt, std::ostream& os) {
 
   os << "  measured: peak resident memory gained during one call of linref (double precision, "
         "d_phi = d_v = "
-     << r.measure_d << ";\n  Linux VmHWM reset through /proc/self/clear_refs, malloc_trim "
+     << r.measure_d
+     << ";\n  Linux VmHWM reset through /proc/self/clear_refs, malloc_trim "
         "first), beside the bytes\n  computed from the shapes. The calls' own results (O; "
         "dQ, dK, dV) are counted apart.\n";
-  Table m({"T", "cumsum states MiB", "states + O MiB", "cumsum measured MiB",
-           "two-pass extra MiB", "extra + grads MiB", "two-pass measured MiB"});
+  Table m({"T", "cumsum states MiB", "states + O MiB", "cumsum measured MiB", "two-pass extra MiB",
+           "extra + grads MiB", "two-pass measured MiB"});
   for (const MeasuredMemoryRow& row : r.measured_rows) {
     auto measured = [&](std::int64_t bytes) {
       return bytes < 0 ? std::string("n/a") : fmt(bytes / MiB, 2);

@@ -56,7 +56,8 @@ std::string script_json(const nlohmann::json& j) {
 void write_table(std::ostream& h, const BookBlock& b) {
   h << "<div class=\"scroll\"><table>\n<thead><tr>";
   for (std::size_t c = 0; c < b.headers.size(); ++c)
-    h << "<th scope=\"col\"" << (c ? "" : " class=\"label\"") << ">" << esc(b.headers[c]) << "</th>";
+    h << "<th scope=\"col\"" << (c ? "" : " class=\"label\"") << ">" << esc(b.headers[c])
+      << "</th>";
   h << "</tr></thead>\n<tbody>\n";
   for (const auto& row : b.rows) {
     h << "<tr>";
@@ -90,23 +91,16 @@ void write_blocks(std::ostream& h, const std::vector<BookBlock>& blocks, const f
       case BookBlock::Kind::Heading:
         h << "<p class=\"what\">" << paragraph(b.text) << "</p>\n";
         break;
-      case BookBlock::Kind::Text:
-        h << "<pre>" << esc(b.text) << "</pre>\n";
-        break;
-      case BookBlock::Kind::Table:
-        write_table(h, b);
-        break;
-      case BookBlock::Kind::SeedVsMeasured:
-        seed_rows.push_back(&b);
-        break;
+      case BookBlock::Kind::Text: h << "<pre>" << esc(b.text) << "</pre>\n"; break;
+      case BookBlock::Kind::Table: write_table(h, b); break;
+      case BookBlock::Kind::SeedVsMeasured: seed_rows.push_back(&b); break;
       case BookBlock::Kind::Plot:
         if (b.svg.empty()) {
           h << "<p class=\"note\">" << esc(b.note) << "</p>\n";
         } else {
           const std::string rel = fs::relative(fs::path(b.svg), dir).generic_string();
-          h << "<figure><img src=\"" << esc(rel) << "\" alt=\"" << esc(b.text)
-            << "\"><figcaption>" << esc(b.text) << " (<a href=\"" << esc(rel)
-            << "\">SVG</a>)</figcaption></figure>\n";
+          h << "<figure><img src=\"" << esc(rel) << "\" alt=\"" << esc(b.text) << "\"><figcaption>"
+            << esc(b.text) << " (<a href=\"" << esc(rel) << "\">SVG</a>)</figcaption></figure>\n";
         }
         break;
     }
@@ -258,7 +252,8 @@ int write_lab_book(const std::string& dir_name, std::ostream& progress,
              << '\n';
     body << "<section class=\"lab\" id=\"" << lab_id(lab->name) << "\">\n<h2>" << esc(lab->name)
          << " <span class=\"cell\">(" << esc(lab->cell) << ")</span></h2>\n";
-    if (!failure.empty()) body << "<p class=\"failed\">This lab failed: " << esc(failure) << "</p>\n";
+    if (!failure.empty())
+      body << "<p class=\"failed\">This lab failed: " << esc(failure) << "</p>\n";
     write_blocks(body, blocks, dir);
     body << "</section>\n";
     if (std::string(lab->name) == "sharpness") write_feature_map_widget(body, data["feature_maps"]);

@@ -15,11 +15,11 @@ namespace linlab {
 
 // The widgets' grids of settings (the data below is computed over them).
 struct FeatureMapGrid {
-  std::vector<double> sharpness;           // 2^(k/2), k = -4..8
-  std::vector<std::int64_t> d_phi;         // random features, ascending
-  std::vector<std::int64_t> draw_order;    // the order Omega is drawn in (the lab's d_phi first)
-  int draws;                               // draws of Omega per d_phi
-  std::uint64_t seed;                      // the sharpness lab's
+  std::vector<double> sharpness;         // 2^(k/2), k = -4..8
+  std::vector<std::int64_t> d_phi;       // random features, ascending
+  std::vector<std::int64_t> draw_order;  // the order Omega is drawn in (the lab's d_phi first)
+  int draws;                             // draws of Omega per d_phi
+  std::uint64_t seed;                    // the sharpness lab's
 };
 FeatureMapGrid feature_map_grid();
 struct MemoryGrid {

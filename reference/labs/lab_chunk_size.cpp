@@ -70,17 +70,15 @@ double skeleton_flops(Eigen::Index T, Eigen::Index d_phi, Eigen::Index d_v, Eige
   double flops = 0.0;
   for (Eigen::Index start = 0; start < T; start += chunk) {
     const double c = static_cast<double>(std::min(chunk, T - start));
-    flops += 2.0 * c * c * static_cast<double>(d_phi + d_v) +
-             4.0 * c * static_cast<double>(d_phi * d_v);
+    flops +=
+        2.0 * c * c * static_cast<double>(d_phi + d_v) + 4.0 * c * static_cast<double>(d_phi * d_v);
   }
   return flops;
 }
 
 }  // namespace
 
-std::vector<Eigen::Index> default_chunk_sizes() {
-  return {8, 16, 32, 64, 128, 256, 512, 1024};
-}
+std::vector<Eigen::Index> default_chunk_sizes() { return {8, 16, 32, 64, 128, 256, 512, 1024}; }
 
 ChunkSizeResult compute_chunk_size(Eigen::Index T, Eigen::Index d_phi, Eigen::Index d_v,
                                    std::vector<Eigen::Index> chunks, int rounds,
@@ -107,8 +105,8 @@ ChunkSizeResult compute_chunk_size(Eigen::Index T, Eigen::Index d_phi, Eigen::In
 
   Contestant recurrent{[&] { O_recurrent = linref::causal_recurrent_from_features(FQ, FK, V); }};
   Contestant parallel{[&] { O_parallel = linref::causal_parallel_from_features(FQ, FK, V); }};
-  // A yardstick: one long, well-shaped product, (d_phi x T)(T x d_v), what the state update over the
-  // whole sequence would be without chunks.
+  // A yardstick: one long, well-shaped product, (d_phi x T)(T x d_v), what the state update over
+  // the whole sequence would be without chunks.
   Contestant yardstick{[&] {
     big_gemm.noalias() = FK.transpose() * V;
     g_sink = big_gemm(0, 0);
@@ -167,10 +165,10 @@ Eigen::Index fastest_chunk(const ChunkSizeResult& r) {
 
 std::string chunk_size_conclusion(const ChunkSizeResult& r) {
   if (r.rows.empty()) return "no chunk size was timed";
-  const auto best =
-      std::min_element(r.rows.begin(), r.rows.end(), [](const ChunkSizeRow& a, const ChunkSizeRow& b) {
-        return a.chunkwise_seconds < b.chunkwise_seconds;
-      });
+  const auto best = std::min_element(r.rows.begin(), r.rows.end(),
+                                     [](const ChunkSizeRow& a, const ChunkSizeRow& b) {
+                                       return a.chunkwise_seconds < b.chunkwise_seconds;
+                                     });
   // Chunk sizes within 10% of the fastest count as "as good", since a shared machine's times
   // wobble by about that much.
   std::string close;
@@ -180,10 +178,11 @@ std::string chunk_size_conclusion(const ChunkSizeResult& r) {
   const bool inside = best->chunk >= 64 && best->chunk <= 256;
   std::string s = "fastest chunk " + std::to_string(best->chunk) + " (" +
                   fmt(best->chunkwise_seconds * 1e3, 2) + " ms), " +
-                  (inside ? "inside" : "outside") + " the seed's 64..256; within 10% of it: " +
-                  close;
+                  (inside ? "inside" : "outside") +
+                  " the seed's 64..256; within 10% of it: " + close;
   if (r.recurrent_seconds > 0.0 && std::isfinite(r.recurrent_seconds))
-    s += "; " + fmt(r.recurrent_seconds / best->chunkwise_seconds, 1) + "x the recurrent form's speed";
+    s += "; " + fmt(r.recurrent_seconds / best->chunkwise_seconds, 1) +
+         "x the recurrent form's speed";
   if (r.parallel_seconds > 0.0 && std::isfinite(r.parallel_seconds))
     s += ", " + fmt(r.parallel_seconds / best->chunkwise_seconds, 1) + "x the parallel form's";
   return s;

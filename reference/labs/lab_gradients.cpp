@@ -13,8 +13,8 @@ namespace linlab {
 namespace {
 
 double max_abs(const linref::LinearAttentionGrads& g) {
-  return std::max({g.dQ.cwiseAbs().maxCoeff(), g.dK.cwiseAbs().maxCoeff(),
-                   g.dV.cwiseAbs().maxCoeff()});
+  return std::max(
+      {g.dQ.cwiseAbs().maxCoeff(), g.dK.cwiseAbs().maxCoeff(), g.dV.cwiseAbs().maxCoeff()});
 }
 
 double max_diff(const linref::LinearAttentionGrads& a, const linref::LinearAttentionGrads& b) {
@@ -102,8 +102,8 @@ int run_gradients(const Options&, std::ostream& os) {
   f.row({"cumulative sum (stores all T states)", fmt_sci(r.forms_cumsum_vs_recurrent)});
   f.print(os);
   Table g({"gradient check", "max |difference| / max |gradient|", "tolerance"});
-  g.row({"two-pass running sums vs quadratic form (T = 256)",
-         fmt_sci(r.grad_running_vs_quadratic), "1e-12"});
+  g.row({"two-pass running sums vs quadratic form (T = 256)", fmt_sci(r.grad_running_vs_quadratic),
+         "1e-12"});
   g.row({"two-pass vs central differences (T = 12, d_k = 4, d_v = 3, h = 1e-5)",
          fmt_sci(r.grad_running_vs_fd), "1e-7"});
   g.print(os);

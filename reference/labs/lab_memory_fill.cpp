@@ -76,9 +76,11 @@ MemoryFillResult compute_memory_fill(std::uint64_t seed, int trials) {
   linref::Rng rng(seed);
   for (int t = 0; t < trials; ++t) {
     const linref::Matrix V = rng.normal_matrix(r.n_max, r.d);  // values, (n_max, d)
-    const auto o = fill(memory_fill_keys(MemoryKeys::Orthonormal, r.n_max, r.d, 0.0, rng), V, r.n_max);
+    const auto o =
+        fill(memory_fill_keys(MemoryKeys::Orthonormal, r.n_max, r.d, 0.0, rng), V, r.n_max);
     const auto x = fill(memory_fill_keys(MemoryKeys::Random, r.n_max, r.d, 0.0, rng), V, r.n_max);
-    const auto c = fill(memory_fill_keys(MemoryKeys::Correlated, r.n_max, r.d, r.shared_weight, rng), V, r.n_max);
+    const auto c = fill(
+        memory_fill_keys(MemoryKeys::Correlated, r.n_max, r.d, r.shared_weight, rng), V, r.n_max);
     for (std::size_t i = 0; i < n; ++i) {
       r.ortho[i] += o[i] / trials;  // nan stays nan past d
       r.random[i] += x[i] / trials;

@@ -109,8 +109,8 @@ int run_order(const Options& opt, std::ostream& os) {
     const auto& row = r.rows[i];
     const std::string lg = i ? fmt(row.left_seconds / r.rows[i - 1].left_seconds, 2) : "";
     const std::string rg = i ? fmt(row.right_seconds / r.rows[i - 1].right_seconds, 2) : "";
-    t.row({std::to_string(row.T), fmt(row.left_seconds * 1e3, 4),
-           fmt(row.right_seconds * 1e3, 4), lg, rg, fmt(row.left_seconds / row.right_seconds, 2),
+    t.row({std::to_string(row.T), fmt(row.left_seconds * 1e3, 4), fmt(row.right_seconds * 1e3, 4),
+           lg, rg, fmt(row.left_seconds / row.right_seconds, 2),
            fmt(static_cast<double>(row.T) / static_cast<double>(r.d), 2)});
   }
   t.print(os);
@@ -125,10 +125,10 @@ int run_order(const Options& opt, std::ostream& os) {
                    "T* = 2 d_phi d_v / (d_phi + d_v) = 32 for d = 32 (FLOPs; right cheaper "
                    "for T > 32, linref::crossover_T = " +
                        std::to_string(r.predicted_crossover) + ")",
-                   r.measured_crossover > 0 ? "right order faster from T = " +
-                                                  std::to_string(r.measured_crossover) +
-                                                  " on (in time, on this machine)"
-                                            : "right order never faster at every larger T");
+                   r.measured_crossover > 0
+                       ? "right order faster from T = " + std::to_string(r.measured_crossover) +
+                             " on (in time, on this machine)"
+                       : "right order never faster at every larger T");
   os << "  linref::kernel_attention_left vs _right (elu+1, T = 64): max |difference| = "
      << fmt_sci(r.max_order_difference) << "\n";
   os << "  Times depend on the machine and on what else runs; no test asserts them.\n";

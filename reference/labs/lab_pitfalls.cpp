@@ -27,8 +27,8 @@ DenominatorRow denominator_row(const std::string& name, const linref::FeatureMap
   // The masked kernel matrix: row t holds phi(q_t)^T phi(k_s) for s <= t.
   Matrix W = FQ * FK.transpose();
   W.triangularView<Eigen::StrictlyUpper>().setZero();
-  const Vector den = W.rowwise().sum();                  // z_t^T phi(q_t), no eps
-  const Vector magnitude = W.cwiseAbs().rowwise().sum(); // what den would be without cancelling
+  const Vector den = W.rowwise().sum();                   // z_t^T phi(q_t), no eps
+  const Vector magnitude = W.cwiseAbs().rowwise().sum();  // what den would be without cancelling
   DenominatorRow row;
   row.map = name;
   row.min_denominator = den.minCoeff();
@@ -245,11 +245,12 @@ int run_pitfalls(const Options&, std::ostream& os) {
   const Eigen::Index T_a = 1024, d_a = 16;
   const auto den = compute_pitfall_denominators(11, T_a, d_a);
   os << "  (a) feature maps with negative entries under the denominator. Q, K, V: N(0, 1), T = "
-     << T_a << ", d = " << d_a << ".\n      den_t = z_t^T phi(q_t); ratio_t = den_t / "
+     << T_a << ", d = " << d_a
+     << ".\n      den_t = z_t^T phi(q_t); ratio_t = den_t / "
         "sum_{s<=t} |phi(q_t)^T phi(k_s)| (1 when no\n      term cancels; 1/|ratio_t| bounds "
         "how much |o_t| can exceed max |v|).\n";
-  Table ta({"phi", "min den_t", "den_t <= 0", "|ratio_t| < 0.01", "min |ratio_t|",
-            "max |o| / max |v|"});
+  Table ta(
+      {"phi", "min den_t", "den_t <= 0", "|ratio_t| < 0.01", "min |ratio_t|", "max |o| / max |v|"});
   for (const DenominatorRow& row : den) {
     const bool fix = std::isnan(row.min_denominator);
     ta.row({row.map, fix ? "-" : fmt(row.min_denominator, 3),
@@ -262,15 +263,17 @@ int run_pitfalls(const Options&, std::ostream& os) {
   const DenominatorRow& elu = den[2];
   seed_vs_measured(os, "denominator with a feature map that has negative entries",
                    "divides by numbers near zero or below it; a positive phi cannot",
-                   "identity: " + std::to_string(id.nonpositive) + " tokens with den <= 0, outputs up to " +
-                       fmt(id.max_output_ratio, 1) + "x max |v|; elu+1: none, min den " +
-                       fmt(elu.min_denominator, 2) + ", outputs within max |v|");
+                   "identity: " + std::to_string(id.nonpositive) +
+                       " tokens with den <= 0, outputs up to " + fmt(id.max_output_ratio, 1) +
+                       "x max |v|; elu+1: none, min den " + fmt(elu.min_denominator, 2) +
+                       ", outputs within max |v|");
 
   // (b)
   const Bf16Result b = compute_pitfall_bf16(12, 65536, 16);
   os << "\n  (b) the state accumulated in bf16 (float32 sums rounded to bf16 after every update, "
         "ties to\n      even) and in float32, against double. elu+1 features, d_phi = d_v = "
-     << b.d << ", N(0, 1) values.\n      Errors: relative (Frobenius) for S_T and z_T; outputs: "
+     << b.d
+     << ", N(0, 1) values.\n      Errors: relative (Frobenius) for S_T and z_T; outputs: "
         "mean relative error over the\n      tokens since the previous row; lost: share of "
         "those tokens' nonzero updates that left\n      the stored entry unchanged.\n";
   Table tb({"T", "S err bf16", "S err f32", "z err bf16", "z err f32", "out err bf16",
@@ -284,9 +287,9 @@ int run_pitfalls(const Options&, std::ostream& os) {
   const Bf16Row& last = b.rows.back();
   seed_vs_measured(os, "bf16 state over a long sequence",
                    "small updates are lost once the state is large; float32 keeps them",
-                   "bf16 output error " + fmt_sci(first.output_error_bf16) + " at T = " +
-                       fmt_int(first.T) + ", " + fmt_sci(last.output_error_bf16) + " at T = " +
-                       fmt_int(last.T) + " (" + fmt_pct(last.lost_bf16) +
+                   "bf16 output error " + fmt_sci(first.output_error_bf16) +
+                       " at T = " + fmt_int(first.T) + ", " + fmt_sci(last.output_error_bf16) +
+                       " at T = " + fmt_int(last.T) + " (" + fmt_pct(last.lost_bf16) +
                        " of updates lost); float32 " + fmt_sci(last.output_error_f32));
   os << "  (the lab's double accumulation matches linref's recurrence to "
      << fmt_sci(b.double_vs_linref) << ")\n";

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <vector>
 #include <ostream>
+#include <vector>
 
 namespace linlab {
 
@@ -34,8 +34,8 @@ Measure measure(const linref::Matrix& Q, const linref::Matrix& K, Eigen::Index d
   double pred = 0.0;
   for (Eigen::Index i = 0; i < Q.rows(); ++i)
     for (Eigen::Index j = 0; j < K.rows(); ++j)
-      pred += std::sqrt(std::expm1((Q.row(i) + K.row(j)).squaredNorm()) /
-                        static_cast<double>(d_phi));
+      pred +=
+          std::sqrt(std::expm1((Q.row(i) + K.row(j)).squaredNorm()) / static_cast<double>(d_phi));
   return {median, pred / static_cast<double>(Q.rows() * K.rows())};
 }
 
@@ -84,11 +84,10 @@ int run_random_features(const Options& opt, std::ostream& os) {
            fmt(row.full_measured, 4), fmt(row.full_predicted, 4)});
   t.print(os);
   seed_vs_measured(os, "mean |q + k|^2 at full length (expected value 2 sqrt(d_k) = 8)",
-                   "about 7.4", fmt(r.full_mean_sq, 2) + " (half length: " +
-                                    fmt(r.half_mean_sq, 2) + ")");
-  seed_vs_measured(
-      os, "relative variance per feature at that mean, e^{|q+k|^2} - 1",
-      "about 1,600", fmt(std::expm1(r.full_mean_sq), 0) + " (at this draw's mean)");
+                   "about 7.4",
+                   fmt(r.full_mean_sq, 2) + " (half length: " + fmt(r.half_mean_sq, 2) + ")");
+  seed_vs_measured(os, "relative variance per feature at that mean, e^{|q+k|^2} - 1", "about 1,600",
+                   fmt(std::expm1(r.full_mean_sq), 0) + " (at this draw's mean)");
   const auto& last = r.rows.back();
   const auto& first = r.rows.front();
   const double half_slope = std::log(first.half_measured / last.half_measured) /

@@ -75,8 +75,7 @@ int run_rank(const Options& opt, std::ostream& os) {
   };
   t.row({"softmax, 256 x 256", "256", std::to_string(r.softmax_rank), fmt_sci(r.softmax_sv(0)),
          fmt_sci(r.softmax_tol), next(r.softmax_sv, r.softmax_rank)});
-  t.row({"softmax, lower-left 128 x 128", "128", std::to_string(r.softmax_block_rank), "", "",
-         ""});
+  t.row({"softmax, lower-left 128 x 128", "128", std::to_string(r.softmax_block_rank), "", "", ""});
   t.row({"elu+1, 256 x 256", "16", std::to_string(r.elu_rank), fmt_sci(r.elu_sv(0)),
          fmt_sci(r.elu_tol), next(r.elu_sv, r.elu_rank)});
   t.row({"elu+1, lower-left 128 x 128", "16", std::to_string(r.elu_block_rank), "", "", ""});
@@ -100,15 +99,15 @@ int run_rank(const Options& opt, std::ostream& os) {
         "matrix.\n";
   seed_vs_measured(os, "ranks (softmax, its block; elu+1, its block)", "256, 128; 16, 16",
                    std::to_string(r.softmax_rank) + ", " + std::to_string(r.softmax_block_rank) +
-                       "; " + std::to_string(r.elu_rank) + ", " +
-                       std::to_string(r.elu_block_rank));
+                       "; " + std::to_string(r.elu_rank) + ", " + std::to_string(r.elu_block_rank));
   Plot p;
   p.stem = "rank";
   p.title = "Singular values, T = 256, d_k = 16";
   p.xlabel = "index";
   p.ylabel = "singular value / largest";
   p.logy = true;
-  Series a{"softmax exp(QK^T/sqrt(d_k))", {}, {}, "lines"}, b{"elu+1 phi(Q)phi(K)^T", {}, {}, "lines"},
+  Series a{"softmax exp(QK^T/sqrt(d_k))", {}, {}, "lines"},
+      b{"elu+1 phi(Q)phi(K)^T", {}, {}, "lines"},
       th{"threshold (256 * 2^-52)", {}, {}, "lines dt 2"};
   for (Eigen::Index i = 0; i < r.softmax_sv.size(); ++i) {
     a.x.push_back(static_cast<double>(i + 1));
@@ -122,8 +121,8 @@ int run_rank(const Options& opt, std::ostream& os) {
   p.extra.push_back("set yrange [1e-20:2]");
   p.extra.push_back("set xrange [1:256]");
   write_plot(opt, p, os);
-  const bool ok = r.softmax_rank == r.T && r.softmax_block_rank == r.T / 2 &&
-                  r.elu_rank == r.d_k && r.elu_block_rank == r.d_k;
+  const bool ok = r.softmax_rank == r.T && r.softmax_block_rank == r.T / 2 && r.elu_rank == r.d_k &&
+                  r.elu_block_rank == r.d_k;
   return ok ? 0 : 1;
 }
 

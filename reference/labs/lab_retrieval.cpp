@@ -59,18 +59,17 @@ int run_retrieval(const Options& opt, std::ostream& os) {
   const RetrievalRow* at_d = nullptr;
   for (const auto& row : r.rows) {
     t.row({std::to_string(row.n), fmt(row.ortho_cosine, 4), fmt(row.ortho_crosstalk, 4),
-           fmt(row.random_cosine, 4), fmt(row.predicted_cosine, 4),
-           fmt(row.random_crosstalk, 4), fmt(row.predicted_crosstalk, 4)});
+           fmt(row.random_cosine, 4), fmt(row.predicted_cosine, 4), fmt(row.random_crosstalk, 4),
+           fmt(row.predicted_crosstalk, 4)});
     if (row.n == r.d) at_d = &row;
   }
   t.print(os);
   if (at_d) {
-    seed_vs_measured(os, "random keys at n = d: retrieval cosine",
-                     "about 0.71 = 1/sqrt(1 + (d-1)/d)", fmt(at_d->random_cosine, 4) +
-                                                             " (formula " +
-                                                             fmt(at_d->predicted_cosine, 4) + ")");
-    seed_vs_measured(os, "random keys at n = d: crosstalk energy", "(n-1)/d = " +
-                     fmt(at_d->predicted_crosstalk, 4),
+    seed_vs_measured(
+        os, "random keys at n = d: retrieval cosine", "about 0.71 = 1/sqrt(1 + (d-1)/d)",
+        fmt(at_d->random_cosine, 4) + " (formula " + fmt(at_d->predicted_cosine, 4) + ")");
+    seed_vs_measured(os, "random keys at n = d: crosstalk energy",
+                     "(n-1)/d = " + fmt(at_d->predicted_crosstalk, 4),
                      fmt(at_d->random_crosstalk, 4));
     seed_vs_measured(os, "orthonormal keys", "exact up to n = d, nan beyond",
                      "cosine " + fmt(at_d->ortho_cosine, 12) + " at n = d; nan past it");

@@ -39,7 +39,7 @@ SharpnessProblem sharpness_problem(std::uint64_t seed, const std::vector<Eigen::
   // q.k / sqrt(d_k); sharpness c multiplies the query.
   const double temp = std::pow(static_cast<double>(kDk), -0.25);
   p.K = temp * p.rng.normal_matrix(kKeys, kDk);  // (32, 16)
-  p.q = p.K.row(0);                               // (1, 16)
+  p.q = p.K.row(0);                              // (1, 16)
   p.omegas.resize(rf_dphi.size());
   for (std::size_t i = 0; i < rf_dphi.size(); ++i)
     for (int dr = 0; dr < rf_draws; ++dr)
@@ -98,8 +98,7 @@ SharpnessResult compute_sharpness(std::uint64_t seed) {
   // elu+1's limit: phi(c q) / c -> relu(q), so the weights tend to relu(q)^T phi(k_s), normalized.
   r.elu_limit_predicted = weights(linref::relu(q), linref::elu_plus_one(K))(0);
   r.large_sharpness = 1e6;
-  r.elu_at_large =
-      weights(linref::elu_plus_one(r.large_sharpness * q), linref::elu_plus_one(K))(0);
+  r.elu_at_large = weights(linref::elu_plus_one(r.large_sharpness * q), linref::elu_plus_one(K))(0);
 
   // Ten fresh draws of random features at sharpness 1 and d_phi = 512.
   const Vector exact = (K * q.transpose()).array().exp();  // exp(score), (32)
@@ -128,8 +127,8 @@ int run_sharpness(const Options& opt, std::ostream& os) {
   for (Eigen::Index d : r.rf_dphi) head.push_back("RF d_phi=" + std::to_string(d));
   Table t(head);
   for (const auto& row : r.rows) {
-    std::vector<std::string> cells = {fmt(row.sharpness, 2), fmt(row.softmax, 4),
-                                      fmt(row.elu, 4), fmt(row.relu, 4), fmt(row.taylor, 4)};
+    std::vector<std::string> cells = {fmt(row.sharpness, 2), fmt(row.softmax, 4), fmt(row.elu, 4),
+                                      fmt(row.relu, 4), fmt(row.taylor, 4)};
     for (double w : row.rf) cells.push_back(fmt(w, 4));
     t.row(cells);
   }
@@ -141,9 +140,8 @@ int run_sharpness(const Options& opt, std::ostream& os) {
                    "limit predicted " + fmt(r.elu_limit_predicted, 4) + ", at c = 1e6 " +
                        fmt(r.elu_at_large, 4));
   seed_vs_measured(os, "Taylor at large sharpness", "rises, then levels off far below softmax",
-                   fmt(r.rows.back().taylor, 4) + " vs softmax " +
-                       fmt(r.rows.back().softmax, 4) + " at c = " +
-                       fmt(r.rows.back().sharpness, 0));
+                   fmt(r.rows.back().taylor, 4) + " vs softmax " + fmt(r.rows.back().softmax, 4) +
+                       " at c = " + fmt(r.rows.back().sharpness, 0));
   std::vector<double> m = r.misplaced, e = r.kernel_error;
   std::sort(m.begin(), m.end());
   std::sort(e.begin(), e.end());
@@ -171,7 +169,8 @@ int run_sharpness(const Options& opt, std::ostream& os) {
   p.logx = true;
   Series sm{"softmax", {}, {}}, el{"elu+1", {}, {}}, re{"ReLU", {}, {}}, ta{"Taylor", {}, {}};
   std::vector<Series> rf;
-  for (Eigen::Index d : r.rf_dphi) rf.push_back({"random features d_phi=" + std::to_string(d), {}, {}});
+  for (Eigen::Index d : r.rf_dphi)
+    rf.push_back({"random features d_phi=" + std::to_string(d), {}, {}});
   for (const auto& row : r.rows) {
     const double x = row.sharpness;
     sm.x.push_back(x), sm.y.push_back(row.softmax);

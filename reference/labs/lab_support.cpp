@@ -147,8 +147,8 @@ void write_plot(const Options& opt, const Plot& plot, std::ostream& os) {
   const bool made = line.str().find("  plot: " + svg.string()) == 0;
   std::string note = line.str();
   while (!note.empty() && (note.back() == '\n' || note.back() == ' ')) note.pop_back();
-  book->add({BookBlock::Kind::Plot, plot.title, {}, {}, {}, {}, {}, {}, made ? svg.string() : "",
-             note});
+  book->add(
+      {BookBlock::Kind::Plot, plot.title, {}, {}, {}, {}, {}, {}, made ? svg.string() : "", note});
 }
 
 const std::vector<std::string>& plot_colours() {
@@ -244,8 +244,8 @@ void write_plot_files(const Options& opt, const Plot& plot, std::ostream& os) {
     g << "plot ";
     for (std::size_t i = 0; i < plot.series.size(); ++i) {
       if (i) g << ", \\\n     ";
-      g << gp_string(dat.string()) << " index " << i << " using 1:2 with "
-        << plot.series[i].style << " title " << gp_string(plot.series[i].title);
+      g << gp_string(dat.string()) << " index " << i << " using 1:2 with " << plot.series[i].style
+        << " title " << gp_string(plot.series[i].title);
     }
     g << '\n';
   }

@@ -26,9 +26,9 @@ const std::vector<Lab>& all_labs();
 const Lab* find_lab(const std::string& name);
 
 // ---- printing ----
-std::string fmt(double x, int digits = 4);       // fixed, or scientific when tiny/huge; "nan"
-std::string fmt_sci(double x, int digits = 2);  // always scientific
-std::string fmt_int(long long x);                // with thousands separators: 73,400,320
+std::string fmt(double x, int digits = 4);             // fixed, or scientific when tiny/huge; "nan"
+std::string fmt_sci(double x, int digits = 2);         // always scientific
+std::string fmt_int(long long x);                      // with thousands separators: 73,400,320
 std::string fmt_pct(double fraction, int digits = 1);  // 0.223 -> "22.3%"
 
 // Lines of "seed: ... | measured: ..." are printed by this, so they all look alike.
@@ -75,14 +75,14 @@ const std::vector<std::string>& plot_colours();
 struct BookBlock {
   enum class Kind { Heading, Text, Table, SeedVsMeasured, Plot };
   Kind kind;
-  std::string text;                     // heading: what the lab does; text; seed-vs-measured:
-                                        // what is compared; plot: its title
-  std::string name, cell;               // heading
-  std::string seed, measured;           // seed-vs-measured
-  std::vector<std::string> headers;     // table
+  std::string text;                  // heading: what the lab does; text; seed-vs-measured:
+                                     // what is compared; plot: its title
+  std::string name, cell;            // heading
+  std::string seed, measured;        // seed-vs-measured
+  std::vector<std::string> headers;  // table
   std::vector<std::vector<std::string>> rows;
-  std::string svg;                      // plot: the picture written, empty when none
-  std::string note;                     // plot: the line printed (why there is no picture)
+  std::string svg;   // plot: the picture written, empty when none
+  std::string note;  // plot: the line printed (why there is no picture)
 };
 class BookRecorder {
  public:
@@ -92,8 +92,8 @@ class BookRecorder {
   BookRecorder& operator=(const BookRecorder&) = delete;
   // The recorder whose stream `os` is, or nullptr.
   static BookRecorder* of(const std::ostream& os);
-  void text_so_far();       // the text printed since the last block becomes a text block
-  void add(BookBlock b);    // a block; what was printed up to here belongs to it
+  void text_so_far();               // the text printed since the last block becomes a text block
+  void add(BookBlock b);            // a block; what was printed up to here belongs to it
   std::vector<BookBlock> blocks();  // every block, the trailing text included
 
  private:

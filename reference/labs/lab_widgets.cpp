@@ -46,12 +46,12 @@ struct MapInfo {
   int colour;  // the series of the sharpness lab's plot with this map
 };
 // In the order of the sharpness plot's series; random features take the d_phi = 64 series.
-const MapInfo kMaps[] = {{"softmax", "softmax", SharpnessMap::Softmax, 0},
-                         {"elu", "elu+1", SharpnessMap::Elu, 1},
-                         {"relu", "ReLU", SharpnessMap::Relu, 2},
-                         {"taylor", "Taylor", SharpnessMap::Taylor, 3},
-                         {"random_features", "positive random features",
-                          SharpnessMap::RandomFeatures, 5}};
+const MapInfo kMaps[] = {
+    {"softmax", "softmax", SharpnessMap::Softmax, 0},
+    {"elu", "elu+1", SharpnessMap::Elu, 1},
+    {"relu", "ReLU", SharpnessMap::Relu, 2},
+    {"taylor", "Taylor", SharpnessMap::Taylor, 3},
+    {"random_features", "positive random features", SharpnessMap::RandomFeatures, 5}};
 
 }  // namespace
 
@@ -89,7 +89,8 @@ nlohmann::json feature_map_widget_data() {
   out["uniform_weight"] = rounded(1.0 / static_cast<double>(p.K.rows()));
   out["maps"] = nlohmann::json::array();
   for (const MapInfo& m : kMaps) {
-    out["maps"].push_back({{"id", m.id}, {"label", m.label},
+    out["maps"].push_back({{"id", m.id},
+                           {"label", m.label},
                            {"colour", plot_colours()[static_cast<std::size_t>(m.colour)]}});
     nlohmann::json w = nlohmann::json::array(), h = nlohmann::json::array();
     if (m.map == SharpnessMap::RandomFeatures) {
@@ -130,10 +131,10 @@ nlohmann::json memory_widget_data() {
     MemoryKeys keys;
     int colour;  // the series of the memory-fill lab's plot
   };
-  const Kind kinds[] = {{"orthonormal", "orthonormal", MemoryKeys::Orthonormal, 0},
-                        {"random", "random", MemoryKeys::Random, 1},
-                        {"correlated", "correlated (one shared direction)",
-                         MemoryKeys::Correlated, 3}};
+  const Kind kinds[] = {
+      {"orthonormal", "orthonormal", MemoryKeys::Orthonormal, 0},
+      {"random", "random", MemoryKeys::Random, 1},
+      {"correlated", "correlated (one shared direction)", MemoryKeys::Correlated, 3}};
   nlohmann::json out;
   out["d"] = d;
   out["n_max"] = n_max;
@@ -152,7 +153,8 @@ nlohmann::json memory_widget_data() {
       crosstalk.push_back(linref::crosstalk_energy(K.topRows(static_cast<Eigen::Index>(i) + 1)));
       c.push_back(rounded(cos[i]));
     }
-    out["kinds"].push_back({{"id", k.id}, {"label", k.label},
+    out["kinds"].push_back({{"id", k.id},
+                            {"label", k.label},
                             {"colour", plot_colours()[static_cast<std::size_t>(k.colour)]},
                             {"n_max", cos.size()}});
     out["cosines"][k.id] = c;

@@ -22,10 +22,10 @@ struct OrderRow {
 struct OrderResult {
   Eigen::Index d;  // head width (d_phi = d_v = d)
   std::vector<OrderRow> rows;
-  std::int64_t predicted_crossover;    // smallest T with right cheaper in FLOPs
-  Eigen::Index measured_crossover;     // smallest T from which right is faster at every size
-  double left_growth, right_growth;    // median time ratio per doubling over the largest sizes
-  double max_order_difference;         // |left - right| of linref's kernel attention, T = 64
+  std::int64_t predicted_crossover;  // smallest T with right cheaper in FLOPs
+  Eigen::Index measured_crossover;   // smallest T from which right is faster at every size
+  double left_growth, right_growth;  // median time ratio per doubling over the largest sizes
+  double max_order_difference;       // |left - right| of linref's kernel attention, T = 64
 };
 // The smallest T from which the right order is faster at every larger size measured (rows in
 // increasing T); -1 when it is not faster at the largest.
@@ -35,10 +35,10 @@ int run_order(const Options& opt, std::ostream& os);
 
 // ---- 2. forms (cell 2): the hand example and three forms on random data ----
 struct FormsResult {
-  linref::Matrix hand_kernel;                    // phi(Q) phi(K)^T, (3, 3)
+  linref::Matrix hand_kernel;                                    // phi(Q) phi(K)^T, (3, 3)
   linref::Matrix hand_recurrent, hand_parallel, hand_chunkwise;  // (3, 2), eps = 0
-  linref::Matrix hand_expected;                  // (1,0), (5/9,4/9), (7/12,2/3)
-  double softmax_weight_q2k1;                    // e/(e+1), no temperature
+  linref::Matrix hand_expected;                                  // (1,0), (5/9,4/9), (7/12,2/3)
+  double softmax_weight_q2k1;                                    // e/(e+1), no temperature
   Eigen::Index T, d_k, d_v, chunk;
   double max_diff_parallel, max_diff_chunkwise, max_diff_chunkwise_odd;  // vs recurrent
 };
@@ -112,12 +112,12 @@ int run_rank(const Options& opt, std::ostream& os);
 struct GradientsResult {
   Eigen::Index T, d_k, d_v;
   double forms_quadratic_vs_recurrent, forms_cumsum_vs_recurrent;  // max abs difference
-  double grad_running_vs_quadratic;   // max abs diff over dQ, dK, dV, relative to max |grad|
+  double grad_running_vs_quadratic;  // max abs diff over dQ, dK, dV, relative to max |grad|
   Eigen::Index fd_T, fd_d_k, fd_d_v;
   double fd_step;
-  double grad_running_vs_fd;          // max abs diff, relative to max |grad|
-  std::int64_t cumsum_bytes_seed;     // T = 8192, d = 128, float32
-  std::int64_t cumsum_bytes_here;     // this lab's size, float64
+  double grad_running_vs_fd;       // max abs diff, relative to max |grad|
+  std::int64_t cumsum_bytes_seed;  // T = 8192, d = 128, float32
+  std::int64_t cumsum_bytes_here;  // this lab's size, float64
 };
 GradientsResult compute_gradients(std::uint64_t seed = 7);
 int run_gradients(const Options& opt, std::ostream& os);
@@ -190,7 +190,7 @@ struct ChunkSizeRow {
 };
 struct ChunkSizeResult {
   Eigen::Index T, d_phi, d_v;
-  int rounds;                                 // the parallel form runs in at most 2
+  int rounds;  // the parallel form runs in at most 2
   double recurrent_seconds, parallel_seconds;
   double yardstick_seconds, yardstick_flops;  // one (d x T)(T x d) GEMM
   double max_diff_parallel;                   // max |parallel - recurrent|
@@ -214,11 +214,11 @@ int run_chunk_size(const Options& opt, std::ostream& os);
 // (a) One row per feature map on the same random data (T tokens, d_k = d_v = d).
 struct DenominatorRow {
   std::string map;
-  double min_denominator;     // min over t of z_t^T phi(q_t), without eps (nan: no denominator)
-  Eigen::Index nonpositive;   // tokens with z_t^T phi(q_t) <= 0
-  double min_abs_ratio;       // min over t of |den_t| / sum_{s<=t} |phi(q_t)^T phi(k_s)|
-  Eigen::Index cancelled;     // tokens with that ratio below 0.01
-  double max_output_ratio;    // max |o| / max |v| (at most 1 when every weight is positive)
+  double min_denominator;    // min over t of z_t^T phi(q_t), without eps (nan: no denominator)
+  Eigen::Index nonpositive;  // tokens with z_t^T phi(q_t) <= 0
+  double min_abs_ratio;      // min over t of |den_t| / sum_{s<=t} |phi(q_t)^T phi(k_s)|
+  Eigen::Index cancelled;    // tokens with that ratio below 0.01
+  double max_output_ratio;   // max |o| / max |v| (at most 1 when every weight is positive)
 };
 // identity, SiLU, elu+1, then identity without denominator and with an RMS-normalized output.
 std::vector<DenominatorRow> compute_pitfall_denominators(std::uint64_t seed = 11,
@@ -244,7 +244,7 @@ Bf16Result compute_pitfall_bf16(std::uint64_t seed = 12, Eigen::Index T_max = 65
 struct TemperatureRow {
   bool temperature;
   double slope;  // least squares of log(estimate) on q^T k: 1/sqrt(d_k) or 1
-  double error_vs_tempered, error_vs_untempered;  // median |estimate / kernel - 1|
+  double error_vs_tempered, error_vs_untempered;          // median |estimate / kernel - 1|
   double misplaced_vs_tempered, misplaced_vs_untempered;  // weight moved vs either softmax
 };
 struct TemperatureResult {
@@ -265,24 +265,24 @@ struct BackwardMemoryRow {  // computed from shapes, float32, d_phi = d_v = 128
 };
 struct MeasuredMemoryRow {  // linref's double-precision functions, d_phi = d_v = measure_d
   Eigen::Index T;
-  std::int64_t cumsum_states_bytes, cumsum_output_bytes;      // computed
-  std::int64_t two_pass_extra_bytes, two_pass_output_bytes;   // computed
+  std::int64_t cumsum_states_bytes, cumsum_output_bytes;     // computed
+  std::int64_t two_pass_extra_bytes, two_pass_output_bytes;  // computed
   std::int64_t cumsum_measured, two_pass_measured;  // peak resident growth; -1: not measurable
 };
 struct BackwardMemoryResult {
   std::int64_t d_phi, d_v;
-  std::int64_t seed_figure_bytes;  // T = 8192, d = 128, float32
+  std::int64_t seed_figure_bytes;       // T = 8192, d = 128, float32
   std::vector<BackwardMemoryRow> rows;  // T = 1024, 2048, ..., 65536
   Eigen::Index measure_d;
-  bool measured;                   // false when this system cannot reset and read the peak
+  bool measured;  // false when this system cannot reset and read the peak
   std::vector<MeasuredMemoryRow> measured_rows;
   double max_cumsum_vs_recurrent;  // the measured cumulative-sum runs computed the right thing
 };
 std::int64_t two_pass_state_bytes(std::int64_t d_phi, std::int64_t d_v, std::int64_t bytes_per);
 std::int64_t two_pass_token_bytes(std::int64_t T, std::int64_t d_v, std::int64_t bytes_per);
 BackwardMemoryResult compute_backward_memory(Eigen::Index measure_d = 64,
-                                             std::vector<Eigen::Index> measure_T = {512, 1024,
-                                                                                    2048, 4096},
+                                             std::vector<Eigen::Index> measure_T = {512, 1024, 2048,
+                                                                                    4096},
                                              std::uint64_t seed = 14);
 int run_backward_memory(const Options& opt, std::ostream& os);
 

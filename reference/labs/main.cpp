@@ -18,7 +18,8 @@ namespace {
 
 void list(std::ostream& os) {
   os << "Labs (run one with: ./kit lab NAME [--out DIR] [--no-plot]; or ./kit lab all;\n"
-        "the lab book, every lab and the section's two widgets as one page: ./kit lab --html DIR)\n\n";
+        "the lab book, every lab and the section's two widgets as one page: ./kit lab --html "
+        "DIR)\n\n";
   for (const linlab::Lab& lab : linlab::all_labs()) {
     std::string name = lab.name;
     std::string cell = lab.cell;

@@ -37,7 +37,7 @@ struct ChunkState {
 void chunk_step(const ConstRows& Qc, const ConstRows& Kc, const ConstRows& Vc, double eps,
                 ChunkState& state, Rows Oc) {
   const Eigen::Index c = Qc.rows();
-  auto Ac = state.A.topLeftCorner(c, c);                // (c, c)
+  auto Ac = state.A.topLeftCorner(c, c);                 // (c, c)
   auto inverse_den = state.inverse_denominator.head(c);  // (c)
 
   // Within the chunk: the masked quadratic form. Eigen computes only the lower triangle of

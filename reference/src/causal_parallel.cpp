@@ -10,10 +10,10 @@ Matrix causal_parallel_from_features(const Matrix& FQ, const Matrix& FK, const M
                                      double eps) {
   detail::check_causal_features(FQ, FK, V, "causal_parallel_from_features");
   // W = (phi(Q) phi(K)^T) masked to s <= t; entry (t, s) is how much token t weighs token s.
-  Matrix W = FQ * FK.transpose();                    // (T, T)
-  W.triangularView<Eigen::StrictlyUpper>().setZero();  // the causal mask L
+  Matrix W = FQ * FK.transpose();                              // (T, T)
+  W.triangularView<Eigen::StrictlyUpper>().setZero();          // the causal mask L
   const Vector denominator = W.rowwise().sum().array() + eps;  // (T): z_t^T phi(q_t) + eps
-  Matrix O = W * V;                                  // (T, d_v): S_t^T phi(q_t) per row
+  Matrix O = W * V;                                            // (T, d_v): S_t^T phi(q_t) per row
   O.array().colwise() /= denominator.array();
   return O;
 }

@@ -28,7 +28,7 @@ Matrix causal_recurrent_from_features(const Matrix& FQ, const Matrix& FK, const 
     S.noalias() += FKt.col(t) * Vt.col(t).transpose();  // rank-one update
     z += FKt.col(t);
     const double denominator = z.dot(FQt.col(t)) + eps;
-    Ot.col(t).noalias() = S.transpose() * FQt.col(t);   // (d_v)
+    Ot.col(t).noalias() = S.transpose() * FQt.col(t);  // (d_v)
     Ot.col(t) /= denominator;
   }
   return Ot.transpose();
@@ -39,9 +39,8 @@ Matrix causal_linear_attention_recurrent(const Matrix& Q, const Matrix& K, const
   return causal_recurrent_from_features(phi(Q), phi(K), V, eps);
 }
 
-DecodeStep linear_attention_step(const Matrix& S, const Vector& z, const Vector& q,
-                                 const Vector& k, const Vector& v, const FeatureMap& phi,
-                                 double eps) {
+DecodeStep linear_attention_step(const Matrix& S, const Vector& z, const Vector& q, const Vector& k,
+                                 const Vector& v, const FeatureMap& phi, double eps) {
   // A feature map works on matrices; one token is a one-row matrix.
   const Vector fq = phi(q.transpose()).row(0).transpose();  // (d_phi)
   const Vector fk = phi(k.transpose()).row(0).transpose();  // (d_phi)
@@ -50,8 +49,8 @@ DecodeStep linear_attention_step(const Matrix& S, const Vector& z, const Vector&
 
   // New objects throughout: the caller's S and z stay as they were.
   DecodeStep next;
-  next.S = S + fk * v.transpose();  // (d_phi, d_v)
-  next.z = z + fk;                  // (d_phi)
+  next.S = S + fk * v.transpose();                            // (d_phi, d_v)
+  next.z = z + fk;                                            // (d_phi)
   next.o = next.S.transpose() * fq / (next.z.dot(fq) + eps);  // (d_v)
   return next;
 }

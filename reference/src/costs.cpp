@@ -80,8 +80,8 @@ std::int64_t softmax_cache_bytes_per_token(const HybridModel& m, std::int64_t by
 std::int64_t softmax_cache_bytes(const HybridModel& m, std::int64_t tokens, bool all_layers_softmax,
                                  std::int64_t bytes_per) {
   // all_layers_softmax: the counterfactual model in which the linear layers were softmax too.
-  const std::int64_t layers = all_layers_softmax ? m.linear_layers + m.softmax_layers
-                                                 : m.softmax_layers;
+  const std::int64_t layers =
+      all_layers_softmax ? m.linear_layers + m.softmax_layers : m.softmax_layers;
   return tokens * layers * kv_cache_bytes_per_token(m.kv_heads, m.head_dim, bytes_per);
 }
 

@@ -58,13 +58,12 @@ Matrix causal_cumsum_from_features(const Matrix& FQ, const Matrix& FK, const Mat
 }
 
 LinearAttentionGrads causal_grad_quadratic_features(const Matrix& FQ, const Matrix& FK,
-                                                    const Matrix& V, const Matrix& G,
-                                                    double eps) {
+                                                    const Matrix& V, const Matrix& G, double eps) {
   check_shapes(FQ, FK, V, &G);
-  const Matrix W = masked_kernel(FQ, FK);                 // (T, T)
-  const Vector den = W.rowwise().sum().array() + eps;     // (T)
-  const Matrix O = (W * V).array().colwise() / den.array();  // (T, d_v)
-  const Matrix U = G.array().colwise() / den.array();     // dL/dN, (T, d_v)
+  const Matrix W = masked_kernel(FQ, FK);                                    // (T, T)
+  const Vector den = W.rowwise().sum().array() + eps;                        // (T)
+  const Matrix O = (W * V).array().colwise() / den.array();                  // (T, d_v)
+  const Matrix U = G.array().colwise() / den.array();                        // dL/dN, (T, d_v)
   const Vector w = -(G.cwiseProduct(O).rowwise().sum()).cwiseQuotient(den);  // dL/dden, (T)
   // dL/dW = U V^T + w 1^T, then only the entries the mask keeps reach FQ FK^T.
   Matrix dW = U * V.transpose();
@@ -78,8 +77,7 @@ LinearAttentionGrads causal_grad_quadratic_features(const Matrix& FQ, const Matr
 }
 
 LinearAttentionGrads causal_grad_running_features(const Matrix& FQ, const Matrix& FK,
-                                                  const Matrix& V, const Matrix& G,
-                                                  double eps) {
+                                                  const Matrix& V, const Matrix& G, double eps) {
   check_shapes(FQ, FK, V, &G);
   const Eigen::Index T = FQ.rows(), d_phi = FQ.cols(), d_v = V.cols();
   LinearAttentionGrads g;
@@ -96,7 +94,7 @@ LinearAttentionGrads causal_grad_running_features(const Matrix& FQ, const Matrix
   //   dFQ = U S^T + w z^T + D Kc,   dFK = Vc R^T + 1 r^T + D^T Qc,   dFV = Kc R + A^T U.
   const Eigen::Index C = std::max<Eigen::Index>(1, std::min(kGradientChunk, T));
   Matrix A = Matrix::Zero(C, C), D = Matrix::Zero(C, C);  // lower triangles only
-  Matrix O(C, d_v);                                     // one chunk's outputs
+  Matrix O(C, d_v);                                       // one chunk's outputs
   Vector den(C);
 
   // Forward in time: S, z over the earlier chunks give the outputs, u_t and w_t, all of dFQ,

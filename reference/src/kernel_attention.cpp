@@ -20,9 +20,9 @@ Matrix kernel_attention_left(const Matrix& Q, const Matrix& K, const Matrix& V,
                              const FeatureMap& phi, double eps) {
   check_qkv(Q, K, V, "kernel_attention_left");
   // The quadratic order: every query against every key first.
-  const Matrix A = phi(Q) * phi(K).transpose();  // (T_q, T_k) kernel values
+  const Matrix A = phi(Q) * phi(K).transpose();                // (T_q, T_k) kernel values
   const Vector denominator = A.rowwise().sum().array() + eps;  // (T_q)
-  Matrix O = A * V;                              // (T_q, d_v)
+  Matrix O = A * V;                                            // (T_q, d_v)
   O.array().colwise() /= denominator.array();
   return O;
 }
@@ -31,12 +31,12 @@ Matrix kernel_attention_right(const Matrix& Q, const Matrix& K, const Matrix& V,
                               const FeatureMap& phi, double eps) {
   check_qkv(Q, K, V, "kernel_attention_right");
   // The linear order: summarise keys and values once, then let each query read the summary.
-  const Matrix FQ = phi(Q);                                  // (T_q, d_phi)
-  const Matrix FK = phi(K);                                  // (T_k, d_phi)
-  const Matrix summary = FK.transpose() * V;                 // (d_phi, d_v)
-  const Vector key_sum = FK.colwise().sum().transpose();     // (d_phi): phi(K)^T 1
-  const Vector denominator = (FQ * key_sum).array() + eps;   // (T_q)
-  Matrix O = FQ * summary;                                   // (T_q, d_v)
+  const Matrix FQ = phi(Q);                                 // (T_q, d_phi)
+  const Matrix FK = phi(K);                                 // (T_k, d_phi)
+  const Matrix summary = FK.transpose() * V;                // (d_phi, d_v)
+  const Vector key_sum = FK.colwise().sum().transpose();    // (d_phi): phi(K)^T 1
+  const Vector denominator = (FQ * key_sum).array() + eps;  // (T_q)
+  Matrix O = FQ * summary;                                  // (T_q, d_v)
   O.array().colwise() /= denominator.array();
   return O;
 }

@@ -50,8 +50,8 @@ Matrix silu(const Matrix& X) {
   return X.unaryExpr([](double x) { return x / (1.0 + std::exp(-x)); });
 }
 
-Matrix decayed_normalized_attention(const Matrix& Q, const Matrix& K, const Matrix& V,
-                                    double gamma, const Vector& gain, double eps) {
+Matrix decayed_normalized_attention(const Matrix& Q, const Matrix& K, const Matrix& V, double gamma,
+                                    const Vector& gain, double eps) {
   check_sequence(Q, K, V, "decayed_normalized_attention");
   if (gain.size() != V.cols())
     throw std::invalid_argument("decayed_normalized_attention: gain needs d_v entries");

@@ -12,7 +12,7 @@ Matrix positive_random_features(const Matrix& X, const Matrix& Omega) {
   const Eigen::Index d_phi = Omega.rows();
   // Exponent of feature i for row x: w_i^T x - |x|^2 / 2. Subtracting before exponentiating
   // keeps a long x from producing inf * 0 where the product itself is representable.
-  Matrix exponent = X * Omega.transpose();             // (n, d_phi)
+  Matrix exponent = X * Omega.transpose();                      // (n, d_phi)
   const Vector half_sq_norm = 0.5 * X.rowwise().squaredNorm();  // (n)
   exponent.colwise() -= half_sq_norm;
   return exponent.array().exp().matrix() / std::sqrt(static_cast<double>(d_phi));
@@ -45,7 +45,7 @@ namespace {
 Matrix haar_orthogonal(Eigen::Index d, Rng& rng) {
   const Matrix G = rng.normal_matrix(d, d);
   const Eigen::HouseholderQR<Matrix> qr(G);
-  Matrix Q = qr.householderQ();  // (d, d)
+  Matrix Q = qr.householderQ();     // (d, d)
   const Matrix& R = qr.matrixQR();  // R sits on and above the diagonal
   for (Eigen::Index i = 0; i < d; ++i)
     if (R(i, i) < 0.0) Q.col(i) = -Q.col(i);

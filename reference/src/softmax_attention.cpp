@@ -26,7 +26,8 @@ Matrix softmax_weights(const Matrix& Q, const Matrix& K, bool causal) {
 }
 
 Matrix softmax_attention(const Matrix& Q, const Matrix& K, const Matrix& V, bool causal) {
-  if (K.rows() != V.rows()) throw std::invalid_argument("softmax_attention: K and V lengths differ");
+  if (K.rows() != V.rows())
+    throw std::invalid_argument("softmax_attention: K and V lengths differ");
   return softmax_weights(Q, K, causal) * V;  // (T_q, T_k) times (T_k, d_v)
 }
 

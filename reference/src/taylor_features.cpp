@@ -38,8 +38,7 @@ Matrix quadratic_features(const Matrix& X) {
   Eigen::Index col = 0;
   for (Eigen::Index i = 0; i < d; ++i) {
     F.col(col++) = X.col(i).cwiseAbs2();
-    for (Eigen::Index j = i + 1; j < d; ++j)
-      F.col(col++) = X.col(i).cwiseProduct(X.col(j)) * sqrt2;
+    for (Eigen::Index j = i + 1; j < d; ++j) F.col(col++) = X.col(i).cwiseProduct(X.col(j)) * sqrt2;
   }
   return F;
 }

@@ -1,6 +1,7 @@
 // BEGIN SOLUTION
 // Verified solution of exercise 7 (interview): the gradients of causal linear attention.
-// The stub exercises/backward/backward.cpp is generated from this file (see tests/exercises/README.md).
+// The stub exercises/backward/backward.cpp is generated from this file (see
+// tests/exercises/README.md).
 // END SOLUTION
 // STUB: // Exercise 7 (interview): the gradients of causal linear attention as running sums. The
 // STUB: // hand-out is README.md next to this file. Replace the `throw` with your code; backward.hpp
@@ -12,8 +13,8 @@
 namespace linattn {
 
 // BEGIN SOLUTION
-AttentionGrads causal_linear_attention_backward(const Matrix& FQ, const Matrix& FK,
-                                                const Matrix& V, const Matrix& dO, double eps) {
+AttentionGrads causal_linear_attention_backward(const Matrix& FQ, const Matrix& FK, const Matrix& V,
+                                                const Matrix& dO, double eps) {
   const Eigen::Index T = FQ.rows();
   const Eigen::Index d_phi = FQ.cols();
   const Eigen::Index d_v = V.cols();

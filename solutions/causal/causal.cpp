@@ -59,9 +59,8 @@ Matrix causal_linear_attention_parallel(const Matrix& Q, const Matrix& K, const 
 // STUB: }
 
 // BEGIN SOLUTION
-DecodeStep linear_attention_step(const Matrix& S, const Vector& z, const Vector& q,
-                                 const Vector& k, const Vector& v, const FeatureMap& phi,
-                                 double eps) {
+DecodeStep linear_attention_step(const Matrix& S, const Vector& z, const Vector& q, const Vector& k,
+                                 const Vector& v, const FeatureMap& phi, double eps) {
   // A feature map takes a matrix, so each vector goes in as a one-row matrix.
   const Vector fq = phi(q.transpose()).row(0).transpose();  // (d_phi)
   const Vector fk = phi(k.transpose()).row(0).transpose();  // (d_phi)

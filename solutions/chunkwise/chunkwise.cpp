@@ -1,6 +1,7 @@
 // BEGIN SOLUTION
 // Verified solution of exercise 6 (core): causal linear attention, chunkwise.
-// The stub exercises/chunkwise/chunkwise.cpp is generated from this file (see tests/exercises/README.md).
+// The stub exercises/chunkwise/chunkwise.cpp is generated from this file (see
+// tests/exercises/README.md).
 // END SOLUTION
 // STUB: // Exercise 6 (core): the chunkwise form of causal linear attention. The hand-out is
 // STUB: // README.md next to this file. Replace the `throw` with your code; chunkwise.hpp belongs to
@@ -38,8 +39,8 @@ Matrix causal_linear_attention_chunkwise(const Matrix& Q, const Matrix& K, const
     A.triangularView<Eigen::StrictlyUpper>().setZero();
 
     // Earlier chunks arrive through the state, this chunk's own tokens through A.
-    const Matrix numerator = Qc * S + A * Vc;                // (c, d_v)
-    const Vector denominator = Qc * z + A.rowwise().sum();   // (c)
+    const Matrix numerator = Qc * S + A * Vc;               // (c, d_v)
+    const Vector denominator = Qc * z + A.rowwise().sum();  // (c)
     O.middleRows(start, c) = numerator.array().colwise() / (denominator.array() + eps);
 
     // Only after its own outputs does the chunk join the state, for the chunks after it.

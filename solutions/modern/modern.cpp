@@ -38,14 +38,14 @@ Matrix mlstm(const Matrix& Q, const Matrix& K, const Matrix& V, const Vector& f,
   return H;
 }
 // END SOLUTION
-// STUB: Matrix mlstm(const Matrix& /*Q*/, const Matrix& /*K*/, const Matrix& /*V*/,
-// STUB:              const Vector& /*f*/, const Vector& /*i*/) {
+// STUB: Matrix mlstm(const Matrix& /*Q*/, const Matrix& /*K*/, const Matrix& /*V*/, const Vector& /*f*/,
+// STUB:              const Vector& /*i*/) {
 // STUB:   throw NotImplemented("mlstm");
 // STUB: }
 
 // BEGIN SOLUTION
-Matrix decayed_normalized_attention(const Matrix& Q, const Matrix& K, const Matrix& V,
-                                    double gamma, const Vector& gain, double eps) {
+Matrix decayed_normalized_attention(const Matrix& Q, const Matrix& K, const Matrix& V, double gamma,
+                                    const Vector& gain, double eps) {
   // silu(x) = x sigma(x): the features of queries, keys and values alike.
   auto silu = [](const Matrix& X) {
     return X.unaryExpr([](double x) { return x / (1.0 + std::exp(-x)); });
@@ -69,9 +69,8 @@ Matrix decayed_normalized_attention(const Matrix& Q, const Matrix& K, const Matr
   return O;
 }
 // END SOLUTION
-// STUB: Matrix decayed_normalized_attention(const Matrix& /*Q*/, const Matrix& /*K*/,
-// STUB:                                     const Matrix& /*V*/, double /*gamma*/,
-// STUB:                                     const Vector& /*gain*/, double /*eps*/) {
+// STUB: Matrix decayed_normalized_attention(const Matrix& /*Q*/, const Matrix& /*K*/, const Matrix& /*V*/,
+// STUB:                                     double /*gamma*/, const Vector& /*gain*/, double /*eps*/) {
 // STUB:   throw NotImplemented("decayed_normalized_attention");
 // STUB: }
 

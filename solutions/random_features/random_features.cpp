@@ -15,19 +15,19 @@
 namespace linattn {
 
 Matrix positive_random_features(const Matrix& X, const Matrix& Omega) {
-// BEGIN SOLUTION
+  // BEGIN SOLUTION
   const double d_phi = static_cast<double>(Omega.rows());
   // Entry (i, j) is w_j^T x_i - |x_i|^2 / 2; taking exp of the sum, rather than multiplying two
   // exponentials, avoids an overflow followed by an underflow when |x| is large.
-  Matrix exponent = X * Omega.transpose();                     // (n, d_phi)
-  exponent.colwise() -= 0.5 * X.rowwise().squaredNorm();      // one value per row of X
+  Matrix exponent = X * Omega.transpose();                // (n, d_phi)
+  exponent.colwise() -= 0.5 * X.rowwise().squaredNorm();  // one value per row of X
   return exponent.array().exp().matrix() / std::sqrt(d_phi);
-// END SOLUTION
-// STUB:   // The textbook's starter: trigonometric random features, sin block then cos block.
-// STUB:   const Matrix projections = X * Omega.transpose();  // (n, d_phi)
-// STUB:   Matrix features(X.rows(), 2 * Omega.rows());
-// STUB:   features << projections.array().sin().matrix(), projections.array().cos().matrix();
-// STUB:   return features;
+  // END SOLUTION
+  // STUB: // The textbook's starter: trigonometric random features, sin block then cos block.
+  // STUB: const Matrix projections = X * Omega.transpose();  // (n, d_phi)
+  // STUB: Matrix features(X.rows(), 2 * Omega.rows());
+  // STUB: features << projections.array().sin().matrix(), projections.array().cos().matrix();
+  // STUB: return features;
 }
 
 // BEGIN SOLUTION
@@ -37,8 +37,7 @@ double softmax_kernel_estimate(const Vector& q, const Vector& k, const Matrix& O
   return fq.row(0).dot(fk.row(0));
 }
 // END SOLUTION
-// STUB: double softmax_kernel_estimate(const Vector& /*q*/, const Vector& /*k*/,
-// STUB:                                const Matrix& /*Omega*/) {
+// STUB: double softmax_kernel_estimate(const Vector& /*q*/, const Vector& /*k*/, const Matrix& /*Omega*/) {
 // STUB:   throw NotImplemented("softmax_kernel_estimate");
 // STUB: }
 

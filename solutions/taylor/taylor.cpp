@@ -14,14 +14,14 @@
 namespace linattn {
 
 Matrix taylor_features(const Matrix& X) {
-// BEGIN SOLUTION
+  // BEGIN SOLUTION
   const Eigen::Index n = X.rows();
   const Eigen::Index d = X.cols();
   const double inv_sqrt2 = 1.0 / std::sqrt(2.0);
 
   Matrix F(n, 1 + d + d * d);
-  F.col(0).setOnes();         // the constant term
-  F.middleCols(1, d) = X;     // the linear terms
+  F.col(0).setOnes();      // the constant term
+  F.middleCols(1, d) = X;  // the linear terms
   // The quadratic terms: entry (i, j) of x x^T goes to column 1 + d + i*d + j (row-major).
   for (Eigen::Index i = 0; i < d; ++i) {
     for (Eigen::Index j = 0; j < d; ++j) {
@@ -29,11 +29,11 @@ Matrix taylor_features(const Matrix& X) {
     }
   }
   return F;
-// END SOLUTION
-// STUB:   // The textbook's starter: first order only, the constant and the linear terms.
-// STUB:   Matrix features(X.rows(), 1 + X.cols());
-// STUB:   features << Matrix::Ones(X.rows(), 1), X;
-// STUB:   return features;
+  // END SOLUTION
+  // STUB: // The textbook's starter: first order only, the constant and the linear terms.
+  // STUB: Matrix features(X.rows(), 1 + X.cols());
+  // STUB: features << Matrix::Ones(X.rows(), 1), X;
+  // STUB: return features;
 }
 
 // BEGIN SOLUTION

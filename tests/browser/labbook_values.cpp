@@ -104,8 +104,12 @@ int main() {
       if (what == "grid") {
         const auto f = linlab::feature_map_grid();
         const auto m = linlab::memory_grid();
-        std::cout << nlohmann::json{{"sharpness", f.sharpness}, {"d_phi", f.d_phi},
-                                    {"d", m.d}, {"n_max", m.n_max}}.dump() << std::endl;
+        std::cout << nlohmann::json{{"sharpness", f.sharpness},
+                                    {"d_phi", f.d_phi},
+                                    {"d", m.d},
+                                    {"n_max", m.n_max}}
+                         .dump()
+                  << std::endl;
       } else if (what == "fm") {
         std::string map;
         double c = 0;

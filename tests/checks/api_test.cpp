@@ -9,7 +9,8 @@
 
 TEST_CASE("api: every check's request fits its function's description") {
   for (const grader::ExerciseChecks& ex : fake::exercises_under_test()) {
-    REQUIRE_MESSAGE(!api::exercise_schemas(ex.exercise).empty(), ex.exercise << " has no API description");
+    REQUIRE_MESSAGE(!api::exercise_schemas(ex.exercise).empty(),
+                    ex.exercise << " has no API description");
     for (const auto& c : ex.checks) {
       REQUIRE(c.request);
       const std::string problem = api::check_request(c.request(c.seed));
@@ -19,7 +20,8 @@ TEST_CASE("api: every check's request fits its function's description") {
 }
 
 TEST_CASE("api: a request with an unknown or a missing argument is named") {
-  const fake::json unknown{{"function", "crossover_T"}, {"calls", {{{"d_phi", 2}, {"d_v", 3}, {"T", 1}}}}};
+  const fake::json unknown{{"function", "crossover_T"},
+                           {"calls", {{{"d_phi", 2}, {"d_v", 3}, {"T", 1}}}}};
   CHECK(fake::contains(api::check_request(unknown), "unknown argument \"T\""));
   const fake::json missing{{"function", "crossover_T"}, {"calls", {{{"d_phi", 2}}}}};
   CHECK(fake::contains(api::check_request(missing), "lacks the argument \"d_v\""));

@@ -30,7 +30,8 @@ TEST_CASE("checks/compare: a shape mismatch names expected and got, rows x cols"
   CHECK_FALSE(c.shape_ok);
   CHECK(contains(c.report, "expected 7 x 3 (d_phi x d_v), got 3 x 7"));
   CHECK(contains(c.report, "transposed"));
-  const auto v = grader::compare_vectors(Vector::Zero(4), Vector::Zero(5), grader::kTight, "o", "d_v");
+  const auto v =
+      grader::compare_vectors(Vector::Zero(4), Vector::Zero(5), grader::kTight, "o", "d_v");
   CHECK(contains(v.report, "expected 4 (d_v), got 5"));
 }
 
@@ -51,7 +52,9 @@ TEST_CASE("checks/compare: errors, worst entry, tolerance and first mismatches")
   CHECK(contains(c.report, "max rel error 3"));
 }
 
-TEST_CASE("checks/compare: no relative error against expected values within the absolute tolerance of 0") {
+TEST_CASE(
+    "checks/compare: no relative error against expected values within the absolute tolerance of "
+    "0") {
   // Expected 1e-16 (zero up to rounding), got 1e-3: "max rel error 1e+13" would be noise.
   Vector e(3), g(3);
   e << 1e-16, 2.0, 0.0;
@@ -63,10 +66,12 @@ TEST_CASE("checks/compare: no relative error against expected values within the 
   // Where another entry is off as well, its relative error is the one shown, and said to be.
   g(1) = 3.0;
   const auto both = grader::compare_vectors(e, g, grader::kTight, "o");
-  CHECK(contains(both.report, "max rel error 0.5 (where |expected| is above the absolute tolerance)"));
+  CHECK(contains(both.report,
+                 "max rel error 0.5 (where |expected| is above the absolute tolerance)"));
   const auto scalar = grader::compare_scalars(1e-16, 1e-3, grader::kTight, "energy");
   CHECK(contains(scalar.report, "(abs error 0.001)"));
-  CHECK(contains(grader::compare_scalars(2.0, 3.0, grader::kTight, "energy").report, "rel error 0.5"));
+  CHECK(contains(grader::compare_scalars(2.0, 3.0, grader::kTight, "energy").report,
+                 "rel error 0.5"));
 }
 
 TEST_CASE("checks/compare: rows never written are named") {
@@ -76,14 +81,16 @@ TEST_CASE("checks/compare: rows never written are named") {
   g.row(5).setZero();
   const auto c = grader::compare_matrices(e, g, grader::kTight, "O", "T x d_v");
   REQUIRE(c.unwritten);
-  CHECK(contains(*c.unwritten, "rows 2..3, 5 of O were never written: they hold only 0 and leftovers of "
-                               "memory as allocated, such as 4.68e-310, where values are expected."));
+  CHECK(contains(*c.unwritten,
+                 "rows 2..3, 5 of O were never written: they hold only 0 and leftovers of "
+                 "memory as allocated, such as 4.68e-310, where values are expected."));
   // Zeros alone, in one row.
   Matrix z = e;
   z.row(4).setZero();
   const auto zc = grader::compare_matrices(e, z, grader::kTight, "O");
   REQUIRE(zc.unwritten);
-  CHECK(contains(*zc.unwritten, "row 4 of O was never written: it holds only 0 where values are expected."));
+  CHECK(contains(*zc.unwritten,
+                 "row 4 of O was never written: it holds only 0 where values are expected."));
   // Rows that are simply wrong, or zero where zero is expected, are not called unwritten.
   Matrix w = e;
   w(1, 1) = 7.0;
@@ -119,8 +126,10 @@ TEST_CASE("checks/compare: a suspect is recognised, NaN matching NaN") {
 
 TEST_CASE("checks/compare: suspects travel as JSON, large ones as a probe") {
   Matrix small = Matrix::Ones(2, 3), large = Matrix::Zero(100, 64);  // 6400 > kProbeEntries
-  for (Eigen::Index i = 0; i < large.size(); ++i) large(i / 64, i % 64) = 0.5 * static_cast<double>(i);
-  const grader::json j = wire::decode(wire::encode(grader::suspects_json({{"small", small}, {"large", large}})));
+  for (Eigen::Index i = 0; i < large.size(); ++i)
+    large(i / 64, i % 64) = 0.5 * static_cast<double>(i);
+  const grader::json j =
+      wire::decode(wire::encode(grader::suspects_json({{"small", small}, {"large", large}})));
   CHECK(j.at(1).at("value").contains("probe"));
   CHECK(j.at(1).at("value").at("probe").size() == static_cast<std::size_t>(grader::kProbeEntries));
   CHECK(grader::diagnose(small, j) == std::optional<std::string>("small"));
@@ -135,7 +144,8 @@ TEST_CASE("checks/compare: suspects travel as JSON, large ones as a probe") {
 }
 
 TEST_CASE("checks/compare: integer rules name the first range that holds the answer") {
-  const grader::json rules = grader::int_rules_json({{"negative", INT64_MIN, -1}, {"seven", 7, 7}, {"near", 5, 9}});
+  const grader::json rules =
+      grader::int_rules_json({{"negative", INT64_MIN, -1}, {"seven", 7, 7}, {"near", 5, 9}});
   CHECK(grader::diagnose_int(-5, rules) == std::optional<std::string>("negative"));
   CHECK(grader::diagnose_int(7, rules) == std::optional<std::string>("seven"));
   CHECK(grader::diagnose_int(9, rules) == std::optional<std::string>("near"));

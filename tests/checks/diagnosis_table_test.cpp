@@ -1,10 +1,10 @@
 // The diagnoses as a table, one test per exercise. For every check and every call, each named
 // mistake the oracle lists for that call (the slipped copies of
 // grader/exercises/<ex>/oracle/mistakes.* and the suspect lists and integer rules written in
-// grader/exercises/<ex>/checks.cpp, as they reach the judge in the expected values) is fed back as the student's output for that call, every other
-// call answered by the reference. The judge must then name exactly that mistake, and no other
-// mistake of the list. The rows are read from the lists themselves, so a mistake added to a list
-// is in the table the day it is added.
+// grader/exercises/<ex>/checks.cpp, as they reach the judge in the expected values) is fed back as
+// the student's output for that call, every other call answered by the reference. The judge must
+// then name exactly that mistake, and no other mistake of the list. The rows are read from the
+// lists themselves, so a mistake added to a list is in the table the day it is added.
 //
 // Two mistakes can give the same numbers on a call (a missing eps, on a call with eps = 0, is no
 // mistake at all); there the first one listed is named, and the table asks for that one. Every
@@ -36,7 +36,7 @@ constexpr const char* kLikely = "Likely mistake: ";
 struct Row {
   std::string field;
   std::string mistake;
-  json value;        // a wire matrix, a number, or null for an integer rule
+  json value;  // a wire matrix, a number, or null for an integer rule
   std::int64_t lo = 0, hi = 0;
   bool integer_rule = false;
 };
@@ -170,7 +170,8 @@ std::optional<json> answer_for(const Row& row, const json& call, const json& ref
     return std::nullopt;  // sent as a probe (a large call): told apart on the small ones
   } else {
     const std::optional<json> out = as_field(row.value, like);
-    INFO("a suspect that is not an output, with no producer in derived_producers(): " << row.mistake);
+    INFO("a suspect that is not an output, with no producer in derived_producers(): "
+         << row.mistake);
     REQUIRE(out.has_value());
     answer[row.field] = *out;
   }
@@ -184,7 +185,8 @@ void table_of_check(const grader::Check& c, Tally& tally) {
   const json expected = wire::decode(wire::encode(c.expect(request)));
   const json& calls = request.at("calls");
   bool any = false;
-  for (const json& e : expected.at("calls")) any = any || e.contains("suspects") || e.contains("mistakes");
+  for (const json& e : expected.at("calls"))
+    any = any || e.contains("suspects") || e.contains("mistakes");
   if (!any) return;
   json results = json::array();
   for (const json& call : calls) results.push_back(fake::reference_result(c.function, call));
@@ -194,7 +196,8 @@ void table_of_check(const grader::Check& c, Tally& tally) {
       for (std::size_t k = 0; k < list.size(); ++k) {
         const Row& row = list[k];
         tally.listed.insert(row.mistake);
-        INFO(c.name << ", call " << i + 1 << ", " << row.field << ", row " << k + 1 << ": " << row.mistake);
+        INFO(c.name << ", call " << i + 1 << ", " << row.field << ", row " << k + 1 << ": "
+                    << row.mistake);
         const std::optional<json> answer = answer_for(row, calls[i], results[i]);
         if (!answer) continue;
         // The judge names the first row of the list that gives the same output.
@@ -225,8 +228,10 @@ void table_of_check(const grader::Check& c, Tally& tally) {
         const std::string& want = list[first].mistake;
         CHECK(fake::contains(v.message, kLikely + want));
         for (const Row& other : list)
-          if (other.mistake != want) CHECK_FALSE(fake::contains(v.message, kLikely + other.mistake));
-        if (first == k && fake::contains(v.message, kLikely + want)) tally.named_alone.insert(row.mistake);
+          if (other.mistake != want)
+            CHECK_FALSE(fake::contains(v.message, kLikely + other.mistake));
+        if (first == k && fake::contains(v.message, kLikely + want))
+          tally.named_alone.insert(row.mistake);
       }
     }
   }
@@ -241,7 +246,8 @@ void diagnosis_table(const std::string& exercise) {
     CAPTURE(c.name);
     table_of_check(c, tally);
   }
-  MESSAGE(exercise << ": " << tally.listed.size() << " named mistakes, " << tally.fed << " outputs fed");
+  MESSAGE(exercise << ": " << tally.listed.size() << " named mistakes, " << tally.fed
+                   << " outputs fed");
   CHECK(!tally.listed.empty());
   for (const std::string& m : tally.listed) {
     INFO("never named on its own on any call: " << m);

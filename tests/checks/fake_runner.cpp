@@ -27,7 +27,8 @@ std::vector<std::reference_wrapper<const grader::ExerciseChecks>> exercises_unde
   for (const auto& ex : grader::exercise_checks())
     if (every_exercise_under_test() || only.erase(ex.exercise)) out.push_back(std::cref(ex));
   // A name that is not an exercise is a mistake of the caller, not a test that passes empty.
-  if (!only.empty()) throw std::runtime_error("LINATTN_CHECKS_ONLY names no exercise " + *only.begin());
+  if (!only.empty())
+    throw std::runtime_error("LINATTN_CHECKS_ONLY names no exercise " + *only.begin());
   return out;
 }
 

@@ -2,8 +2,8 @@
 // call's arguments, so that a judge can be tested without building or running anything.
 #pragma once
 
-#include "judge/check.hpp"
 #include "common/wire.hpp"
+#include "judge/check.hpp"
 
 #include <linref/linref.hpp>
 

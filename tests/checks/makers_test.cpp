@@ -1,9 +1,9 @@
 // The oracle halves' shared helpers: phi specs build the reference's maps, and the seeded
 // input makers are deterministic and keep their promises.
-#include "checks/shared/feature_map_specs.hpp"
-#include "fake_runner.hpp"
 #include "oracle/makers.hpp"
+#include "checks/shared/feature_map_specs.hpp"
 #include "common/wire.hpp"
+#include "fake_runner.hpp"
 
 #include <doctest/doctest.h>
 
@@ -45,11 +45,14 @@ TEST_CASE("checks/makers: Taylor and random features reach the runner as tables"
   Q << 1, 2, 0, 1;
   K << 3, 1, 1, 0;
   V << 1, 2;
-  nlohmann::json calls = nlohmann::json::array(
-      {{{"Q", wire::from_matrix(Q)}, {"K", wire::from_matrix(K)}, {"V", wire::from_matrix(V)},
-        {"phi", grader::phi_spec("taylor")}},
-       {{"Q", wire::from_matrix(Q)}, {"K", wire::from_matrix(K)}, {"V", wire::from_matrix(V)},
-        {"phi", grader::phi_spec("elu_plus_one")}}});
+  nlohmann::json calls = nlohmann::json::array({{{"Q", wire::from_matrix(Q)},
+                                                 {"K", wire::from_matrix(K)},
+                                                 {"V", wire::from_matrix(V)},
+                                                 {"phi", grader::phi_spec("taylor")}},
+                                                {{"Q", wire::from_matrix(Q)},
+                                                 {"K", wire::from_matrix(K)},
+                                                 {"V", wire::from_matrix(V)},
+                                                 {"phi", grader::phi_spec("elu_plus_one")}}});
   const nlohmann::json out = grader::with_feature_tables(calls);
   // Rows: Q's, K's, then a row of zeros; features: Taylor's (1, x, vec(x x^T)/sqrt(2)).
   const Matrix rows = wire::to_matrix(out[0]["phi"]["rows"]);

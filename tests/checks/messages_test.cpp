@@ -22,11 +22,14 @@ TEST_CASE("messages: numbers print with ten significant digits") {
 TEST_CASE("messages: the crossover's explanation, whole") {
   // The right answer on every call but (d_phi, d_v) = (5, 7), where T* = 70/12 = 5.83...
   const auto& c = fake::check("flops", "crossover/fractional");
-  const grader::Verdict v = fake::judge_with(c, [](const json& a) {
-    const std::int64_t p = a.at("d_phi"), d = a.at("d_v");
-    const std::int64_t right = 2 * p * d / (p + d) + 1;
-    return json{{"value", p == 5 ? right + 1 : right}};
-  }, c.seed);
+  const grader::Verdict v = fake::judge_with(
+      c,
+      [](const json& a) {
+        const std::int64_t p = a.at("d_phi"), d = a.at("d_v");
+        const std::int64_t right = 2 * p * d / (p + d) + 1;
+        return json{{"value", p == 5 ? right + 1 : right}};
+      },
+      c.seed);
   REQUIRE_FALSE(v.passed);
   CHECK(v.message ==
         "Call 2 of 3: crossover_T(d_phi = 5, d_v = 7)\n"
@@ -40,10 +43,13 @@ TEST_CASE("messages: the crossover's explanation, whole") {
 
 TEST_CASE("messages: a memory write's failure, whole") {
   const auto& c = fake::check("memory", "write/unnormalized-keys");
-  const grader::Verdict v = fake::judge_with(c, [](const json& a) {
-    const Matrix K = wire::to_matrix(a.at("K")), V = wire::to_matrix(a.at("V"));
-    return json{{"S", wire::from_matrix(K.transpose() * V)}};
-  }, c.seed);
+  const grader::Verdict v = fake::judge_with(
+      c,
+      [](const json& a) {
+        const Matrix K = wire::to_matrix(a.at("K")), V = wire::to_matrix(a.at("V"));
+        return json{{"S", wire::from_matrix(K.transpose() * V)}};
+      },
+      c.seed);
   REQUIRE_FALSE(v.passed);
   CHECK(v.message ==
         "write(K: 6 x 4 (n x d_k), V: 6 x 4 (n x d_v)); key lengths from 0.5 to 4\n"
@@ -61,13 +67,16 @@ TEST_CASE("messages: a memory write's failure, whole") {
 
 TEST_CASE("messages: a causal hand example off in the 8th digit, whole") {
   const auto& c = fake::check("causal", "recurrent/hand-example");
-  const grader::Verdict v = fake::judge_with(c, [](const json& a) {
-    json r = fake::reference_result("causal_linear_attention_recurrent", a);
-    Matrix O = wire::to_matrix(r.at("O"));
-    O(1, 0) += 3e-8;
-    r["O"] = wire::from_matrix(O);
-    return r;
-  }, c.seed);
+  const grader::Verdict v = fake::judge_with(
+      c,
+      [](const json& a) {
+        json r = fake::reference_result("causal_linear_attention_recurrent", a);
+        Matrix O = wire::to_matrix(r.at("O"));
+        O(1, 0) += 3e-8;
+        r["O"] = wire::from_matrix(O);
+        return r;
+      },
+      c.seed);
   REQUIRE_FALSE(v.passed);
   CHECK(v.message ==
         "causal_linear_attention_recurrent(Q, K: 3 x 2, V: 3 x 2, phi = elu+1 with d_phi = 2, "

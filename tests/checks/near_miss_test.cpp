@@ -5,8 +5,8 @@
 // in the 7th digit (a float32 solution) fails, a reference answer nudged by half the tolerance
 // passes; and every judge that takes several calls is given an answer right on every call but
 // one (the second, then the last), which must fail and say which call.
-#include "judge/compare.hpp"
 #include "fake_runner.hpp"
+#include "judge/compare.hpp"
 
 #include <doctest/doctest.h>
 
@@ -164,7 +164,9 @@ fake::Impl reference_but(const std::string& function, std::size_t wrong,
 // Judges whose verdict is statistical over all calls (the mean of many estimates), not exact
 // per call: a small change to one call may pass by design; they still compare each call
 // exactly first, so a clear error on one call is tried on them below.
-bool statistical(const grader::Check& c) { return contains(c.name, "unbiased") || contains(c.name, "average"); }
+bool statistical(const grader::Check& c) {
+  return contains(c.name, "unbiased") || contains(c.name, "average");
+}
 
 // Checks that by design look at something other than the values: the shape alone, or the sign.
 bool not_about_values(const std::string& id) {
@@ -184,11 +186,13 @@ bool loose_by_design(const grader::Check& c, const std::string& id) {
 
 }  // namespace
 
-TEST_CASE("checks/near-miss: a float32 answer (off in the 7th digit) fails, half the tolerance passes") {
+TEST_CASE(
+    "checks/near-miss: a float32 answer (off in the 7th digit) fails, half the tolerance passes") {
   const grader::Check& c = fake::check("causal", "recurrent/hand-example");
   const auto float32 = [](const json& call) {
     json r = fake::reference_result("causal_linear_attention_recurrent", call);
-    for (auto& x : r.at("O").at("data")) x = static_cast<double>(static_cast<float>(x.get<double>()));
+    for (auto& x : r.at("O").at("data"))
+      x = static_cast<double>(static_cast<float>(x.get<double>()));
     return r;
   };
   const grader::Verdict f = fake::judge_with(c, float32, c.seed);
@@ -218,14 +222,17 @@ TEST_CASE("checks/near-miss: every judge fails an answer nudged past the toleran
       const std::string id = ex.exercise + "/" + c.name;
       if (statistical(c) || not_about_values(id) || loose_by_design(c, id)) continue;
       CAPTURE(ex.exercise + "/" + c.name);
-      const grader::Verdict bad = fake::judge_with(c, reference_but(c.function, 0, [](double x) { return outside(x) - x; }), c.seed);
+      const grader::Verdict bad = fake::judge_with(
+          c, reference_but(c.function, 0, [](double x) { return outside(x) - x; }), c.seed);
       CHECK_FALSE(bad.passed);
       ++judged;
     }
   CHECK(judged > (fake::every_exercise_under_test() ? 40 : 0));
 }
 
-TEST_CASE("checks/near-miss: a judge of several calls fails when only call 2, or only the last, is wrong") {
+TEST_CASE(
+    "checks/near-miss: a judge of several calls fails when only call 2, or only the last, is "
+    "wrong") {
   std::set<std::string> multi;
   for (const grader::ExerciseChecks& ex : fake::exercises_under_test())
     for (const auto& c : ex.checks) {
@@ -240,15 +247,21 @@ TEST_CASE("checks/near-miss: a judge of several calls fails when only call 2, or
         CAPTURE(wrong);
         // ...a clear error on that one call fails and names the call...
         const grader::Verdict v = fake::judge_with(
-            c, reference_but(c.function, wrong, [](double x) { return 0.5 + 0.25 * std::fabs(x); }), c.seed);
+            c, reference_but(c.function, wrong, [](double x) { return 0.5 + 0.25 * std::fabs(x); }),
+            c.seed);
         INFO(v.message);
         CHECK_FALSE(v.passed);
         if (!statistical(c))
-          CHECK(contains(v.message, "Call " + std::to_string(wrong + 1) + " of " + std::to_string(n)));
+          CHECK(contains(v.message,
+                         "Call " + std::to_string(wrong + 1) + " of " + std::to_string(n)));
         // ...and so does a near miss (twice the tolerance), except where the verdict is
         // statistical over all calls.
         if (!statistical(c) && !loose_by_design(c, id))
-          CHECK_FALSE(fake::judge_with(c, reference_but(c.function, wrong, [](double x) { return outside(x) - x; }), c.seed).passed);
+          CHECK_FALSE(fake::judge_with(
+                          c,
+                          reference_but(c.function, wrong, [](double x) { return outside(x) - x; }),
+                          c.seed)
+                          .passed);
       }
     }
   INFO("multi-call checks found: " << multi.size());

@@ -49,13 +49,16 @@ double checks_points(const grader::ExerciseChecks& ex) {
 // The default hand-out's exercises.
 std::set<std::string> default_exercises() {
   std::set<std::string> names;
-  for (const auto& [name, points] : assignment_points(kKit / "assignments" / "default.json")) names.insert(name);
+  for (const auto& [name, points] : assignment_points(kKit / "assignments" / "default.json"))
+    names.insert(name);
   return names;
 }
 const std::set<std::string> kDefault = default_exercises();
 }  // namespace
 
-TEST_CASE("checks/registry: one checks table per exercise of exercises/list.txt, each check worth points") {
+TEST_CASE(
+    "checks/registry: one checks table per exercise of exercises/list.txt, each check worth "
+    "points") {
   std::vector<std::string> registered;
   for (const auto& ex : grader::exercise_checks()) {
     registered.push_back(ex.exercise);
@@ -70,7 +73,9 @@ TEST_CASE("checks/registry: one checks table per exercise of exercises/list.txt,
   CHECK(registered == listed);
 }
 
-TEST_CASE("checks/registry: every assignment of the kit gives each exercise its checks' points, the default 100 in all") {
+TEST_CASE(
+    "checks/registry: every assignment of the kit gives each exercise its checks' points, the "
+    "default 100 in all") {
   int files = 0;
   for (const auto& entry : fs::directory_iterator(kKit / "assignments")) {
     if (entry.path().extension() != ".json") continue;
@@ -79,7 +84,8 @@ TEST_CASE("checks/registry: every assignment of the kit gives each exercise its 
     for (const auto& [name, points] : assignment_points(entry.path())) {
       INFO(entry.path().filename().string() << ": " << name);
       const auto& all = grader::exercise_checks();
-      const auto ex = std::find_if(all.begin(), all.end(), [&](const auto& e) { return e.exercise == name; });
+      const auto ex =
+          std::find_if(all.begin(), all.end(), [&](const auto& e) { return e.exercise == name; });
       REQUIRE(ex != all.end());
       CHECK(std::fabs(checks_points(*ex) - points) < 1e-9);
       total += points;
@@ -114,7 +120,8 @@ TEST_CASE("checks/registry: names unique, every check names one function of its 
 }
 
 TEST_CASE("checks/registry: function lists follow the headers") {
-  CHECK(fake::exercise("flops").functions == std::vector<std::string>{"attention_flops", "crossover_T"});
+  CHECK(fake::exercise("flops").functions ==
+        std::vector<std::string>{"attention_flops", "crossover_T"});
   CHECK(fake::exercise("causal").functions ==
         std::vector<std::string>{"causal_linear_attention_recurrent",
                                  "causal_linear_attention_parallel", "linear_attention_step"});

@@ -24,7 +24,8 @@ json request() {
 json output(double x) { return json{{"O", wire::from_matrix(fake::Matrix::Constant(2, 2, x))}}; }
 json expected() {
   json calls = json::array();
-  for (int i = 0; i < 9; ++i) calls.push_back(json{{"tokens", kSizes[i % 3]}, {"outputs", output(1.0 + i)}});
+  for (int i = 0; i < 9; ++i)
+    calls.push_back(json{{"tokens", kSizes[i % 3]}, {"outputs", output(1.0 + i)}});
   return json{{"calls", calls}};
 }
 // cpu(T, round) is the CPU time of the call at T in that round; `off` is added to every output.
@@ -55,7 +56,9 @@ TEST_CASE("time rule: linear growth passes, whatever the fixed cost") {
   // Measured on a quiet machine, linear forms in steps of 2 (the rule's first form, which
   // failed above 2.8): chunkwise 30, 46, 86 ms, 2.84. In steps of 4, chunkwise's worst seen
   // (least of three) was 15.2, 24.9, 94.7 ms: 7.2, under 8.
-  CHECK(judge(reply([](long tokens, int) { return tokens == 512 ? 0.0152 : tokens == 2048 ? 0.0249 : 0.0947; })).passed);
+  CHECK(judge(reply([](long tokens, int) {
+          return tokens == 512 ? 0.0152 : tokens == 2048 ? 0.0249 : 0.0947;
+        })).passed);
   // A call too fast to be timed at all still yields a verdict, not a division by 0.
   CHECK(judge(reply(cost(0, 0, 0))).passed);
 }
@@ -71,7 +74,9 @@ TEST_CASE("time rule: quadratic growth fails and says what was measured") {
   CHECK(fake::contains(v.message, "The tokens grow 4 times at each step"));
   CHECK(fake::contains(v.message, "fails above 8.0 times"));
   // A light quadratic form, as the corpus's memo form measured: 11.4, 18.7 and 91.6 ms (9.1).
-  CHECK(!judge(reply([](long tokens, int) { return tokens == 512 ? 0.0114 : tokens == 2048 ? 0.0187 : 0.0916; })).passed);
+  CHECK(!judge(reply([](long tokens, int) {
+           return tokens == 512 ? 0.0114 : tokens == 2048 ? 0.0187 : 0.0916;
+         })).passed);
 }
 
 TEST_CASE("time rule: a fixed cost per call (padding) cancels out and does not hide T^2") {
@@ -105,10 +110,14 @@ TEST_CASE("time rule: the first step is never taken as less than the noise floor
   // The linear mlstm as measured on a quiet machine: 15.9, 18.5 and 54.5 ms, the smallest
   // size's every call slowed by a few ms (14 by themselves), 36 / 8 = 4.5 with the floor. A
   // floor of 1 ms would fail it.
-  auto slowed = [](long tokens, int) { return tokens == 512 ? 0.0159 : tokens == 2048 ? 0.0185 : 0.0545; };
+  auto slowed = [](long tokens, int) {
+    return tokens == 512 ? 0.0159 : tokens == 2048 ? 0.0185 : 0.0545;
+  };
   CHECK(judge(reply(slowed)).passed);
   // A step down (the middle size measured high) is no reason to fail either.
-  auto dip = [](long tokens, int) { return tokens == 512 ? 0.010 : tokens == 2048 ? 0.013 : 0.0125; };
+  auto dip = [](long tokens, int) {
+    return tokens == 512 ? 0.010 : tokens == 2048 ? 0.013 : 0.0125;
+  };
   CHECK(judge(reply(dip)).passed);
   // But the floor is a floor, not a pass: a cheap quadratic form with steps of 4.5 and 72 ms
   // is told (72 / 8 = 9); with a floor of 10 ms it would pass.
@@ -116,7 +125,9 @@ TEST_CASE("time rule: the first step is never taken as less than the noise floor
 }
 
 TEST_CASE("time rule: a failed check names the likely mistake its exercise gave it") {
-  grader::Oracle oracle{[](std::uint64_t) { return json::array({json::object(), json::object()}); },
+  grader::Oracle oracle{[](std::uint64_t) {
+                          return json::array({json::object(), json::object()});
+                        },
                         [](const json&) { return json::object(); }};
   const grader::Check own = grader::linear_time_check("f", "f/linear-time", 1.0, oracle,
                                                       "it rebuilds the state for every chunk");
@@ -153,8 +164,10 @@ TEST_CASE("time rule: each call of a time check is a problem of its own, at N/8,
       fake::Matrix Q(t, 2), W(2, 3);
       Q.setConstant(static_cast<double>(seed % 1000003));
       W.setConstant(1.0);
-      calls.push_back(json{{"Q", wire::from_matrix(Q)}, {"W", wire::from_matrix(W)},
-                           {"g", std::vector<double>(static_cast<std::size_t>(t), 0.5)}, {"eps", 0.0}});
+      calls.push_back(json{{"Q", wire::from_matrix(Q)},
+                           {"W", wire::from_matrix(W)},
+                           {"g", std::vector<double>(static_cast<std::size_t>(t), 0.5)},
+                           {"eps", 0.0}});
     }
     return calls;
   };

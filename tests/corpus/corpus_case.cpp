@@ -48,8 +48,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cmath>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -137,7 +137,8 @@ void apply(const fs::path& root, const json& edit, const fs::path& kit) {
     return;
   }
   if (edit.contains("create")) {
-    if (fs::exists(file)) throw std::runtime_error("edit creates " + file.string() + ", which exists");
+    if (fs::exists(file))
+      throw std::runtime_error("edit creates " + file.string() + ", which exists");
     write_text(file, text_of("create"));
     return;
   }
@@ -148,7 +149,8 @@ void apply(const fs::path& root, const json& edit, const fs::path& kit) {
     const std::string find = text_of("find"), replace = text_of("replace");
     const auto at = text.find(find);
     if (at == std::string::npos || text.find(find, at + 1) != std::string::npos)
-      throw std::runtime_error("edit of " + file.string() + ": the text to find must occur exactly once: " + find);
+      throw std::runtime_error("edit of " + file.string() +
+                               ": the text to find must occur exactly once: " + find);
     text.replace(at, find.size(), replace);
   }
   write_text(file, text);
@@ -211,12 +213,15 @@ int main(int argc, char** argv) {
 
   const fs::path report_path = work / "report.json";
   // Orphans of the grader (a runner's escaped child, say) are reparented to this process.
-  if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) std::cout << "note: not a subreaper; orphans go uncounted\n";
+  if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
+    std::cout << "note: not a subreaper; orphans go uncounted\n";
   // The exercises and points a complete report must show: the assignment's (default.json
   // when the case names none), or the one edited exercise's.
   const std::string assignment = spec.value("assignment", std::string());
-  const std::string only = spec.value("graded", std::string("all")) == "edited" ? edited_exercise(spec) : "";
-  const json a = json::parse(read_text(kit / "assignments" / ((assignment.empty() ? "default" : assignment) + ".json")));
+  const std::string only =
+      spec.value("graded", std::string("all")) == "edited" ? edited_exercise(spec) : "";
+  const json a = json::parse(
+      read_text(kit / "assignments" / ((assignment.empty() ? "default" : assignment) + ".json")));
   std::set<std::string> want_exercises;
   double want_max = 0.0;
   for (const auto& ex : a.at("exercises")) {
@@ -230,7 +235,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string cmd = "timeout -k 10 " + std::to_string(kHangGuardSeconds) + " " + quote(grader) +
-                    " " + quote(submission.string()) + " --quiet --json " + quote(report_path.string());
+                    " " + quote(submission.string()) + " --quiet --json " +
+                    quote(report_path.string());
   if (!assignment.empty()) cmd += " --assignment " + quote(assignment);
   if (!only.empty()) cmd += " --only " + quote(only);
   const fs::path html_path = work / "report.html";
@@ -238,12 +244,13 @@ int main(int argc, char** argv) {
   if (html) cmd += " --html " + quote(html_path.string());
   const int raw = std::system(cmd.c_str());
   const int code = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  expect(code != 124 && code != 137,
-         "hang guard: the grader had not returned after " + std::to_string(kHangGuardSeconds) + " s");
+  expect(code != 124 && code != 137, "hang guard: the grader had not returned after " +
+                                         std::to_string(kHangGuardSeconds) + " s");
   const std::vector<pid_t> left = live_children();
   std::string pids;
   for (pid_t pid : left) pids += " " + std::to_string(pid);
-  expect(left.empty(), std::to_string(left.size()) + " process(es) the grader started outlived it:" + pids);
+  expect(left.empty(),
+         std::to_string(left.size()) + " process(es) the grader started outlived it:" + pids);
   for (pid_t pid : left) ::kill(pid, SIGKILL);
   for (std::size_t i = 0; i < left.size(); ++i) waitpid(-1, nullptr, 0);
 
@@ -275,22 +282,27 @@ int main(int argc, char** argv) {
     for (const auto& c : ex["checks"]) {
       const std::string fn = c["function"], status = c["status"];
       const bool expected_to_lose = std::count(loses.begin(), loses.end(), fn) > 0;
-      if (c["output"].get<std::string>().find("[output truncated") != std::string::npos) truncated.insert(fn);
+      if (c["output"].get<std::string>().find("[output truncated") != std::string::npos)
+        truncated.insert(fn);
       if (status == "passed") continue;
       if (!expected_to_lose) {
         expect(false, fn + " lost points in " + ex["name"].get<std::string>() + "/" +
-                          c["name"].get<std::string>() + " (" + status + "): " + c["message"].get<std::string>());
+                          c["name"].get<std::string>() + " (" + status +
+                          "): " + c["message"].get<std::string>());
         continue;
       }
       lost.insert(fn);
       if (!statuses.empty())
         expect(std::count(statuses.begin(), statuses.end(), status) > 0,
                c["name"].get<std::string>() + " has status " + status);
-      if (lower(c["message"].get<std::string>()).find(message) != std::string::npos) message_seen = true;
+      if (lower(c["message"].get<std::string>()).find(message) != std::string::npos)
+        message_seen = true;
     }
   for (const auto& fn : loses) expect(lost.count(fn) > 0, fn + " kept all its points");
-  expect(message_seen, "no failing check's message mentions '" + spec.value("message", std::string()) + "'");
-  if (!truncated_in.empty()) expect(truncated.count(truncated_in) > 0, "no truncated output shown for " + truncated_in);
+  expect(message_seen,
+         "no failing check's message mentions '" + spec.value("message", std::string()) + "'");
+  if (!truncated_in.empty())
+    expect(truncated.count(truncated_in) > 0, "no truncated output shown for " + truncated_in);
 
   if (spec.contains("score"))
     expect(std::abs(report["score"].get<double>() - spec["score"].get<double>()) < 1e-9,

@@ -44,7 +44,8 @@ std::map<std::string, std::string> read_statuses(const json& report) {
   std::map<std::string, std::string> out;
   for (const auto& ex : report["exercises"])
     for (const auto& c : ex["checks"])
-      if (c["function"] == "read") out[c["name"].get<std::string>()] = c["status"].get<std::string>();
+      if (c["function"] == "read")
+        out[c["name"].get<std::string>()] = c["status"].get<std::string>();
   return out;
 }
 
@@ -64,12 +65,14 @@ int main(int argc, char** argv) {
   // What a student kit ships: the visible checks' requests and expected values.
   const fs::path recording = work / "oracle.cbor";
   if (std::system((quote(grader) + " --kit " + quote(kit.string()) + " --record-oracle " +
-                   quote(recording.string()) + " --visible-only").c_str()) != 0) {
+                   quote(recording.string()) + " --visible-only")
+                      .c_str()) != 0) {
     std::cerr << "FAILED: could not record the visible checks\n";
     return 1;
   }
   std::ifstream in(recording, std::ios::binary);
-  const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                                        std::istreambuf_iterator<char>());
   const json recorded = json::from_cbor(bytes);
 
   // The table: every recorded call of read, keyed by its sizes and first entries.
@@ -110,16 +113,20 @@ int main(int argc, char** argv) {
   const std::string body =
       head +
       "  struct Row { long rows, cols; double s0, q0; std::vector<double> value; };\n"
-      "  static const Row table[] = {\n" + table.str() + "  };\n"
+      "  static const Row table[] = {\n" +
+      table.str() +
+      "  };\n"
       "  for (const Row& r : table)\n"
       "    if (S.rows() == r.rows && S.cols() == r.cols && S(0, 0) == r.s0 && q(0) == r.q0)\n"
-      "      return Eigen::Map<const Vector>(r.value.data(), static_cast<Eigen::Index>(r.value.size()));\n"
+      "      return Eigen::Map<const Vector>(r.value.data(), "
+      "static_cast<Eigen::Index>(r.value.size()));\n"
       "  return Vector::Zero(S.cols());\n}\n";
   text = "#include <vector>\n" + text.substr(0, at) + body + text.substr(end + 3);
   std::ofstream(memory) << text;
 
   const fs::path own = work / "own.json", course = work / "course.json";
-  const std::string base = quote(grader) + " " + quote(submission.string()) + " --only memory --quiet";
+  const std::string base =
+      quote(grader) + " " + quote(submission.string()) + " --only memory --quiet";
   std::system((base + " --json " + quote(own.string())).c_str());
   std::system((base + " --course --json " + quote(course.string())).c_str());
   if (!fs::exists(own) || !fs::exists(course)) {
@@ -132,17 +139,20 @@ int main(int argc, char** argv) {
   int failures = 0;
   int own_passed = 0, course_passed = 0;
   for (const auto& [name, status] : own_status) {
-    std::cout << name << ": own seeds " << status << ", course seeds " << course_status.at(name) << "\n";
+    std::cout << name << ": own seeds " << status << ", course seeds " << course_status.at(name)
+              << "\n";
     own_passed += status == "passed";
     course_passed += course_status.at(name) == "passed";
   }
   // The table must work where the seeds are the student kit's (else this test proves nothing)...
   if (own_passed < 3) {
-    std::cout << "FAILED: the lookup table passed only " << own_passed << " visible checks at their own seeds\n";
+    std::cout << "FAILED: the lookup table passed only " << own_passed
+              << " visible checks at their own seeds\n";
     ++failures;
   }
   // ...and gain nothing where they are the course's, beyond the worked example.
-  for (const char* randomized : {"read/orientation", "read/square-state", "read/unnormalized-query"})
+  for (const char* randomized :
+       {"read/orientation", "read/square-state", "read/unnormalized-query"})
     if (course_status.at(randomized) == "passed") {
       std::cout << "FAILED: " << randomized << " passed under the course's seeds\n";
       ++failures;

@@ -43,12 +43,12 @@ inline std::string shape(const Matrix& m) {
 }
 
 // CHECK that got matches want (same shape, relative error at most tol), saying both shapes.
-#define EX_CHECK_CLOSE(got, want, tol)                                                       \
-  do {                                                                                       \
-    const ::extest::Matrix ex_got_ = (got);                                                  \
-    const ::extest::Matrix ex_want_ = (want);                                                \
+#define EX_CHECK_CLOSE(got, want, tol)                                                        \
+  do {                                                                                        \
+    const ::extest::Matrix ex_got_ = (got);                                                   \
+    const ::extest::Matrix ex_want_ = (want);                                                 \
     INFO("got shape " << ::extest::shape(ex_got_) << ", want " << ::extest::shape(ex_want_)); \
-    CHECK(::extest::rel_error(ex_got_, ex_want_) <= (tol));                                  \
+    CHECK(::extest::rel_error(ex_got_, ex_want_) <= (tol));                                   \
   } while (0)
 
 }  // namespace extest

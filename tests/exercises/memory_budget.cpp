@@ -75,8 +75,9 @@ TEST_CASE("memory-rule: the counting works") {
 TEST_CASE("memory-rule: the recurrent solution stays linear in T") {
   const Eigen::Index T = 8192, d = 64;  // d_k = d_v = d_phi = 64 with elu + 1
   linref::Rng rng(3);
-  const Matrix Q = rng.normal_matrix(T, d), K = rng.normal_matrix(T, d), V = rng.normal_matrix(T, d);
-  const std::int64_t block = 8 * T * d;                  // bytes of phi(Q), phi(K) or the output
+  const Matrix Q = rng.normal_matrix(T, d), K = rng.normal_matrix(T, d),
+               V = rng.normal_matrix(T, d);
+  const std::int64_t block = 8 * T * d;  // bytes of phi(Q), phi(K) or the output
   const std::int64_t budget = 4 * 3 * block + 8 * (d * d + d);  // four copies of the three + state
   const std::int64_t t_by_t = 8 * T * T;
   const std::int64_t all_states = 8 * T * d * d;
@@ -95,7 +96,8 @@ TEST_CASE("memory-rule: the recurrent solution stays linear in T") {
 TEST_CASE("memory-rule: the budget has teeth, the parallel form breaks it") {
   const Eigen::Index T = 4096, d = 64;
   linref::Rng rng(4);
-  const Matrix Q = rng.normal_matrix(T, d), K = rng.normal_matrix(T, d), V = rng.normal_matrix(T, d);
+  const Matrix Q = rng.normal_matrix(T, d), K = rng.normal_matrix(T, d),
+               V = rng.normal_matrix(T, d);
   const std::int64_t budget = 4 * 3 * (8 * T * d) + 8 * (d * d + d);
   const std::int64_t before = g_current;
   g_peak = g_current;
@@ -122,8 +124,8 @@ TEST_CASE("memory-rule: both modern solutions stay linear in T") {
     const Matrix O = which == 0 ? linattn::mlstm(Q, K, V, gates, gates)
                                 : linattn::decayed_normalized_attention(Q, K, V, 0.99, gain);
     const std::int64_t growth = g_peak - before;
-    INFO((which == 0 ? "mlstm" : "decayed_normalized_attention") << ": peak heap growth " << growth
-         << " bytes, budget " << budget);
+    INFO((which == 0 ? "mlstm" : "decayed_normalized_attention")
+         << ": peak heap growth " << growth << " bytes, budget " << budget);
     CHECK(growth <= budget);
     CHECK(O.rows() == T);
   }

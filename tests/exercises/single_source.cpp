@@ -35,16 +35,18 @@ std::string first_difference(const std::string& want, const std::string& have) {
 TEST_CASE("single-source: every stub is derived from its solution") {
   for (const auto& name : stubgen::exercises(LINATTN_SOURCE_DIR)) {
     CAPTURE(name);
-    const std::string solution = stubgen::read_file(stubgen::solution_path(LINATTN_SOURCE_DIR, name));
-    const std::string derived = stubgen::derive_stub(solution, "solutions/" + name + "/" + name + ".cpp");
+    const std::string solution =
+        stubgen::read_file(stubgen::solution_path(LINATTN_SOURCE_DIR, name));
+    const std::string derived =
+        stubgen::derive_stub(solution, "solutions/" + name + "/" + name + ".cpp");
     const std::string on_disk = stubgen::read_file(stubgen::stub_path(LINATTN_SOURCE_DIR, name));
     if (derived != on_disk) {
       const std::string copy = std::string(LINATTN_DERIVED_DIR) + "/" + name + ".cpp";
       stubgen::write_file(copy, derived);
       FAIL_CHECK("exercises/" << name << "/" << name << ".cpp differs from the stub derived from "
-                 << "its solution at " << first_difference(derived, on_disk)
-                 << "\nThe derived stub is in " << copy
-                 << "; run the target exercises_stubgen to rewrite every stub.");
+                              << "its solution at " << first_difference(derived, on_disk)
+                              << "\nThe derived stub is in " << copy
+                              << "; run the target exercises_stubgen to rewrite every stub.");
     }
   }
 }
@@ -52,7 +54,8 @@ TEST_CASE("single-source: every stub is derived from its solution") {
 TEST_CASE("single-source: every solution has regions, and no stub keeps a marker") {
   for (const auto& name : stubgen::exercises(LINATTN_SOURCE_DIR)) {
     CAPTURE(name);
-    const std::string solution = stubgen::read_file(stubgen::solution_path(LINATTN_SOURCE_DIR, name));
+    const std::string solution =
+        stubgen::read_file(stubgen::solution_path(LINATTN_SOURCE_DIR, name));
     CHECK(solution.find(stubgen::kBegin) != std::string::npos);
     const std::string stub = stubgen::read_file(stubgen::stub_path(LINATTN_SOURCE_DIR, name));
     CHECK(stub.find("SOLUTION") == std::string::npos);

@@ -30,7 +30,8 @@ double loss(const Matrix& FQ, const Matrix& FK, const Matrix& V, const Matrix& d
 }
 
 // Central differences with h = 1e-5 in entry `i` of argument `which` (0: FQ, 1: FK, 2: V).
-Matrix central(const Matrix& FQ, const Matrix& FK, const Matrix& V, const Matrix& dO, double eps, int which) {
+Matrix central(const Matrix& FQ, const Matrix& FK, const Matrix& V, const Matrix& dO, double eps,
+               int which) {
   Matrix args[3] = {FQ, FK, V};
   Matrix D(args[which].rows(), args[which].cols());
   for (Eigen::Index i = 0; i < D.size(); ++i) {
@@ -67,21 +68,27 @@ TEST_CASE("solutions/backward: the hand-out's three tokens, dO rows (1, 0), eps 
   EX_CHECK_CLOSE(g.dV, dV, 1e-15);
 }
 
-TEST_CASE("solutions/backward: central differences of the definition, and the reference, on several shapes") {
+TEST_CASE(
+    "solutions/backward: central differences of the definition, and the reference, on several "
+    "shapes") {
   linref::Rng rng(707);
   for (auto [T, d_phi, d_v] : {std::tuple<Eigen::Index, Eigen::Index, Eigen::Index>{1, 3, 2},
-                               {5, 2, 4}, {8, 4, 3}, {10, 3, 3}}) {
+                               {5, 2, 4},
+                               {8, 4, 3},
+                               {10, 3, 3}}) {
     const Matrix FQ = positive(rng, T, d_phi), FK = positive(rng, T, d_phi);
     const Matrix V = rng.normal_matrix(T, d_v), dO = rng.normal_matrix(T, d_v);
     const Matrix FQ0 = FQ, FK0 = FK, V0 = V, dO0 = dO;
     for (double eps : {0.0, 1e-6, 4.0}) {
       CAPTURE(T);
       CAPTURE(eps);
-      const linattn::AttentionGrads g = linattn::causal_linear_attention_backward(FQ, FK, V, dO, eps);
+      const linattn::AttentionGrads g =
+          linattn::causal_linear_attention_backward(FQ, FK, V, dO, eps);
       EX_CHECK_CLOSE(g.dFQ, central(FQ, FK, V, dO, eps, 0), 1e-7);
       EX_CHECK_CLOSE(g.dFK, central(FQ, FK, V, dO, eps, 1), 1e-7);
       EX_CHECK_CLOSE(g.dV, central(FQ, FK, V, dO, eps, 2), 1e-7);
-      const linref::LinearAttentionGrads ref = linref::causal_grad_quadratic_features(FQ, FK, V, dO, eps);
+      const linref::LinearAttentionGrads ref =
+          linref::causal_grad_quadratic_features(FQ, FK, V, dO, eps);
       EX_CHECK_CLOSE(g.dFQ, ref.dQ, 1e-12);
       EX_CHECK_CLOSE(g.dFK, ref.dK, 1e-12);
       EX_CHECK_CLOSE(g.dV, ref.dV, 1e-12);

@@ -34,23 +34,24 @@ extest::FeatureMap make_map(const std::string& map, Eigen::Index d_k, linref::Rn
 }
 
 const std::vector<Shape> kShapes{
-    {1, 3, 2, "elu"},      // T = 1
-    {6, 3, 5, "elu"},      // d_phi = 3 != d_v = 5
-    {9, 4, 2, "elu"},      // d_phi = 4 != d_v = 2, d_k != d_v
-    {7, 2, 3, "taylor"},   // d_phi = 7
-    {12, 3, 3, "prf"},     // d_phi = 7 != d_k = d_v = 3
-    {40, 8, 16, "elu"},
-    {1, 5, 1, "prf"},      // T = 1, d_v = 1
+    {1, 3, 2, "elu"},                       // T = 1
+    {6, 3, 5, "elu"},                       // d_phi = 3 != d_v = 5
+    {9, 4, 2, "elu"},                       // d_phi = 4 != d_v = 2, d_k != d_v
+    {7, 2, 3, "taylor"},                    // d_phi = 7
+    {12, 3, 3, "prf"},                      // d_phi = 7 != d_k = d_v = 3
+    {40, 8, 16, "elu"},  {1, 5, 1, "prf"},  // T = 1, d_v = 1
 };
 
 }  // namespace
 
 TEST_CASE("solutions/causal: the seed's three-token example, eps = 0") {
   const HandExample h;
-  EX_CHECK_CLOSE(linattn::causal_linear_attention_recurrent(h.Q, h.K, h.V, extest::elu_plus_one, 0.0),
-                 h.O, 1e-14);
-  EX_CHECK_CLOSE(linattn::causal_linear_attention_parallel(h.Q, h.K, h.V, extest::elu_plus_one, 0.0),
-                 h.O, 1e-14);
+  EX_CHECK_CLOSE(
+      linattn::causal_linear_attention_recurrent(h.Q, h.K, h.V, extest::elu_plus_one, 0.0), h.O,
+      1e-14);
+  EX_CHECK_CLOSE(
+      linattn::causal_linear_attention_parallel(h.Q, h.K, h.V, extest::elu_plus_one, 0.0), h.O,
+      1e-14);
 }
 
 TEST_CASE("solutions/causal: eps is added to the denominator as written") {
@@ -59,10 +60,12 @@ TEST_CASE("solutions/causal: eps is added to the denominator as written") {
   const double eps = 0.5;
   Matrix O(3, 2);
   O << 3 / 3.5, 0, 5 / 9.5, 4 / 9.5, 7 / 12.5, 8 / 12.5;
-  EX_CHECK_CLOSE(linattn::causal_linear_attention_recurrent(h.Q, h.K, h.V, extest::elu_plus_one, eps),
-                 O, 1e-14);
-  EX_CHECK_CLOSE(linattn::causal_linear_attention_parallel(h.Q, h.K, h.V, extest::elu_plus_one, eps),
-                 O, 1e-14);
+  EX_CHECK_CLOSE(
+      linattn::causal_linear_attention_recurrent(h.Q, h.K, h.V, extest::elu_plus_one, eps), O,
+      1e-14);
+  EX_CHECK_CLOSE(
+      linattn::causal_linear_attention_parallel(h.Q, h.K, h.V, extest::elu_plus_one, eps), O,
+      1e-14);
 }
 
 TEST_CASE("solutions/causal: the decode step reproduces the hand example") {
@@ -73,7 +76,8 @@ TEST_CASE("solutions/causal: the decode step reproduces the hand example") {
     const Vector q = h.Q.row(t).transpose(), k = h.K.row(t).transpose(), v = h.V.row(t).transpose();
     const Matrix S_before = S;
     const Vector z_before = z, q_before = q, k_before = k, v_before = v;
-    const linattn::DecodeStep step = linattn::linear_attention_step(S, z, q, k, v, extest::elu_plus_one, 0.0);
+    const linattn::DecodeStep step =
+        linattn::linear_attention_step(S, z, q, k, v, extest::elu_plus_one, 0.0);
     // Nothing the step was given has changed.
     CHECK(S == S_before);
     CHECK(z == z_before);
@@ -118,8 +122,10 @@ TEST_CASE("solutions/causal: the default eps is 1e-6") {
   const HandExample h;
   Matrix O(3, 2);
   O << 3 / (3 + 1e-6), 0, 5 / (9 + 1e-6), 4 / (9 + 1e-6), 7 / (12 + 1e-6), 8 / (12 + 1e-6);
-  EX_CHECK_CLOSE(linattn::causal_linear_attention_recurrent(h.Q, h.K, h.V, extest::elu_plus_one), O, 1e-15);
-  EX_CHECK_CLOSE(linattn::causal_linear_attention_parallel(h.Q, h.K, h.V, extest::elu_plus_one), O, 1e-15);
+  EX_CHECK_CLOSE(linattn::causal_linear_attention_recurrent(h.Q, h.K, h.V, extest::elu_plus_one), O,
+                 1e-15);
+  EX_CHECK_CLOSE(linattn::causal_linear_attention_parallel(h.Q, h.K, h.V, extest::elu_plus_one), O,
+                 1e-15);
 }
 
 TEST_CASE("solutions/causal: constant values give constant outputs") {
@@ -127,8 +133,10 @@ TEST_CASE("solutions/causal: constant values give constant outputs") {
   linref::Rng rng(5);
   const Matrix Q = rng.normal_matrix(10, 3), K = rng.normal_matrix(10, 3);
   const Matrix V = Matrix::Constant(10, 4, 2.5);
-  EX_CHECK_CLOSE(linattn::causal_linear_attention_recurrent(Q, K, V, extest::elu_plus_one, 0.0), V, 1e-12);
-  EX_CHECK_CLOSE(linattn::causal_linear_attention_parallel(Q, K, V, extest::elu_plus_one, 0.0), V, 1e-12);
+  EX_CHECK_CLOSE(linattn::causal_linear_attention_recurrent(Q, K, V, extest::elu_plus_one, 0.0), V,
+                 1e-12);
+  EX_CHECK_CLOSE(linattn::causal_linear_attention_parallel(Q, K, V, extest::elu_plus_one, 0.0), V,
+                 1e-12);
 }
 
 TEST_CASE("solutions/causal: the step agrees with the reference from a random state") {
@@ -145,7 +153,8 @@ TEST_CASE("solutions/causal: the step agrees with the reference from a random st
     const Matrix S = FK.transpose() * Vs;
     const Vector z = FK.colwise().sum().transpose();
     REQUIRE(S.rows() == d_phi);
-    const Vector q = rng.normal_vector(s.d_k), k = rng.normal_vector(s.d_k), v = rng.normal_vector(s.d_v);
+    const Vector q = rng.normal_vector(s.d_k), k = rng.normal_vector(s.d_k),
+                 v = rng.normal_vector(s.d_v);
     const linattn::DecodeStep got = linattn::linear_attention_step(S, z, q, k, v, phi, 1e-6);
     const linref::DecodeStep want = linref::linear_attention_step(S, z, q, k, v, phi, 1e-6);
     EX_CHECK_CLOSE(got.o, want.o, 1e-10);
@@ -157,13 +166,16 @@ TEST_CASE("solutions/causal: the step agrees with the reference from a random st
 TEST_CASE("solutions/causal: T steps of decoding equal the recurrent form") {
   linref::Rng rng(11);
   const Eigen::Index T = 15, d_k = 3, d_v = 4;
-  const Matrix Q = rng.normal_matrix(T, d_k), K = rng.normal_matrix(T, d_k), V = rng.normal_matrix(T, d_v);
-  const Matrix want = linref::causal_linear_attention_recurrent(Q, K, V, linref::elu_plus_one, 1e-6);
+  const Matrix Q = rng.normal_matrix(T, d_k), K = rng.normal_matrix(T, d_k),
+               V = rng.normal_matrix(T, d_v);
+  const Matrix want =
+      linref::causal_linear_attention_recurrent(Q, K, V, linref::elu_plus_one, 1e-6);
   Matrix S = Matrix::Zero(d_k, d_v);
   Vector z = Vector::Zero(d_k);
   for (Eigen::Index t = 0; t < T; ++t) {
-    const linattn::DecodeStep step = linattn::linear_attention_step(
-        S, z, Q.row(t).transpose(), K.row(t).transpose(), V.row(t).transpose(), linref::elu_plus_one, 1e-6);
+    const linattn::DecodeStep step =
+        linattn::linear_attention_step(S, z, Q.row(t).transpose(), K.row(t).transpose(),
+                                       V.row(t).transpose(), linref::elu_plus_one, 1e-6);
     EX_CHECK_CLOSE(step.o.transpose(), want.row(t), 1e-10);
     S = step.S;
     z = step.z;

@@ -36,31 +36,41 @@ TEST_CASE("solutions/chunkwise: the seed's three tokens, eps = 0, chunks 1 to 5"
   O << 1, 0, 5.0 / 9, 4.0 / 9, 7.0 / 12, 2.0 / 3;  // the seed's hand computation
   for (Eigen::Index chunk = 1; chunk <= 5; ++chunk) {
     CAPTURE(chunk);
-    EX_CHECK_CLOSE(linattn::causal_linear_attention_chunkwise(Q, K, V, extest::elu_plus_one, chunk, 0.0), O, 1e-14);
+    EX_CHECK_CLOSE(
+        linattn::causal_linear_attention_chunkwise(Q, K, V, extest::elu_plus_one, chunk, 0.0), O,
+        1e-14);
   }
   // eps once per row: token 3 with eps = 1 is (7, 8) / 13, in chunks of 2 as in one chunk.
-  const Matrix with_eps = linattn::causal_linear_attention_chunkwise(Q, K, V, extest::elu_plus_one, 2, 1.0);
+  const Matrix with_eps =
+      linattn::causal_linear_attention_chunkwise(Q, K, V, extest::elu_plus_one, 2, 1.0);
   CHECK(std::abs(with_eps(2, 0) - 7.0 / 13) < 1e-15);
   CHECK(std::abs(with_eps(2, 1) - 8.0 / 13) < 1e-15);
   // The default eps is 1e-6: token 1 is (3, 0) / (3 + 1e-6).
-  CHECK(std::abs(linattn::causal_linear_attention_chunkwise(Q, K, V, extest::elu_plus_one, 2)(0, 0) -
-                 3 / (3 + 1e-6)) < 1e-15);
+  CHECK(
+      std::abs(linattn::causal_linear_attention_chunkwise(Q, K, V, extest::elu_plus_one, 2)(0, 0) -
+               3 / (3 + 1e-6)) < 1e-15);
 }
 
 TEST_CASE("solutions/chunkwise: every chunk from 1 to T + 2 is the definition and the reference") {
   linref::Rng rng(606);
   for (auto [T, d_k, d_v] : {std::tuple<Eigen::Index, Eigen::Index, Eigen::Index>{1, 3, 2},
-                             {7, 2, 5}, {13, 4, 3}, {16, 3, 3}}) {
-    const Matrix Q = rng.normal_matrix(T, d_k), K = rng.normal_matrix(T, d_k), V = rng.normal_matrix(T, d_v);
+                             {7, 2, 5},
+                             {13, 4, 3},
+                             {16, 3, 3}}) {
+    const Matrix Q = rng.normal_matrix(T, d_k), K = rng.normal_matrix(T, d_k),
+                 V = rng.normal_matrix(T, d_v);
     const Matrix Q0 = Q, K0 = K, V0 = V;
     for (double eps : {0.0, 1e-6, 2.0}) {
       const Matrix want = definition(extest::elu_plus_one(Q), extest::elu_plus_one(K), V, eps);
-      EX_CHECK_CLOSE(linref::causal_linear_attention_recurrent(Q, K, V, linref::elu_plus_one, eps), want, 1e-12);
+      EX_CHECK_CLOSE(linref::causal_linear_attention_recurrent(Q, K, V, linref::elu_plus_one, eps),
+                     want, 1e-12);
       for (Eigen::Index chunk = 1; chunk <= T + 2; ++chunk) {
         CAPTURE(T);
         CAPTURE(chunk);
         CAPTURE(eps);
-        EX_CHECK_CLOSE(linattn::causal_linear_attention_chunkwise(Q, K, V, extest::elu_plus_one, chunk, eps), want, 1e-12);
+        EX_CHECK_CLOSE(
+            linattn::causal_linear_attention_chunkwise(Q, K, V, extest::elu_plus_one, chunk, eps),
+            want, 1e-12);
       }
     }
     CHECK(Q == Q0);
@@ -71,8 +81,12 @@ TEST_CASE("solutions/chunkwise: every chunk from 1 to T + 2 is the definition an
 
 TEST_CASE("solutions/chunkwise: Taylor features (d_phi = 7 != d_v = 3) against the reference") {
   linref::Rng rng(607);
-  const Matrix Q = 0.7 * rng.normal_matrix(20, 2), K = 0.7 * rng.normal_matrix(20, 2), V = rng.normal_matrix(20, 3);
-  const Matrix want = linref::causal_linear_attention_recurrent(Q, K, V, linref::taylor_features, 1e-6);
+  const Matrix Q = 0.7 * rng.normal_matrix(20, 2), K = 0.7 * rng.normal_matrix(20, 2),
+               V = rng.normal_matrix(20, 3);
+  const Matrix want =
+      linref::causal_linear_attention_recurrent(Q, K, V, linref::taylor_features, 1e-6);
   for (Eigen::Index chunk : {1, 3, 6, 7, 19, 20, 64})
-    EX_CHECK_CLOSE(linattn::causal_linear_attention_chunkwise(Q, K, V, linref::taylor_features, chunk), want, 1e-12);
+    EX_CHECK_CLOSE(
+        linattn::causal_linear_attention_chunkwise(Q, K, V, linref::taylor_features, chunk), want,
+        1e-12);
 }

@@ -88,7 +88,8 @@ TEST_CASE("solutions/memory: random keys give about (n - 1) / d_k") {
 
 TEST_CASE("solutions/memory: agrees with the reference") {
   linref::Rng rng(13);
-  for (auto [n, d_k, d_v] : {std::tuple<int, int, int>{1, 3, 2}, {5, 3, 7}, {8, 6, 2}, {40, 16, 16}}) {
+  for (auto [n, d_k, d_v] :
+       {std::tuple<int, int, int>{1, 3, 2}, {5, 3, 7}, {8, 6, 2}, {40, 16, 16}}) {
     CAPTURE(n);
     CAPTURE(d_k);
     CAPTURE(d_v);
@@ -97,6 +98,7 @@ TEST_CASE("solutions/memory: agrees with the reference") {
     EX_CHECK_CLOSE(S, linref::memory_write(K, V), 1e-12);
     const Vector q = rng.normal_vector(d_k);
     EX_CHECK_CLOSE(linattn::read(S, q), linref::memory_read(S, q), 1e-12);
-    CHECK(linattn::crosstalk_energy(K) == doctest::Approx(linref::crosstalk_energy(K)).epsilon(1e-12));
+    CHECK(linattn::crosstalk_energy(K) ==
+          doctest::Approx(linref::crosstalk_energy(K)).epsilon(1e-12));
   }
 }

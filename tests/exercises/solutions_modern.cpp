@@ -1,8 +1,8 @@
 // The modern solution: the hand-out's worked examples (numbers worked by hand and by a separate
 // script, typed in here), the reference on several shapes, the default eps, and the seed's
 // remark that f = i = 1 turns mlstm into causal linear attention where the floor is idle.
-#include "modern.hpp"
 #include "helpers.hpp"
+#include "modern.hpp"
 
 #include <cmath>
 #include <tuple>
@@ -51,7 +51,9 @@ TEST_CASE(
     "and large") {
   linref::Rng rng(808);
   for (const auto& [T, d_k, d_v] : {std::tuple<Eigen::Index, Eigen::Index, Eigen::Index>{1, 3, 2},
-                                    {9, 2, 5}, {16, 6, 3}, {40, 4, 4}}) {
+                                    {9, 2, 5},
+                                    {16, 6, 3},
+                                    {40, 4, 4}}) {
     CAPTURE(T);
     CAPTURE(d_k);
     CAPTURE(d_v);

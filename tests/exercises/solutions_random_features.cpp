@@ -54,7 +54,8 @@ TEST_CASE("solutions/random_features: unbiased for exp(q.k), within five standar
 
 TEST_CASE("solutions/random_features: agrees with the reference") {
   linref::Rng rng(17);
-  for (auto [n, d_k, d_phi] : {std::tuple<int, int, int>{1, 1, 1}, {4, 3, 7}, {10, 16, 256}, {3, 8, 2}}) {
+  for (auto [n, d_k, d_phi] :
+       {std::tuple<int, int, int>{1, 1, 1}, {4, 3, 7}, {10, 16, 256}, {3, 8, 2}}) {
     CAPTURE(n);
     CAPTURE(d_k);
     CAPTURE(d_phi);

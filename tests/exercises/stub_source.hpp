@@ -34,8 +34,9 @@ inline std::vector<std::string> exercises(const std::string& root) {
   std::vector<std::string> names;
   for (std::string line; std::getline(in, line);) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
-    const bool is_name = !line.empty() && line.find_first_not_of("abcdefghijklmnopqrstuvwxyz_0123456789") ==
-                                              std::string::npos;
+    const bool is_name =
+        !line.empty() &&
+        line.find_first_not_of("abcdefghijklmnopqrstuvwxyz_0123456789") == std::string::npos;
     if (is_name) names.push_back(line);
   }
   if (names.empty()) throw Error(root + "/exercises/list.txt names no exercise");
@@ -76,8 +77,9 @@ inline std::string derive_stub(const std::string& solution, const std::string& w
 
     const std::string content = detail::trim(line);
     if (content == kBegin) {
-      if (in_region) throw Error(here + "BEGIN SOLUTION inside the region opened at line " +
-                                 std::to_string(begin_line));
+      if (in_region)
+        throw Error(here + "BEGIN SOLUTION inside the region opened at line " +
+                    std::to_string(begin_line));
       in_region = true;
       begin_line = line_no;
     } else if (content == kEnd) {

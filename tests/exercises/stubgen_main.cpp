@@ -1,7 +1,7 @@
-// exercises_stubgen [KIT_ROOT]: rewrites exercises/<name>/<name>.cpp from solutions/<name>/<name>.cpp
-// for every exercise of exercises/list.txt (the rules are in tests/exercises/README.md). Run it after editing a
-// solution; the test exercises/single-source then passes again. KIT_ROOT defaults to the
-// source tree this program was configured from.
+// exercises_stubgen [KIT_ROOT]: rewrites exercises/<name>/<name>.cpp from
+// solutions/<name>/<name>.cpp for every exercise of exercises/list.txt (the rules are in
+// tests/exercises/README.md). Run it after editing a solution; the test exercises/single-source
+// then passes again. KIT_ROOT defaults to the source tree this program was configured from.
 #include "stub_source.hpp"
 
 #include <iostream>

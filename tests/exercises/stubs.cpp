@@ -15,36 +15,39 @@ using extest::Matrix;
 using extest::Vector;
 
 // CHECK that `expr` throws linattn::NotImplemented whose message names `name`.
-#define EX_CHECK_NOT_IMPLEMENTED(expr, name)                                   \
-  do {                                                                         \
-    std::string ex_message_;                                                   \
-    bool ex_thrown_ = false;                                                   \
-    try {                                                                      \
-      (void)(expr);                                                            \
-    } catch (const linattn::NotImplemented& e) {                               \
-      ex_thrown_ = true;                                                       \
-      ex_message_ = e.what();                                                  \
-    }                                                                          \
-    CHECK_MESSAGE(ex_thrown_, name " does not throw NotImplemented");          \
-    CHECK_MESSAGE(ex_message_.find(name) != std::string::npos, ex_message_);   \
+#define EX_CHECK_NOT_IMPLEMENTED(expr, name)                                 \
+  do {                                                                       \
+    std::string ex_message_;                                                 \
+    bool ex_thrown_ = false;                                                 \
+    try {                                                                    \
+      (void)(expr);                                                          \
+    } catch (const linattn::NotImplemented& e) {                             \
+      ex_thrown_ = true;                                                     \
+      ex_message_ = e.what();                                                \
+    }                                                                        \
+    CHECK_MESSAGE(ex_thrown_, name " does not throw NotImplemented");        \
+    CHECK_MESSAGE(ex_message_.find(name) != std::string::npos, ex_message_); \
   } while (0)
 
 TEST_CASE("stubs/flops: both functions are not implemented") {
-  EX_CHECK_NOT_IMPLEMENTED(linattn::attention_flops(8, 2, 2, linattn::Order::Left), "attention_flops");
-  EX_CHECK_NOT_IMPLEMENTED(linattn::attention_flops(8, 2, 2, linattn::Order::Right), "attention_flops");
+  EX_CHECK_NOT_IMPLEMENTED(linattn::attention_flops(8, 2, 2, linattn::Order::Left),
+                           "attention_flops");
+  EX_CHECK_NOT_IMPLEMENTED(linattn::attention_flops(8, 2, 2, linattn::Order::Right),
+                           "attention_flops");
   EX_CHECK_NOT_IMPLEMENTED(linattn::crossover_T(2, 2), "crossover_T");
 }
 
 TEST_CASE("stubs/causal: all three functions are not implemented") {
   const Matrix X = Matrix::Ones(3, 2);
   const Vector x = Vector::Ones(2);
-  EX_CHECK_NOT_IMPLEMENTED(linattn::causal_linear_attention_recurrent(X, X, X, extest::elu_plus_one),
-                           "causal_linear_attention_recurrent");
+  EX_CHECK_NOT_IMPLEMENTED(
+      linattn::causal_linear_attention_recurrent(X, X, X, extest::elu_plus_one),
+      "causal_linear_attention_recurrent");
   EX_CHECK_NOT_IMPLEMENTED(linattn::causal_linear_attention_parallel(X, X, X, extest::elu_plus_one),
                            "causal_linear_attention_parallel");
-  EX_CHECK_NOT_IMPLEMENTED(
-      linattn::linear_attention_step(Matrix::Zero(2, 2), Vector::Zero(2), x, x, x, extest::elu_plus_one),
-      "linear_attention_step");
+  EX_CHECK_NOT_IMPLEMENTED(linattn::linear_attention_step(Matrix::Zero(2, 2), Vector::Zero(2), x, x,
+                                                          x, extest::elu_plus_one),
+                           "linear_attention_step");
 }
 
 TEST_CASE("stubs/random_features: the starter returns [sin(X Omega^T), cos(X Omega^T)]") {
@@ -68,8 +71,9 @@ TEST_CASE("stubs/random_features: the starter returns [sin(X Omega^T), cos(X Ome
 }
 
 TEST_CASE("stubs/random_features: the estimate is not implemented") {
-  EX_CHECK_NOT_IMPLEMENTED(linattn::softmax_kernel_estimate(Vector::Ones(2), Vector::Ones(2), Matrix::Ones(3, 2)),
-                           "softmax_kernel_estimate");
+  EX_CHECK_NOT_IMPLEMENTED(
+      linattn::softmax_kernel_estimate(Vector::Ones(2), Vector::Ones(2), Matrix::Ones(3, 2)),
+      "softmax_kernel_estimate");
 }
 
 TEST_CASE("stubs/taylor: the starter returns [1, x] (first order only)") {

@@ -1,6 +1,6 @@
 // The modern stub as handed out: both functions throw linattn::NotImplemented naming themselves.
-#include "modern.hpp"
 #include "helpers.hpp"
+#include "modern.hpp"
 
 #include <string>
 

@@ -244,10 +244,12 @@ TEST_CASE("archive staging: the limits hold for all of a submission's archives t
   const fs::path kim = t.path / "class" / "kim";
   fs::create_directories(kim);
   const std::string forty(40, 'x');
-  for (const char* name : {"a.zip", "b.zip", "c.zip"}) write_archive(kim / name, Format::Zip, {{"f.txt", forty}});
+  for (const char* name : {"a.zip", "b.zip", "c.zip"})
+    write_archive(kim / name, Format::Zip, {{"f.txt", forty}});
   ArchiveLimits limits;
   limits.max_bytes = 100;  // two archives' worth, not three
-  auto staged = grader::stage_archives(kim, grader::archives_in(kim), t.path / "unpacked", {"flops"}, limits);
+  auto staged =
+      grader::stage_archives(kim, grader::archives_in(kim), t.path / "unpacked", {"flops"}, limits);
   REQUIRE(staged.notes.size() == 3);
   CHECK(staged.notes[0].find("a.zip was unpacked") == 0);
   CHECK(staged.notes[1].find("b.zip was unpacked") == 0);
@@ -257,7 +259,8 @@ TEST_CASE("archive staging: the limits hold for all of a submission's archives t
 
   limits = ArchiveLimits{};
   limits.max_entries = 2;  // the entries too
-  staged = grader::stage_archives(kim, grader::archives_in(kim), t.path / "unpacked", {"flops"}, limits);
+  staged =
+      grader::stage_archives(kim, grader::archives_in(kim), t.path / "unpacked", {"flops"}, limits);
   REQUIRE(staged.notes.size() == 3);
   CHECK(staged.notes[1].find("b.zip was unpacked") == 0);
   CHECK(staged.notes[2].find("c.zip was not unpacked: it has more than 0 entries") == 0);
@@ -297,4 +300,3 @@ TEST_CASE("archives: a second entry of one path, a FIFO, a backslash name, an ar
   CHECK(fs::is_regular_file(t.path / "outer" / "inner.zip"));
   CHECK_FALSE(fs::exists(t.path / "outer" / "causal.cpp"));
 }
-

@@ -19,7 +19,8 @@
 namespace {
 
 // The inputs that start with `label`.
-std::vector<std::string> starting_with(const std::vector<std::string>& inputs, const std::string& label) {
+std::vector<std::string> starting_with(const std::vector<std::string>& inputs,
+                                       const std::string& label) {
   std::vector<std::string> found;
   for (const auto& s : inputs)
     if (s.rfind(label, 0) == 0) found.push_back(s);
@@ -32,7 +33,8 @@ bool has(const std::vector<std::string>& inputs, const std::string& s) {
 
 }  // namespace
 
-TEST_CASE("build key: source, kit headers, flags, compiler, builder version, sandbox layer, limits") {
+TEST_CASE(
+    "build key: source, kit headers, flags, compiler, builder version, sandbox layer, limits") {
   const std::vector<std::string> in = grader::object_key_inputs("int x = 1;\n");
   CHECK(has(in, "source\nint x = 1;\n"));
   // The kit's flags, as CMake configured them, each one.
@@ -58,7 +60,8 @@ TEST_CASE("build key: source, kit headers, flags, compiler, builder version, san
   // Every kit header a submission may include, with its text: an API header and the shared ones.
   const auto headers = starting_with(in, "header ");
   CHECK(headers.size() >= 6);  // five API headers and exercises/common/
-  const std::string api = grader_test::slurp(std::filesystem::path(LINATTN_SOURCE_DIR) / "exercises" / "flops" / "flops.hpp");
+  const std::string api = grader_test::slurp(std::filesystem::path(LINATTN_SOURCE_DIR) /
+                                             "exercises" / "flops" / "flops.hpp");
   REQUIRE(!api.empty());
   CHECK(has(in, "header flops/flops.hpp\n" + api));
   CHECK(starting_with(in, "header common/").size() >= 1);
@@ -108,7 +111,8 @@ TEST_CASE("build key: the builder's digest is that of every builder source as it
   }
 }
 
-TEST_CASE("build key: the cached object is named by the hash of those inputs, and other sources differ") {
+TEST_CASE(
+    "build key: the cached object is named by the hash of those inputs, and other sources differ") {
   const auto dir = grader_test::fresh_submission("good");
   const std::string source = grader_test::slurp(dir / "flops" / "flops.cpp");
   const grader::BuildResult r = grader::build_runner("flops", dir);

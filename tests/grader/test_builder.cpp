@@ -99,7 +99,8 @@ TEST_CASE("builder: a syntax error fails with file:line on the student's path") 
   CHECK(r.log.find("submissions-cache") == std::string::npos);  // no staging path leaks out
   CHECK(r.log.find("-Werror") == std::string::npos);
   // gcc quotes the offending line under the message: it can read the file by the path it names.
-  CHECK(r.log.find("    6 |   return T * d_phi * d_v  // line 6: the semicolon is missing") != std::string::npos);
+  CHECK(r.log.find("    6 |   return T * d_phi * d_v  // line 6: the semicolon is missing") !=
+        std::string::npos);
   CHECK(r.log.find("......") == std::string::npos);
 
   BuildResult again = build_runner("flops", dir);  // a failure is remembered too
@@ -111,7 +112,8 @@ TEST_CASE("builder: a syntax error fails with file:line on the student's path") 
 
 TEST_CASE("builder: a compile error quotes the student's own line, on their path") {
   const auto dir = fresh_submission("good");
-  std::ofstream(dir / "flops" / "flops.cpp", std::ios::trunc) << "#include \"flops.hpp\"\nthis is not C++\n";
+  std::ofstream(dir / "flops" / "flops.cpp", std::ios::trunc)
+      << "#include \"flops.hpp\"\nthis is not C++\n";
   BuildResult r = build_runner("flops", dir);
   INFO(r.log);
   CHECK_FALSE(r.ok());
@@ -169,7 +171,8 @@ TEST_CASE("builder: including reference code by a relative path is rejected") {
 
 TEST_CASE("builder: including a reference header by an absolute path is rejected") {
   const auto dir = fresh_submission("good");
-  const std::string oracle = std::string(LINATTN_SOURCE_DIR) + "/reference/include/linref/types.hpp";
+  const std::string oracle =
+      std::string(LINATTN_SOURCE_DIR) + "/reference/include/linref/types.hpp";
   BuildResult r = build_flops_with(dir, "#include \"" + oracle + "\"");
   INFO(r.log);
   CHECK_FALSE(r.ok());
@@ -184,7 +187,8 @@ TEST_CASE("builder: including a reference source by an absolute path is rejected
   // The oracle's own implementation, compiled into the submission, would let it call the
   // reference; the include must not get through whatever it contains.
   const auto dir = fresh_submission("good");
-  const std::string oracle = std::string(LINATTN_SOURCE_DIR) + "/reference/src/simple_feature_maps.cpp";
+  const std::string oracle =
+      std::string(LINATTN_SOURCE_DIR) + "/reference/src/simple_feature_maps.cpp";
   BuildResult r = build_flops_with(dir, "#include \"" + oracle + "\"");
   INFO(r.log);
   CHECK_FALSE(r.ok());
@@ -204,7 +208,8 @@ TEST_CASE("builder: only the kit's API headers are allowed from exercises/") {
   BuildResult refused = build_flops_with(dir, "#include \"../causal/causal.cpp\"");
   INFO(refused.log);
   CHECK_FALSE(refused.ok());
-  CHECK(grader::first_errors(refused.log).find("../causal/causal.cpp: No such file or directory") != std::string::npos);
+  CHECK(grader::first_errors(refused.log).find("../causal/causal.cpp: No such file or directory") !=
+        std::string::npos);
   // A file of the system the sandbox does show, but not a header: refused by the include
   // policy, named, and none of its text quoted.
   const auto other = fresh_submission("good");
@@ -227,7 +232,8 @@ TEST_CASE("builder: the include policy alone refuses a file the sandbox shows an
   CHECK_FALSE(r.ok());
   CHECK(r.runner.empty());
   CHECK(grader::first_errors(r.log).find("flops/flops.cpp:") == 0);
-  CHECK(r.log.find("error: includes /dev/null, which is not one of the kit's headers") != std::string::npos);
+  CHECK(r.log.find("error: includes /dev/null, which is not one of the kit's headers") !=
+        std::string::npos);
   std::filesystem::remove_all(dir);
 }
 

@@ -1,6 +1,6 @@
 // Canvas's flat "Download Submissions" folder, turned into a folder per student
-// (grader/src/course/canvas_download.*). Names as Canvas writes them: student_userid_submissionid_file,
-// with _LATE_ after the student for a late submission.
+// (grader/src/course/canvas_download.*). Names as Canvas writes them:
+// student_userid_submissionid_file, with _LATE_ after the student for a late submission.
 #include "src/course/canvas_download.hpp"
 
 #include <doctest/doctest.h>
@@ -18,7 +18,9 @@ using grader::parse_canvas_name;
 
 namespace {
 
-void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+void write(const fs::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+}
 
 std::string read(const fs::path& p) {
   std::ifstream f(p, std::ios::binary);
@@ -59,21 +61,25 @@ TEST_CASE("canvas names: student, user id, submission id, then the file as uploa
 }
 
 TEST_CASE("canvas names: what Canvas never writes is not taken for its names") {
-  for (const char* name : {"causal.cpp", "causal (1).cpp", "Lovelace_1001_52345_causal.cpp", "ada_x1_2_causal.cpp",
-                           "ada_1_y2_causal.cpp", "ada_1_2_", "ada_1_2_.causal.cpp", "ada_LATE_1_causal.cpp",
-                           "_1_2_causal.cpp", "ada_1_2"}) {
+  for (const char* name :
+       {"causal.cpp", "causal (1).cpp", "Lovelace_1001_52345_causal.cpp", "ada_x1_2_causal.cpp",
+        "ada_1_y2_causal.cpp", "ada_1_2_", "ada_1_2_.causal.cpp", "ada_LATE_1_causal.cpp",
+        "_1_2_causal.cpp", "ada_1_2"}) {
     CAPTURE(name);
     CHECK_FALSE(parse_canvas_name(name));
   }
 }
 
-TEST_CASE("canvas download: a folder per student, the latest of a name, other files named, folders untouched") {
+TEST_CASE(
+    "canvas download: a folder per student, the latest of a name, other files named, folders "
+    "untouched") {
   const fs::path root = temp_folder();
   const fs::path cls = root / "class", staging = root / "grades" / "canvas-download";
   fs::create_directories(cls / "carol");
   write(cls / "carol" / "causal.cpp", "carol's own folder");
   write(cls / "lovelaceada_1001_500_causal.cpp", "ada causal, first");
-  write(cls / "lovelaceada_LATE_1001_9000_causal.cpp", "ada causal, resubmitted late");  // 9000 > 500
+  write(cls / "lovelaceada_LATE_1001_9000_causal.cpp",
+        "ada causal, resubmitted late");  // 9000 > 500
   write(cls / "lovelaceada_1001_500_memory.cpp", "ada memory");
   write(cls / "turingalan_1002_501_flops.cpp", "alan flops");
   write(cls / "notes.txt", "not a submission");
@@ -161,4 +167,3 @@ TEST_CASE("canvas download: a pipe in the class folder is named as not graded, n
   CHECK(unpacked.ignored == std::vector<std::string>{"jay_109_300_flops.cpp", "pipe"});
   fs::remove_all(root);
 }
-

@@ -17,7 +17,9 @@ using nlohmann::json;
 
 namespace {
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 std::size_t occurrences(const std::string& text, const std::string& part) {
   std::size_t n = 0;
@@ -25,15 +27,22 @@ std::size_t occurrences(const std::string& text, const std::string& part) {
   return n;
 }
 
-json check(const std::string& name, const std::string& status, double max, const std::string& message = "") {
-  return {{"name", name}, {"function", "crossover_T"}, {"status", status},
-          {"score", status == "passed" ? max : 0.0}, {"max_score", max}, {"message", message}, {"output", ""},
-          {"visibility", "visible"}, {"rerun", "./kit grade x --only flops/" + name}};
+json check(const std::string& name, const std::string& status, double max,
+           const std::string& message = "") {
+  return {{"name", name},
+          {"function", "crossover_T"},
+          {"status", status},
+          {"score", status == "passed" ? max : 0.0},
+          {"max_score", max},
+          {"message", message},
+          {"output", ""},
+          {"visibility", "visible"},
+          {"rerun", "./kit grade x --only flops/" + name}};
 }
 
 // A flops exercise of three checks (2 + 4 + 4 points) with the given statuses and messages.
-json flops(const std::vector<std::pair<std::string, std::string>>& verdicts, const std::string& source = "found",
-           bool built = true) {
+json flops(const std::vector<std::pair<std::string, std::string>>& verdicts,
+           const std::string& source = "found", bool built = true) {
   const std::vector<std::pair<std::string, double>> checks = {{"a", 2}, {"b", 4}, {"c", 4}};
   json list = json::array();
   double score = 0;
@@ -41,12 +50,20 @@ json flops(const std::vector<std::pair<std::string, std::string>>& verdicts, con
     list.push_back(check(checks[i].first, verdicts[i].first, checks[i].second, verdicts[i].second));
     if (verdicts[i].first == "passed") score += checks[i].second;
   }
-  return {{"name", "flops"}, {"score", score}, {"max_score", 10}, {"build", {{"ok", built}, {"log", ""}}},
-          {"checks", list}, {"source_status", source}, {"source_others", json::array()}};
+  return {{"name", "flops"},
+          {"score", score},
+          {"max_score", 10},
+          {"build", {{"ok", built}, {"log", ""}}},
+          {"checks", list},
+          {"source_status", source},
+          {"source_others", json::array()}};
 }
 
 json report(const std::string& name, const json& exercise) {
-  return {{"submission", name}, {"score", exercise["score"]}, {"max_score", 10}, {"exercises", {exercise}}};
+  return {{"submission", name},
+          {"score", exercise["score"]},
+          {"max_score", 10},
+          {"exercises", {exercise}}};
 }
 
 const std::pair<std::string, std::string> kPass{"passed", ""};
@@ -71,9 +88,14 @@ struct SampleClass {
     reports["bob"] = report("bob", flops({kPass, fail("M1"), fail("M1")}));
     reports["cy"] = report("cy", flops({kPass, fail("M1"), kPass}));
     reports["dee"] = report("dee", flops({fail("M2"), {"crashed", "it stopped"}, kPass}));
-    reports["eve"] = report("eve", flops({{"build_error", "x"}, {"build_error", "x"}, {"build_error", "x"}}, "found", false));
-    reports["fay"] = report("fay", flops({{"build_error", ""}, {"build_error", ""}, {"build_error", ""}}, "missing", false));
-    json competing = flops({{"ambiguous", ""}, {"ambiguous", ""}, {"ambiguous", ""}}, "ambiguous", false);
+    reports["eve"] = report(
+        "eve",
+        flops({{"build_error", "x"}, {"build_error", "x"}, {"build_error", "x"}}, "found", false));
+    reports["fay"] = report(
+        "fay",
+        flops({{"build_error", ""}, {"build_error", ""}, {"build_error", ""}}, "missing", false));
+    json competing =
+        flops({{"ambiguous", ""}, {"ambiguous", ""}, {"ambiguous", ""}}, "ambiguous", false);
     competing["source_others"] = {"a/flops.cpp", "b/flops.cpp"};
     reports["gil_v2"] = report("gil_v2", competing);
     reports["gil_v1"] = report("gil_v1", flops({kPass, kPass, kPass}));
@@ -103,8 +125,9 @@ TEST_CASE("class report: counts, each student once, the most frequent mistake fi
   CHECK(s.checks[0].passed == 3);  // ada bob cy (dee's is M2)
   CHECK(s.checks[0].graded == 7);
   CHECK(s.checks[1].passed == 1);  // ada
-  CHECK(s.checks[1].not_passed == std::map<std::string, int>{{"failed", 2}, {"crashed", 1}, {"build_error", 2},
-                                                             {"ambiguous", 1}});
+  CHECK(s.checks[1].not_passed ==
+        std::map<std::string, int>{
+            {"failed", 2}, {"crashed", 1}, {"build_error", 2}, {"ambiguous", 1}});
   CHECK(s.checks[2].passed == 3);  // ada cy dee
   // M1: two students (bob's two checks count once), before M2's one.
   REQUIRE(s.mistakes.size() == 2);
@@ -132,14 +155,17 @@ TEST_CASE("class report: the page shows the counts, the mistakes in order, a lin
   const SampleClass c;
   const std::string page = class_report_html(summarize_class(c.book), "Week 1");
   CHECK(has(page, "<span id=\"counted\">7</span>"));
-  CHECK(has(page, "<tr class=\"mistake\" data-students=\"2\"><td class=\"num\">2</td><td>flops</td><td class=\"text\">M1<"));
+  CHECK(has(page,
+            "<tr class=\"mistake\" data-students=\"2\"><td class=\"num\">2</td><td>flops</td><td "
+            "class=\"text\">M1<"));
   CHECK(page.find(">M1<") < page.find(">M2<"));
   CHECK(has(page, "data-check=\"flops/b\" data-passed=\"1\" data-graded=\"7\""));
   // The total's histogram: the full-marks bin holds one, the lowest three.
   CHECK(has(page, "<g class=\"bin\" data-bin=\"10\" data-count=\"1\">"));
   CHECK(has(page, "<g class=\"bin\" data-bin=\"0-1\" data-count=\"3\">"));
   for (const char* name : {"ada", "bob", "cy", "dee", "eve", "fay", "gil_v1", "gil_v2"})
-    CHECK(has(page, std::string("<a class=\"report\" href=\"reports/") + name + ".html\">" + name + "</a>"));
+    CHECK(has(page, std::string("<a class=\"report\" href=\"reports/") + name + ".html\">" + name +
+                        "</a>"));
   CHECK(has(page, "<li>8 Hal</li>"));
   // Opens from disk and loads nothing: no script, a policy that allows none.
   CHECK(!has(page, "<script"));
@@ -150,8 +176,9 @@ TEST_CASE("class report: hostile folder names, roster cells and messages stay te
   const std::string script = "<script>alert(1)</script>";
   const std::string quote = "q\" onmouseover=\"alert(2)";
   const std::string img = "<img src=x onerror=alert(3)>";
-  const auto roster = gb::parse_roster("folder,id,name\n\"" + std::string("q\"\" onmouseover=\"\"alert(2)") +
-                                       "\",9,\"" + img + "\"\n");
+  const auto roster =
+      gb::parse_roster("folder,id,name\n\"" + std::string("q\"\" onmouseover=\"\"alert(2)") +
+                       "\",9,\"" + img + "\"\n");
   std::map<std::string, json> reports;
   reports[script] = report(script, flops({kPass, fail(img), kPass}));
   reports[quote] = report(quote, flops({kPass, kPass, kPass}));
@@ -174,7 +201,8 @@ TEST_CASE("class report: hostile folder names, roster cells and messages stay te
 
 TEST_CASE("html text: escaping and link segments") {
   CHECK(html::escape("a&b<c>d\"e'f") == "a&amp;b&lt;c&gt;d&quot;e&#39;f");
-  CHECK(html::escape(std::string("bell\x07 nul") + '\0' + "x\ttab\nline") == "bell\\x07 nul\\x00x\ttab\nline");
+  CHECK(html::escape(std::string("bell\x07 nul") + '\0' + "x\ttab\nline") ==
+        "bell\\x07 nul\\x00x\ttab\nline");
   CHECK(html::escape("Zoë 李") == "Zoë 李");
   CHECK(html::url_segment("ada_1-2.v~") == "ada_1-2.v~");
   CHECK(html::url_segment("a/b?c#d e") == "a%2Fb%3Fc%23d%20e");
@@ -187,11 +215,16 @@ TEST_CASE("html text: escaping and link segments") {
 
 TEST_CASE("student report page: each check's verdict and message, the failing ones open") {
   json r = report("<i>me</i>", flops({kPass, fail("<b>M1</b>"), {"crashed", "stopped\x1b[2J"}}));
-  r["exercises"].push_back({{"name", "memory"}, {"score", 0}, {"max_score", 5},
-                            {"build", {{"ok", false}, {"log", "memory.cpp:3: error: <expected> ;"}}},
-                            {"checks", {check("read/x", "build_error", 3, "The exercise does not build"),
-                                        check("read/y", "build_error", 2, "The exercise does not build")}},
-                            {"source", "memory/memory.cpp"}, {"source_status", "found"}});
+  r["exercises"].push_back(
+      {{"name", "memory"},
+       {"score", 0},
+       {"max_score", 5},
+       {"build", {{"ok", false}, {"log", "memory.cpp:3: error: <expected> ;"}}},
+       {"checks",
+        {check("read/x", "build_error", 3, "The exercise does not build"),
+         check("read/y", "build_error", 2, "The exercise does not build")}},
+       {"source", "memory/memory.cpp"},
+       {"source_status", "found"}});
   const std::string page = student_report_html(r);
   CHECK(has(page, "<details class=\"check check-passed\" data-status=\"passed\">"));
   CHECK(has(page, "<details class=\"check check-failed\" data-status=\"failed\" open>"));

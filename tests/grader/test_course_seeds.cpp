@@ -12,11 +12,13 @@ TEST_CASE("seeds: per-student seeds are each student's own, and the same at ever
   using grader::student_seed;
   const auto alice = student_seed(key, "alice", "memory", "read/square-state", 1);
   CHECK(alice == student_seed(key, "alice", "memory", "read/square-state", 1));
-  CHECK(alice == student_seed(key, "  alice\n", "memory", "read/square-state", 1));  // blanks at the ends
+  CHECK(alice ==
+        student_seed(key, "  alice\n", "memory", "read/square-state", 1));  // blanks at the ends
   CHECK(alice != student_seed(key, "bob", "memory", "read/square-state", 1));
   CHECK(alice != student_seed(key, "alice", "memory", "read/orientation", 1));
   CHECK(alice != student_seed(key, "alice", "memory", "read/square-state", 2));
-  CHECK(alice != student_seed("fedcba9876543210fedcba9876543210", "alice", "memory", "read/square-state", 1));
+  CHECK(alice != student_seed("fedcba9876543210fedcba9876543210", "alice", "memory",
+                              "read/square-state", 1));
   CHECK(alice != grader::course_seed(key, "memory", "read/square-state", 1));
   // A class's seeds for one check: all different (200 students), all in 1 .. 2^31 - 1.
   std::set<std::uint64_t> seen;

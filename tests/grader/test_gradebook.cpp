@@ -2,8 +2,8 @@
 // similarity report (grader/src/course/gradebook.hpp), on hand-made folders and reports.
 #include <doctest/doctest.h>
 
-#include "src/util/find_files.hpp"
 #include "src/course/gradebook.hpp"
+#include "src/util/find_files.hpp"
 
 #include <unistd.h>
 
@@ -52,7 +52,10 @@ std::vector<std::string> lines(const std::string& text) {
 // A native report's exercise entry, as the engine writes it.
 json exercise(const std::string& name, double score, double max, bool built = true,
               const std::string& source_status = "found") {
-  return {{"name", name}, {"score", score}, {"max_score", max}, {"build", {{"ok", built}}},
+  return {{"name", name},
+          {"score", score},
+          {"max_score", max},
+          {"build", {{"ok", built}}},
           {"source_status", source_status}};
 }
 
@@ -129,11 +132,13 @@ TEST_CASE("finder: download and case variants count when they are the only candi
     CHECK_MESSAGE(f.kind == FoundSource::Kind::Found, name);
     CHECK(f.shown == name);
   }
-  for (const char* name : {"causal_linear.cpp", "mycausal.cpp", "causal.hpp", "causal (x).cpp", "causal.cpp.bak"})
+  for (const char* name :
+       {"causal_linear.cpp", "mycausal.cpp", "causal.hpp", "causal (x).cpp", "causal.cpp.bak"})
     CHECK_MESSAGE(!names_exercise_file(name, "causal"), name);
 }
 
-TEST_CASE("finder: two candidates are ambiguous, with both named, the kit layout wins and says so") {
+TEST_CASE(
+    "finder: two candidates are ambiguous, with both named, the kit layout wins and says so") {
   TempDir d;
   d.file("s/causal (1).cpp");
   d.file("s/old/causal.cpp");
@@ -165,7 +170,8 @@ TEST_CASE("finder: a symbolic link is never taken") {
 
 TEST_CASE("roster: quoted commas, unicode, a byte-order mark, CRLF, header aliases") {
   const auto roster = gb::parse_roster(
-      "\xEF\xBB\xBF" "Submission,SIS User ID,Student,E-mail\r\n"
+      "\xEF\xBB\xBF"
+      "Submission,SIS User ID,Student,E-mail\r\n"
       "ada,1001,\"Lovelace, Ada\",ada@example.org\r\n"
       "\r\n"
       "zoe,1002,\"Zoë \"\"Z\"\" Ünal\",zoe@example.org\r\n");
@@ -175,15 +181,16 @@ TEST_CASE("roster: quoted commas, unicode, a byte-order mark, CRLF, header alias
   CHECK(roster[0].name == "Lovelace, Ada");
   CHECK(roster[1].name == "Zoë \"Z\" Ünal");
   CHECK(roster[1].email == "zoe@example.org");
-  CHECK_THROWS_WITH_AS(gb::parse_roster("folder,name\nada,Ada\n"), doctest::Contains("no id column"),
-                       std::runtime_error);
+  CHECK_THROWS_WITH_AS(gb::parse_roster("folder,name\nada,Ada\n"),
+                       doctest::Contains("no id column"), std::runtime_error);
   CHECK_THROWS_AS(gb::parse_roster("folder,id\n\"ada,1\n"), std::runtime_error);
   // Without a folder column, the ids name the folders.
   CHECK(gb::parse_roster("id,name\n1001,Ada\n")[0].folder == "1001");
 }
 
 TEST_CASE("csv fields round-trip through the parser") {
-  const std::vector<std::string> fields = {"plain", "a, b", "say \"hi\"", "two\nlines", "Zoë 李", ""};
+  const std::vector<std::string> fields = {"plain",      "a, b",   "say \"hi\"",
+                                           "two\nlines", "Zoë 李", ""};
   std::string line;
   for (std::size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + gb::csv_field(fields[i]);
   const auto rows = gb::parse_csv(line + "\n");
@@ -193,12 +200,16 @@ TEST_CASE("csv fields round-trip through the parser") {
 
 // --- statuses and the gradebook -----------------------------------------------------------
 
-TEST_CASE("statuses: ok, partial, build_error, missing_files, ambiguous, per exercise and per submission") {
+TEST_CASE(
+    "statuses: ok, partial, build_error, missing_files, ambiguous, per exercise and per "
+    "submission") {
   CHECK(std::string(gb::exercise_status(exercise("causal", 35, 35))) == "ok");
   CHECK(std::string(gb::exercise_status(exercise("causal", 0, 35))) == "partial");
   CHECK(std::string(gb::exercise_status(exercise("causal", 0, 35, false))) == "build_error");
-  CHECK(std::string(gb::exercise_status(exercise("causal", 0, 35, false, "missing"))) == "missing_files");
-  CHECK(std::string(gb::exercise_status(exercise("causal", 0, 35, false, "ambiguous"))) == "ambiguous");
+  CHECK(std::string(gb::exercise_status(exercise("causal", 0, 35, false, "missing"))) ==
+        "missing_files");
+  CHECK(std::string(gb::exercise_status(exercise("causal", 0, 35, false, "ambiguous"))) ==
+        "ambiguous");
   CHECK(gb::submission_status({"ok", "ok"}) == "ok");
   CHECK(gb::submission_status({"ok", "partial"}) == "partial");
   CHECK(gb::submission_status({"partial", "missing_files"}) == "missing_files");
@@ -213,8 +224,10 @@ TEST_CASE("gradebook: two competing files are `ambiguous`, and the notes name bo
   const gb::Book book = gb::join({}, reports, {"flops", "causal"});
   const auto rows = lines(gb::gradebook_csv(book, false));
   REQUIRE(rows.size() == 2);
-  CHECK(rows[1] == "erin,,,,10,0,10,10,45,no,0,ambiguous,ok,ambiguous,"
-                   "\"not in the roster; several files, none graded: causal (causal (1).cpp, old/causal.cpp)\"");
+  CHECK(
+      rows[1] ==
+      "erin,,,,10,0,10,10,45,no,0,ambiguous,ok,ambiguous,"
+      "\"not in the roster; several files, none graded: causal (causal (1).cpp, old/causal.cpp)\"");
   CHECK(gb::facts(book, book.rows[0]).missing.empty());  // competing files are not a missing file
 }
 
@@ -224,13 +237,24 @@ TEST_CASE("gradebook: roster columns, statuses, a row per student and per strang
   const auto rows = lines(gb::gradebook_csv(book, false));
   REQUIRE(rows.size() == 7);  // header, five roster entries, one stranger
   CHECK(rows[0] ==
-        "submission,student_id,name,email,flops,causal,total,total_after_late,max_score,late,days_late,status,"
+        "submission,student_id,name,email,flops,causal,total,total_after_late,max_score,late,days_"
+        "late,status,"
         "flops_status,causal_status,notes");
   CHECK(rows[1] == "ada,1001,\"Lovelace, Ada\",ada@example.org,10,35,45,45,45,no,0,ok,ok,ok,");
-  CHECK(rows[2] == "zoe_unal_42,1002,Zoë Ünal-Åström,zoe@example.org,10,12.5,22.5,22.5,45,no,0,partial,ok,partial,");
-  CHECK(rows[3] == "li,1003,李 小龙,li@example.org,10,0,10,10,45,no,0,build_error,ok,build_error,does not build: causal");
-  CHECK(rows[4] == "max,1004,Max Mustermann,max@example.org,0,35,35,35,45,no,0,missing_files,missing_files,ok,missing: flops");
-  CHECK(rows[5] == ",1005,Nora Nobody,nora@example.org,0,0,0,0,45,no,0,missing_files,missing_files,missing_files,no submission");
+  CHECK(rows[2] ==
+        "zoe_unal_42,1002,Zoë "
+        "Ünal-Åström,zoe@example.org,10,12.5,22.5,22.5,45,no,0,partial,ok,partial,");
+  CHECK(rows[3] ==
+        "li,1003,李 小龙,li@example.org,10,0,10,10,45,no,0,build_error,ok,build_error,does not "
+        "build: causal");
+  CHECK(rows[4] ==
+        "max,1004,Max "
+        "Mustermann,max@example.org,0,35,35,35,45,no,0,missing_files,missing_files,ok,missing: "
+        "flops");
+  CHECK(rows[5] ==
+        ",1005,Nora "
+        "Nobody,nora@example.org,0,0,0,0,45,no,0,missing_files,missing_files,missing_files,no "
+        "submission");
   CHECK(rows[6] == "stranger,,,,10,35,45,45,45,no,0,ok,ok,ok,not in the roster");
   CHECK(book.not_in_roster == std::vector<std::string>{"stranger"});
   CHECK(book.no_submission == std::vector<std::string>{"1005 Nora Nobody"});
@@ -241,8 +265,8 @@ TEST_CASE("exports: Canvas's and Moodle's import columns, one row per roster stu
   const gb::Book book = sample_class(roster);
   const auto canvas = gb::parse_csv(gb::canvas_csv(book, "Linear attention", false));
   REQUIRE(canvas.size() == 6);
-  CHECK(canvas[0] == std::vector<std::string>{"Student", "ID", "SIS User ID", "SIS Login ID", "Section",
-                                              "Linear attention"});
+  CHECK(canvas[0] == std::vector<std::string>{"Student", "ID", "SIS User ID", "SIS Login ID",
+                                              "Section", "Linear attention"});
   CHECK(canvas[1] == std::vector<std::string>{"Lovelace, Ada", "", "1001", "", "", "45"});
   CHECK(canvas[2][0] == "Zoë Ünal-Åström");
   CHECK(canvas[5] == std::vector<std::string>{"Nora Nobody", "", "1005", "", "", "0"});
@@ -250,13 +274,14 @@ TEST_CASE("exports: Canvas's and Moodle's import columns, one row per roster stu
 
   const auto moodle = gb::parse_csv(gb::moodle_csv(book, "Linear attention", false));
   REQUIRE(moodle.size() == 6);
-  CHECK(moodle[0] == std::vector<std::string>{"First name", "Last name", "ID number", "Email address",
-                                              "Linear attention"});
+  CHECK(moodle[0] == std::vector<std::string>{"First name", "Last name", "ID number",
+                                              "Email address", "Linear attention"});
   CHECK(moodle[3] == std::vector<std::string>{"李 小龙", "", "1003", "li@example.org", "10"});
   for (const auto& row : moodle) CHECK(row.size() == moodle[0].size());
 
   const auto scores = lines(gb::scores_csv(book, false));
-  CHECK(scores == std::vector<std::string>{"id,score", "1001,45", "1002,22.5", "1003,10", "1004,35", "1005,0"});
+  CHECK(scores == std::vector<std::string>{"id,score", "1001,45", "1002,22.5", "1003,10", "1004,35",
+                                           "1005,0"});
 }
 
 TEST_CASE("--bom: every file starts with the UTF-8 byte-order mark, and only then") {
@@ -286,25 +311,32 @@ TEST_CASE("reports of removed submissions are removed, the others kept") {
   CHECK(fs::exists(d.path / "reports/notes.txt"));
 }
 
-TEST_CASE("similarity: identical but reformatted sources group, different ones and the stub do not") {
-  const std::string a = "// mine\nint f(int x) {\n  return x + 1;  // add\n}\nconst char* s = \"a  b\";\n";
-  const std::string b = "/* header\n comment */ int f(int x)\n{\n\treturn x+1;\n}\nconst char* s = \"a  b\";";
+TEST_CASE(
+    "similarity: identical but reformatted sources group, different ones and the stub do not") {
+  const std::string a =
+      "// mine\nint f(int x) {\n  return x + 1;  // add\n}\nconst char* s = \"a  b\";\n";
+  const std::string b =
+      "/* header\n comment */ int f(int x)\n{\n\treturn x+1;\n}\nconst char* s = \"a  b\";";
   const std::string c = "int f(int x) { return x + 2; }\nconst char* s = \"a  b\";\n";
-  const std::string lit = "int f(int x) { return x + 1; }\nconst char* s = \"a b\";\n";  // a literal differs
+  const std::string lit =
+      "int f(int x) { return x + 1; }\nconst char* s = \"a b\";\n";  // a literal differs
   const std::string stub = "int f(int x) { throw 0; }\n";
   CHECK(gb::normalized_source(a) == gb::normalized_source(b));
   CHECK(gb::normalized_source(a) != gb::normalized_source(lit));
   const std::map<std::string, std::map<std::string, std::string>> sources = {
-      {"causal", {{"ann", a}, {"ben", b}, {"cat", c}, {"dan", lit}, {"eve", stub}, {"fay", stub + "\n"}}}};
+      {"causal",
+       {{"ann", a}, {"ben", b}, {"cat", c}, {"dan", lit}, {"eve", stub}, {"fay", stub + "\n"}}}};
   const auto groups = gb::similar_groups(sources, {{"causal", stub}});
   REQUIRE(groups.size() == 1);
   CHECK(groups[0].exercise == "causal");
   CHECK(groups[0].members == std::vector<std::string>{"ann", "ben"});
   std::vector<gb::Student> roster;
   const gb::Book book = gb::join({}, {}, {"causal"});
-  const auto rows = gb::parse_csv(gb::similarity_csv(groups, book, {{"causal", {{"ann", "causal.cpp"}}}}, false));
+  const auto rows =
+      gb::parse_csv(gb::similarity_csv(groups, book, {{"causal", {{"ann", "causal.cpp"}}}}, false));
   REQUIRE(rows.size() == 3);
-  CHECK(rows[0] == std::vector<std::string>{"exercise", "group", "hash", "submission", "student_id", "name", "file"});
+  CHECK(rows[0] == std::vector<std::string>{"exercise", "group", "hash", "submission", "student_id",
+                                            "name", "file"});
   CHECK(rows[1][3] == "ann");
   CHECK(rows[1][6] == "causal.cpp");
   CHECK(rows[2][3] == "ben");
@@ -332,17 +364,24 @@ TEST_CASE("csv injection: a cell that starts like a formula is written as text, 
     }
   const std::vector<gb::SimilarGroup> groups = {{"flops", "abc", {"=1+2", "@bob"}}};
   const auto sim = gb::parse_csv(gb::similarity_csv(
-      groups, book, {{"flops", {{"=1+2", "=HYPERLINK(\"x\").cpp"}, {"@bob", "-flops.cpp"}}}}, false));
+      groups, book, {{"flops", {{"=1+2", "=HYPERLINK(\"x\").cpp"}, {"@bob", "-flops.cpp"}}}},
+      false));
   REQUIRE(sim.size() == 3);
   CHECK(sim[1][3] == "'=1+2");
   CHECK(sim[1][6] == "'=HYPERLINK(\"x\").cpp");
   CHECK(sim[2][6] == "'-flops.cpp");
 }
 
-TEST_CASE("csv injection: formulas after blanks, in full width, or after a semicolon are written as text") {
+TEST_CASE(
+    "csv injection: formulas after blanks, in full width, or after a semicolon are written as "
+    "text") {
   // Red-team: only the very first character was looked at, and ';' (the separator of Excel in
   // many European locales) was not quoted, so "x;=1+2" became two cells, the second a formula.
-  for (const std::string cell : {"  =1+2", "\n=1+2", " \t@SUM(A1)", "\xEF\xBC\x9D" "1+2", " \xEF\xBC\x8B" "1"}) {
+  for (const std::string cell : {"  =1+2", "\n=1+2", " \t@SUM(A1)",
+                                 "\xEF\xBC\x9D"
+                                 "1+2",
+                                 " \xEF\xBC\x8B"
+                                 "1"}) {
     CAPTURE(cell);
     const auto rows = gb::parse_csv(gb::csv_field(cell) + "\n");
     REQUIRE(rows.size() == 1);
@@ -350,7 +389,8 @@ TEST_CASE("csv injection: formulas after blanks, in full width, or after a semic
   }
   CHECK(gb::csv_field("x;=1+2") == "\"x;=1+2\"");
   CHECK(gb::csv_field("x; @A1") == "\"x; @A1\"");
-  CHECK(gb::csv_field("missing: flops; does not build: causal") == "missing: flops; does not build: causal");
+  CHECK(gb::csv_field("missing: flops; does not build: causal") ==
+        "missing: flops; does not build: causal");
   CHECK(gb::csv_field("a = b") == "a = b");  // '=' inside a cell is no formula
   CHECK(gb::csv_field("Zoë") == "Zoë");
   CHECK(gb::csv_field("   ") == "   ");
@@ -368,8 +408,10 @@ TEST_CASE("gradebook: how grade-all took the files (the report's intake) is in t
   const gb::Book book = gb::join({}, {{"kim", r}}, {"flops"});
   const auto rows = lines(gb::gradebook_csv(book, false));
   REQUIRE(rows.size() == 2);
-  CHECK(rows[1] == "kim,,,,10,10,10,10,no,0,ok,ok,not in the roster; flops-1.cpp (Canvas submission 900) is graded; "
-                   "kim.zip was unpacked (1 file)");
+  CHECK(rows[1] ==
+        "kim,,,,10,10,10,10,no,0,ok,ok,not in the roster; flops-1.cpp (Canvas submission 900) is "
+        "graded; "
+        "kim.zip was unpacked (1 file)");
 }
 
 TEST_CASE("roster: Canvas's own gradebook export, as it comes") {
@@ -390,15 +432,18 @@ TEST_CASE("roster: Canvas's own gradebook export, as it comes") {
   CHECK(roster[1].canvas_id == "1002");
 
   // Download folders are <name>_<canvas id>; a folder named by the student id still matches.
-  std::map<std::string, json> reports = {{"lovelaceada_1001", report({exercise("flops", 10, 10)})},
-                                         {"1002", report({exercise("flops", 5, 10)})},
-                                         {"hoppergrace_21001", report({exercise("flops", 10, 10)})}};
+  std::map<std::string, json> reports = {
+      {"lovelaceada_1001", report({exercise("flops", 10, 10)})},
+      {"1002", report({exercise("flops", 5, 10)})},
+      {"hoppergrace_21001", report({exercise("flops", 10, 10)})}};
   const gb::Book book = gb::join(roster, reports, {"flops"});
   CHECK(book.not_in_roster == std::vector<std::string>{"hoppergrace_21001"});
   const auto canvas = gb::parse_csv(gb::canvas_csv(book, "Linear attention", false));
   REQUIRE(canvas.size() == 3);
-  CHECK(canvas[1] == std::vector<std::string>{"Lovelace, Ada", "1001", "S-17", "ada", "Section 1", "10"});
-  CHECK(canvas[2] == std::vector<std::string>{"Turing, Alan", "1002", "1002", "alan", "Section 1", "5"});
+  CHECK(canvas[1] ==
+        std::vector<std::string>{"Lovelace, Ada", "1001", "S-17", "ada", "Section 1", "10"});
+  CHECK(canvas[2] ==
+        std::vector<std::string>{"Turing, Alan", "1002", "1002", "alan", "Section 1", "5"});
 }
 
 TEST_CASE("several folders for one student: the latest is taken, or the one the roster pins") {
@@ -415,7 +460,8 @@ TEST_CASE("several folders for one student: the latest is taken, or the one the 
   CHECK(rows[1].back() == "one of 2 folders of 1001, the one in the exports (the newest files)");
   CHECK(rows[2].back() == "one of 2 folders of 1001; the exports take alice_v2");
   REQUIRE(book.several_folders.size() == 1);
-  CHECK(book.several_folders[0] == "1001: alice_v2 alice (the exports take alice_v2: the newest files)");
+  CHECK(book.several_folders[0] ==
+        "1001: alice_v2 alice (the exports take alice_v2: the newest files)");
 
   // By Canvas submission id when both have one, whatever the files' times: 1000 is after 900.
   recency = {{"alice", {"1000", 100}}, {"alice_v2", {"900", 200}}};
@@ -427,54 +473,76 @@ TEST_CASE("several folders for one student: the latest is taken, or the one the 
   recency = {{"alice", {"", 100}}, {"alice_v2", {"", 200}}};
   book = gb::join(pinned, reports, {"flops"}, recency);
   CHECK(gb::parse_csv(gb::scores_csv(book, false))[1] == std::vector<std::string>{"1001", "2"});
-  CHECK(book.several_folders[0] == "1001: alice alice_v2 (the exports take alice: pinned by the roster)");
+  CHECK(book.several_folders[0] ==
+        "1001: alice alice_v2 (the exports take alice: pinned by the roster)");
 }
 
-TEST_CASE("gradebook: late work from the roster's time and Canvas's _LATE_ flag, the exports after the penalty") {
+TEST_CASE(
+    "gradebook: late work from the roster's time and Canvas's _LATE_ flag, the exports after the "
+    "penalty") {
   const auto roster = gb::parse_roster(
       "folder,id,name,submitted\n"
-      "ada,1001,Ada,2026-03-06T23:00:00-05:00\n"   // on time
-      "bob,1002,Bob,2026-03-08T10:00:00-05:00\n"   // 34 hours late: 2 days, 20% off
-      "cy,1003,Cy,\n");                            // no time: Canvas flagged its files _LATE_
+      "ada,1001,Ada,2026-03-06T23:00:00-05:00\n"  // on time
+      "bob,1002,Bob,2026-03-08T10:00:00-05:00\n"  // 34 hours late: 2 days, 20% off
+      "cy,1003,Cy,\n");                           // no time: Canvas flagged its files _LATE_
   json cy = report({exercise("flops", 10, 10)});
   cy["canvas_late"] = true;
-  gb::Book book = gb::join(roster, {{"ada", report({exercise("flops", 10, 10)})},
-                                    {"bob", report({exercise("flops", 10, 10)})}, {"cy", cy}}, {"flops"});
-  book.late = grader::parse_late_policy("2026-03-06T23:59:00-05:00", json{{"per_day", 10}, {"cap", 50}});
+  gb::Book book = gb::join(roster,
+                           {{"ada", report({exercise("flops", 10, 10)})},
+                            {"bob", report({exercise("flops", 10, 10)})},
+                            {"cy", cy}},
+                           {"flops"});
+  book.late =
+      grader::parse_late_policy("2026-03-06T23:59:00-05:00", json{{"per_day", 10}, {"cap", 50}});
   const auto rows = lines(gb::gradebook_csv(book, false));
   REQUIRE(rows.size() == 4);
-  CHECK(rows[0] == "submission,student_id,name,email,flops,total,total_after_late,max_score,late,days_late,status,"
-                   "flops_status,notes");
+  CHECK(rows[0] ==
+        "submission,student_id,name,email,flops,total,total_after_late,max_score,late,days_late,"
+        "status,"
+        "flops_status,notes");
   CHECK(rows[1] == "ada,1001,Ada,,10,10,10,10,no,0,ok,ok,");
-  CHECK(rows[2] == "bob,1002,Bob,,10,10,8,10,yes,2,ok,ok,"
-                   "\"late: submitted 2026-03-08T10:00:00-05:00 (roster), 20% off\"");
-  CHECK(rows[3] == "cy,1003,Cy,,10,10,9,10,yes,1,ok,ok,"
-                   "\"late: Canvas's _LATE_ flag, no time known, counted as 1 day, 10% off\"");
+  CHECK(rows[2] ==
+        "bob,1002,Bob,,10,10,8,10,yes,2,ok,ok,"
+        "\"late: submitted 2026-03-08T10:00:00-05:00 (roster), 20% off\"");
+  CHECK(rows[3] ==
+        "cy,1003,Cy,,10,10,9,10,yes,1,ok,ok,"
+        "\"late: Canvas's _LATE_ flag, no time known, counted as 1 day, 10% off\"");
   // The LMS gets the score after the penalty.
-  CHECK(lines(gb::scores_csv(book, false)) == std::vector<std::string>{"id,score", "1001,10", "1002,8", "1003,9"});
+  CHECK(lines(gb::scores_csv(book, false)) ==
+        std::vector<std::string>{"id,score", "1001,10", "1002,8", "1003,9"});
   CHECK(gb::parse_csv(gb::canvas_csv(book, "x", false))[2][5] == "8");
   // A time the roster gets wrong stops before any grading, naming the entry.
   CHECK_THROWS_WITH_AS(gb::parse_roster("folder,id,submitted\nada,1,yesterday\n"),
                        doctest::Contains("roster entry 2"), std::runtime_error);
 }
 
-TEST_CASE("gradebook: a student's own due time in the roster (an extension) replaces the assignment's") {
+TEST_CASE(
+    "gradebook: a student's own due time in the roster (an extension) replaces the assignment's") {
   const auto roster = gb::parse_roster(
       "folder,id,name,submitted,due\n"
-      "ada,1001,Ada,2026-03-08T10:00:00-05:00,2026-03-09T23:59:00-05:00\n"  // on time by her extension
-      "bob,1002,Bob,2026-03-08T10:00:00-05:00,2026-03-07T23:59:00-05:00\n"  // 10 hours after his: 1 day
-      "cy,1003,Cy,2026-03-08T10:00:00-05:00,\n");                          // the assignment's: 2 days
-  gb::Book book = gb::join(roster, {{"ada", report({exercise("flops", 10, 10)})},
-                                    {"bob", report({exercise("flops", 10, 10)})},
-                                    {"cy", report({exercise("flops", 10, 10)})}}, {"flops"});
+      "ada,1001,Ada,2026-03-08T10:00:00-05:00,2026-03-09T23:59:00-05:00\n"  // on time by her
+                                                                            // extension
+      "bob,1002,Bob,2026-03-08T10:00:00-05:00,2026-03-07T23:59:00-05:00\n"  // 10 hours after his: 1
+                                                                            // day
+      "cy,1003,Cy,2026-03-08T10:00:00-05:00,\n");  // the assignment's: 2 days
+  gb::Book book = gb::join(roster,
+                           {{"ada", report({exercise("flops", 10, 10)})},
+                            {"bob", report({exercise("flops", 10, 10)})},
+                            {"cy", report({exercise("flops", 10, 10)})}},
+                           {"flops"});
   book.late = grader::parse_late_policy("2026-03-06T23:59:00-05:00", json{{"per_day", 10}});
   const auto rows = lines(gb::gradebook_csv(book, false));
   REQUIRE(rows.size() == 4);
-  CHECK(rows[1] == "ada,1001,Ada,,10,10,10,10,no,0,ok,ok,"
-                   "on time by the student's own due time 2026-03-09T23:59:00-05:00 (roster)");
-  CHECK(rows[2] == "bob,1002,Bob,,10,10,9,10,yes,1,ok,ok,\"late: submitted 2026-03-08T10:00:00-05:00 (roster), "
-                   "against the student's own due time 2026-03-07T23:59:00-05:00, 10% off\"");
-  CHECK(rows[3] == "cy,1003,Cy,,10,10,8,10,yes,2,ok,ok,\"late: submitted 2026-03-08T10:00:00-05:00 (roster), 20% off\"");
-  CHECK_THROWS_WITH_AS(gb::parse_roster("folder,id,due\nada,1,next week\n"), doctest::Contains("its due time"),
-                       std::runtime_error);
+  CHECK(rows[1] ==
+        "ada,1001,Ada,,10,10,10,10,no,0,ok,ok,"
+        "on time by the student's own due time 2026-03-09T23:59:00-05:00 (roster)");
+  CHECK(
+      rows[2] ==
+      "bob,1002,Bob,,10,10,9,10,yes,1,ok,ok,\"late: submitted 2026-03-08T10:00:00-05:00 (roster), "
+      "against the student's own due time 2026-03-07T23:59:00-05:00, 10% off\"");
+  CHECK(rows[3] ==
+        "cy,1003,Cy,,10,10,8,10,yes,2,ok,ok,\"late: submitted 2026-03-08T10:00:00-05:00 (roster), "
+        "20% off\"");
+  CHECK_THROWS_WITH_AS(gb::parse_roster("folder,id,due\nada,1,next week\n"),
+                       doctest::Contains("its due time"), std::runtime_error);
 }

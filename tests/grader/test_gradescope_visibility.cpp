@@ -1,8 +1,8 @@
 // Gradescope's results.json and the checks students may not see yet: each test keeps the
 // visibility the assignment gave its check, and the line at the top adds up the visible
 // checks only, so that it never gives away what the (hidden) total holds.
-#include "status_words.hpp"
 #include "src/report/report.hpp"
+#include "status_words.hpp"
 
 #include <doctest/doctest.h>
 
@@ -10,7 +10,8 @@
 
 namespace {
 
-grader::CheckResult check(const std::string& name, double score, double max, const std::string& visibility) {
+grader::CheckResult check(const std::string& name, double score, double max,
+                          const std::string& visibility) {
   grader::CheckResult c;
   c.name = name;
   c.function = "f";
@@ -27,7 +28,8 @@ grader::Report report() {
   grader::ExerciseResult ex;
   ex.name = "causal";
   ex.checks = {check("recurrent/hand", 3, 3, "visible"), check("recurrent/eps", 0, 1, "visible"),
-               check("parallel/random", 2, 2, "after_due_date"), check("step/random", 1.5, 1.5, "after_published"),
+               check("parallel/random", 2, 2, "after_due_date"),
+               check("step/random", 1.5, 1.5, "after_published"),
                check("step/extra", 1, 1, "hidden")};
   for (const auto& c : ex.checks) {
     ex.score += c.score;
@@ -58,7 +60,8 @@ TEST_CASE("gradescope: the top line adds up the visible checks only") {
   const std::string line = grader::to_gradescope_json(report()).at("output");
   INFO(line);
   CHECK(line.rfind("linattn-kit grader: 3 / 4 in the checks shown now.", 0) == 0);
-  CHECK(line.find("(4.5 points)") != std::string::npos);  // what is held back: its size, not its score
+  CHECK(line.find("(4.5 points)") !=
+        std::string::npos);  // what is held back: its size, not its score
   CHECK(line.find("after the due date or when grades are published") != std::string::npos);
   // Neither the whole score (7.5), nor the other checks' (4.5 of 4.5), nor all the points
   // (8.5) appears.

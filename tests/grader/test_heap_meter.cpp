@@ -204,9 +204,14 @@ TEST_CASE("heap meter: aligned allocations are counted while held and released w
     const std::int64_t base = runner::live_heap_bytes();
     switch (how) {
       case 0: p = aligned_alloc(4096, n); break;
-      case 1: if (posix_memalign(&p, 64, n) != 0) p = nullptr; break;
+      case 1:
+        if (posix_memalign(&p, 64, n) != 0) p = nullptr;
+        break;
       case 2: p = memalign(128, n); break;
-      default: blocks = new Block[n / sizeof(Block)]; p = blocks; break;  // aligned new
+      default:
+        blocks = new Block[n / sizeof(Block)];
+        p = blocks;
+        break;  // aligned new
     }
     if (p != nullptr) touch(p, n);
     const std::int64_t held = grown(base);
@@ -214,7 +219,11 @@ TEST_CASE("heap meter: aligned allocations are counted while held and released w
     else std::free(p);
     const std::int64_t released = grown(base);
     REQUIRE(p != nullptr);
-    CHECK(reinterpret_cast<std::uintptr_t>(p) % (how == 0 ? 4096 : how == 1 ? 64 : how == 2 ? 128 : 256) == 0);
+    CHECK(reinterpret_cast<std::uintptr_t>(p) % (how == 0   ? 4096
+                                                 : how == 1 ? 64
+                                                 : how == 2 ? 128
+                                                            : 256) ==
+          0);
     CHECK(held >= 24 * M);
     CHECK(held < 25 * M);
     CHECK(released == 0);
@@ -230,7 +239,8 @@ TEST_CASE("heap meter: aligned allocations are counted while held and released w
   CHECK(runner::peak_heap_bytes() < 41 * MB);
 }
 
-TEST_CASE("heap meter: a metered call that frees what it allocated leaves the count at its baseline") {
+TEST_CASE(
+    "heap meter: a metered call that frees what it allocated leaves the count at its baseline") {
   std::int64_t left = -1;
   runner::metered([&] {
     const std::int64_t base = runner::live_heap_bytes();

@@ -51,7 +51,8 @@ TEST_CASE("a sandboxed program cannot open the kit's files") {
     MESSAGE("no sandbox on this machine: nothing to test");
     return;
   }
-  for (const char* file : {"/README.md", "/solutions/memory/memory.cpp", "/reference/src/memory.cpp"}) {
+  for (const char* file :
+       {"/README.md", "/solutions/memory/memory.cpp", "/reference/src/memory.cpp"}) {
     const int got = reach({"open", std::string(LINATTN_SOURCE_DIR) + file});
     CAPTURE(file);
     CHECK((got == ENOENT || got == EACCES));
@@ -106,15 +107,16 @@ TEST_CASE("the compile log keeps the submission's lines and hides other files' t
       "/usr/share/doc/secret.txt:1:1: error: 'hello' does not name a type\n"
       "    1 | hello world SECRET\n"
       "      | ^~~~~\n"
-      "/usr/include/eigen3/Eigen/src/Core/GeneralProduct.h:419:38: error: static assertion failed: INVALID_MATRIX_PRODUCT\n"
+      "/usr/include/eigen3/Eigen/src/Core/GeneralProduct.h:419:38: error: static assertion failed: "
+      "INVALID_MATRIX_PRODUCT\n"
       "  419 |   EIGEN_STATIC_ASSERT(ProductIsValid || SameSizes, INVALID_MATRIX_PRODUCT)\n"
       "memory/memory.cpp:7:12: error: 'x' was not declared in this scope\n"
       "    7 |   return x;\n"
       "      |          ^\n"
       "/usr/bin/ld: memory/memory.cpp: undefined reference to `linattn::read'\n";
-  const std::string kept = submission_only_log(log, "memory/memory.cpp", [](const std::string& path) {
-    return path.rfind("/usr/include/", 0) == 0;
-  });
+  const std::string kept = submission_only_log(
+      log, "memory/memory.cpp",
+      [](const std::string& path) { return path.rfind("/usr/include/", 0) == 0; });
   CHECK(kept.find("SECRET") == std::string::npos);
   CHECK(kept.find("does not name a type") == std::string::npos);
   CHECK(kept.find("/usr/share/doc/secret.txt") != std::string::npos);  // named, not quoted
@@ -148,8 +150,8 @@ TEST_CASE("Landlock keeps a program to /usr and its own folder (the chroot layer
   };
   CHECK(reach_here(std::string(LINATTN_SOURCE_DIR) + "/README.md") == EACCES);
   CHECK(reach_here("/etc/passwd") == EACCES);
-  CHECK(reach_here("/usr/include/stdio.h") == 0);   // the toolchain's files: readable
-  CHECK(reach_here(program.string()) == 0);          // its own folder too
+  CHECK(reach_here("/usr/include/stdio.h") == 0);  // the toolchain's files: readable
+  CHECK(reach_here(program.string()) == 0);        // its own folder too
   fs::remove_all(folder);
 }
 

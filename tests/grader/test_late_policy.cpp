@@ -96,18 +96,21 @@ namespace {
 std::string gradescope_metadata(const std::string& created_at, const std::string& user_due,
                                 const std::string& second_user_due = "") {
   auto user = [](const std::string& sid, const std::string& email, int id, const std::string& due) {
-    return R"({"email": ")" + email + R"(", "id": )" + std::to_string(id) + R"(, "name": "Student User", "sid": ")" +
-           sid + R"(", "assignment": {"due_date": ")" + due +
+    return R"({"email": ")" + email + R"(", "id": )" + std::to_string(id) +
+           R"(, "name": "Student User", "sid": ")" + sid + R"(", "assignment": {"due_date": ")" +
+           due +
            R"(", "late_due_date": null, "release_date": "2018-07-02T00:00:00.000000-07:00"}, "sections": []})";
   };
   std::string users = user("s2002", "student@example.com", 1234, user_due);
-  if (!second_user_due.empty()) users += ", " + user("s1001", "partner@example.com", 1235, second_user_due);
+  if (!second_user_due.empty())
+    users += ", " + user("s1001", "partner@example.com", 1235, second_user_due);
   return R"({"id": 123456, "created_at": ")" + created_at + R"(",
     "assignment": {"due_date": "2018-07-31T23:00:00.000000-07:00", "group_size": 4, "group_submission": true,
                    "id": 25828, "course_id": 1234, "late_due_date": null,
                    "release_date": "2018-07-02T00:00:00.000000-07:00", "title": "Programming Assignment 1",
                    "total_points": "20.0"},
-    "submission_method": "upload", "users": [)" + users + R"(], "previous_submissions": []})";
+    "submission_method": "upload", "users": [)" +
+         users + R"(], "previous_submissions": []})";
 }
 
 std::optional<grader::Lateness> late_with(const std::string& metadata) {
@@ -131,7 +134,8 @@ TEST_CASE("late: Gradescope's extensions, the student's own due date") {
   CHECK(l->penalty_percent == 0);
   CHECK(l->due == extended);
   CHECK(l->due_from == "gradescope extension");
-  CHECK(grader::describe_due(*l) == "due " + extended + ", your own due date on Gradescope (an extension)");
+  CHECK(grader::describe_due(*l) ==
+        "due " + extended + ", your own due date on Gradescope (an extension)");
   CHECK(grader::lateness_json(*l, 10).at("due_from") == "gradescope extension");
   // After the extension: late by the days after it, not after the assignment's due date.
   l = late_with(gradescope_metadata("2018-08-04T01:00:00.000000-07:00", extended));
@@ -150,7 +154,8 @@ TEST_CASE("late: Gradescope's extensions, the student's own due date") {
   CHECK_FALSE(l->late);
   CHECK(l->due == extended);
   // A user's due date that is not a time is refused, not ignored.
-  CHECK_THROWS_AS(late_with(gradescope_metadata("2018-08-02T12:00:00Z", "next week")), grader::LatePolicyError);
+  CHECK_THROWS_AS(late_with(gradescope_metadata("2018-08-02T12:00:00Z", "next week")),
+                  grader::LatePolicyError);
 }
 
 TEST_CASE("late: whose submission it is, from Gradescope's users (per-student seeds)") {
@@ -163,11 +168,15 @@ TEST_CASE("late: whose submission it is, from Gradescope's users (per-student se
   };
   CHECK(identity(gradescope_metadata("2018-08-02T12:00:00Z", "2018-08-03T23:00:00Z")) == "s2002");
   // A group: every member's id, sorted, so that the order Gradescope lists them in does not matter.
-  CHECK(identity(gradescope_metadata("2018-08-02T12:00:00Z", "2018-08-03T23:00:00Z", "2018-08-03T23:00:00Z")) ==
-        "s1001+s2002");
+  CHECK(identity(gradescope_metadata("2018-08-02T12:00:00Z", "2018-08-03T23:00:00Z",
+                                     "2018-08-03T23:00:00Z")) == "s1001+s2002");
   // No sid: the email, else Gradescope's own id (a number in the file).
-  CHECK(identity(R"({"created_at": "2018-08-02T12:00:00Z", "users": [{"email": "e@x.org", "id": 7}]})") == "e@x.org");
-  CHECK(identity(R"({"created_at": "2018-08-02T12:00:00Z", "users": [{"id": 7, "sid": null}]})") == "7");
+  CHECK(
+      identity(
+          R"({"created_at": "2018-08-02T12:00:00Z", "users": [{"email": "e@x.org", "id": 7}]})") ==
+      "e@x.org");
+  CHECK(identity(R"({"created_at": "2018-08-02T12:00:00Z", "users": [{"id": 7, "sid": null}]})") ==
+        "7");
   CHECK(identity(R"({"created_at": "2018-08-02T12:00:00Z"})").empty());
   std::ofstream(path) << R"({"users": {"id": 7}})";
   CHECK_THROWS_AS(grader::read_submission_metadata(path), grader::SubmissionMetadataError);

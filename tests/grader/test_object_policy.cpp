@@ -2,9 +2,9 @@
 // a crafted name or size did to readelf's columns does nothing here, and the allow-list keeps a
 // submission to its exercise's functions and names of its own.
 #include "builder/elf_symbols.hpp"
-#include "grader_config.hpp"
 #include "builder/object_policy.hpp"
 #include "builder/runner_symbols.hpp"
+#include "grader_config.hpp"
 
 #include <doctest/doctest.h>
 
@@ -24,8 +24,9 @@ namespace {
 // `source` compiled with the submissions' compiler into an object in a fresh folder.
 fs::path compiled(const std::string& source) {
   static int count = 0;
-  const fs::path dir = fs::temp_directory_path() /
-                       ("linattn-object-policy-" + std::to_string(::getpid()) + "-" + std::to_string(count++));
+  const fs::path dir =
+      fs::temp_directory_path() /
+      ("linattn-object-policy-" + std::to_string(::getpid()) + "-" + std::to_string(count++));
   fs::create_directories(dir);
   std::ofstream(dir / "s.cpp") << source;
   const std::string command = std::string(LINATTN_CXX) + " " + LINATTN_CXX_STANDARD +
@@ -58,7 +59,8 @@ TEST_CASE("object policy: the harness's names are read from its archive and the 
   CHECK(runner->library.count("clock_gettime") == 1);
   CHECK(runner->library.count("_Znwm") == 1);
   // std::to_string's table, a static local of an inline function: bound STB_GNU_UNIQUE.
-  CHECK(runner->harness_unique.count("_ZZNSt8__detail18__to_chars_10_implIjEEvPcjT_E8__digits") == 1);
+  CHECK(runner->harness_unique.count("_ZZNSt8__detail18__to_chars_10_implIjEEvPcjT_E8__digits") ==
+        1);
   CHECK(runner->harness_unique.count("main") == 0);
   // The binding code around a student's call has internal linkage (api.hpp): none of it is a
   // global symbol that a submission's definition of the same name could take the place of.
@@ -83,7 +85,8 @@ TEST_CASE("object policy: a section of type PREINIT_ARRAY with a space in its na
 TEST_CASE("object policy: init sections are refused by type and by name, whatever the name") {
   const std::string refused = refusals(
       "static void early() {}\n"
-      "__attribute__((section(\".myinit,\\\"aw\\\",@init_array #\"), used)) static void (*a)() = early;\n"
+      "__attribute__((section(\".myinit,\\\"aw\\\",@init_array #\"), used)) static void (*a)() = "
+      "early;\n"
       "__attribute__((section(\".preinit_array\"), used)) static void (*b)() = early;\n"
       "int sink;\n"
       "__attribute__((constructor(101))) static void prioritized() { sink = 1; }\n"
@@ -99,7 +102,8 @@ TEST_CASE("object policy: GCC's intermediate (LTO) code is refused, however it g
   // The section an object compiled with -flto carries; here written by asm, as a file could
   // with the bytes of an object compiled elsewhere. The linker plugin would claim it.
   const std::string refused = refusals(
-      "asm(\".section .gnu.lto_.symtab.0123456789abcdef,\\\"e\\\",@progbits\\n.byte 0\\n.previous\");\n"
+      "asm(\".section .gnu.lto_.symtab.0123456789abcdef,\\\"e\\\",@progbits\\n.byte "
+      "0\\n.previous\");\n"
       "int sink;\n");
   CHECK(refused.find("section .gnu.lto_.symtab.0123456789abcdef, which holds GCC's intermediate") !=
         std::string::npos);
@@ -130,8 +134,10 @@ TEST_CASE("object policy: a definition in the grader's namespaces is refused") {
       "#include <functional>\n"
       "namespace api {\n"
       "struct Schema;\n"
-      "template <class R, class... A> std::function<int()> make_binding(const Schema&, R (*)(A...));\n"
-      "template <> std::function<int()> make_binding<double, int>(const Schema&, double (*)(int)) {\n"
+      "template <class R, class... A> std::function<int()> make_binding(const Schema&, R "
+      "(*)(A...));\n"
+      "template <> std::function<int()> make_binding<double, int>(const Schema&, double (*)(int)) "
+      "{\n"
       "  return [] { return 1; };\n}\n}\n"
       "namespace wire { int helper() { return 2; } }\n");
   CHECK(refused.find("make_binding") != std::string::npos);
@@ -158,7 +164,8 @@ TEST_CASE("object policy: an honest object passes, library inline copies and all
 TEST_CASE("object policy: a library's inline copies are hidden before the link") {
   // Linked as it is, the program exports its weak copy of std::ctype<char>::do_widen, and
   // libstdc++'s own calls go to it; hidden, the library keeps its own copy.
-  const fs::path object = compiled("#include <iostream>\nint main() { std::cout << 1 << std::endl; }\n");
+  const fs::path object =
+      compiled("#include <iostream>\nint main() { std::cout << 1 << std::endl; }\n");
   const auto runner = runner_symbols_of(kMemoryHarness);
   const std::set<std::string> copies = library_copies(read_elf(object), *runner);
   const std::string widen = "_ZNKSt5ctypeIcE8do_widenEc";
@@ -166,7 +173,8 @@ TEST_CASE("object policy: a library's inline copies are hidden before the link")
   CHECK(copies.count("main") == 0);
   auto exported = [&](const fs::path& o) {
     const fs::path program = o.parent_path() / "program";
-    const std::string command = std::string(LINATTN_CXX) + " " + o.string() + " -o " + program.string();
+    const std::string command =
+        std::string(LINATTN_CXX) + " " + o.string() + " -o " + program.string();
     REQUIRE(std::system(command.c_str()) == 0);
     REQUIRE(std::system(program.string().c_str()) == 0);
     const ElfContents dynamic = read_elf(program);  // a PIE: its .dynsym
@@ -198,25 +206,26 @@ TEST_CASE("object policy: the allow-list, name by name") {
     object.symbols.push_back({name, bind, STT_FUNC, true});
     return object_policy_violations(object, runner, "m.cpp");
   };
-  CHECK(one("_ZN7linattn4readEv", STB_GLOBAL).empty());          // the exercise's function
-  CHECK(one("_ZN7linattn6helperEv", STB_GLOBAL).empty());        // a name of its own
-  CHECK(one("_ZN5Eigen6inlineEv", STB_WEAK).empty());            // the harness's copy is kept
-  CHECK(one("_ZNKSt5ctypeIcE8do_widenEc", STB_WEAK).empty());    // a header's inline copy
+  CHECK(one("_ZN7linattn4readEv", STB_GLOBAL).empty());        // the exercise's function
+  CHECK(one("_ZN7linattn6helperEv", STB_GLOBAL).empty());      // a name of its own
+  CHECK(one("_ZN5Eigen6inlineEv", STB_WEAK).empty());          // the harness's copy is kept
+  CHECK(one("_ZNKSt5ctypeIcE8do_widenEc", STB_WEAK).empty());  // a header's inline copy
   ElfContents data;  // a library's data, even weak, is not a function's inline copy
   data.symbols.push_back({"_ZNKSt5ctypeIcE8do_widenEc", STB_WEAK, STT_OBJECT, true});
   CHECK(object_policy_violations(data, runner, "m.cpp").find("the standard library's own") !=
         std::string::npos);
-  CHECK(one("_ZN5Eigen6inlineEv", STB_GLOBAL).find("take the place of the grader's harness's own") !=
-        std::string::npos);
+  CHECK(
+      one("_ZN5Eigen6inlineEv", STB_GLOBAL).find("take the place of the grader's harness's own") !=
+      std::string::npos);
   CHECK(one("_ZNKSt5ctypeIcE8do_widenEc", STB_GLOBAL).find("the standard library's own") !=
         std::string::npos);
   for (const unsigned char bind : {STB_GLOBAL, STB_WEAK})
-    CHECK(one("_ZNSt6chrono3_V212steady_clock3nowEv", bind).find("which the grader's harness calls") !=
-          std::string::npos);
+    CHECK(one("_ZNSt6chrono3_V212steady_clock3nowEv", bind)
+              .find("which the grader's harness calls") != std::string::npos);
   CHECK(one("_Znwm", STB_WEAK).find("operator new") != std::string::npos);
   // .symver: the harness's library call, under a version the linker takes for the plain name.
-  CHECK(one("_ZNSt6chrono3_V212steady_clock3nowEv@@GLIBCXX_3.4.19", STB_GLOBAL).find("versioned name") !=
-        std::string::npos);
+  CHECK(one("_ZNSt6chrono3_V212steady_clock3nowEv@@GLIBCXX_3.4.19", STB_GLOBAL)
+            .find("versioned name") != std::string::npos);
   CHECK(one("_ZN7linattn6helperEv@V1", STB_GLOBAL).find("versioned name") != std::string::npos);
   CHECK(one("DW.ref.__gxx_personality_v0", STB_WEAK).empty());
   // Undefined names are the student's calls, not definitions...
@@ -231,8 +240,8 @@ TEST_CASE("object policy: the allow-list, name by name") {
         std::string::npos);
   // A unique symbol binds like a global: it would take the place of the harness's weak copy,
   // so it passes only where the harness's own copy is unique too (two are a link error).
-  CHECK(one("_ZN5Eigen6inlineEv", STB_GNU_UNIQUE).find("take the place of the grader's harness's own") !=
-        std::string::npos);
+  CHECK(one("_ZN5Eigen6inlineEv", STB_GNU_UNIQUE)
+            .find("take the place of the grader's harness's own") != std::string::npos);
   runner.harness_unique = {"_ZN5Eigen6inlineEv"};
   CHECK(one("_ZN5Eigen6inlineEv", STB_GNU_UNIQUE).empty());
   CHECK(one("_ZN7linattn6helperEv", STB_GNU_UNIQUE).empty());  // a name of its own
@@ -241,8 +250,10 @@ TEST_CASE("object policy: the allow-list, name by name") {
 TEST_CASE("object policy: an object past the reader's bounds is the student's build error") {
   std::string source;
   for (int i = 0; i < 100; ++i)
-    source += "static int f" + std::to_string(i) + "() { return " + std::to_string(i) + "; }\n"
-              "int (*keep" + std::to_string(i) + ")() = f" + std::to_string(i) + ";\n";
+    source += "static int f" + std::to_string(i) + "() { return " + std::to_string(i) +
+              "; }\n"
+              "int (*keep" +
+              std::to_string(i) + ")() = f" + std::to_string(i) + ";\n";
   const fs::path object = compiled(source);
   ElfBounds bounds;
   bounds.max_symbols = 50;

@@ -4,8 +4,8 @@
 #include <doctest/doctest.h>
 
 #include "common/wire.hpp"
-#include "src/judge/numeric_comparison.hpp"
 #include "src/engine/oracle_compact.hpp"
+#include "src/judge/numeric_comparison.hpp"
 
 #include <cmath>
 #include <limits>
@@ -23,7 +23,9 @@ json matrix(std::size_t rows, std::size_t cols, F f) {
   return json{{"rows", rows}, {"cols", cols}, {"data", data}};
 }
 
-double smooth(std::size_t r, std::size_t c) { return std::sin(0.37 * static_cast<double>(r) + 1.3 * static_cast<double>(c)); }
+double smooth(std::size_t r, std::size_t c) {
+  return std::sin(0.37 * static_cast<double>(r) + 1.3 * static_cast<double>(c));
+}
 
 // One call of 8192 tokens: Q (T x 16), a gate per token, a 16-vector that is not per token, a
 // scalar. 8192 x 17 numbers: a large call.
@@ -59,7 +61,8 @@ grader::Check matrix_check() {
 
 }  // namespace
 
-TEST_CASE("oracle compact: a large call is recorded as a pool and rebuilt the same way every time") {
+TEST_CASE(
+    "oracle compact: a large call is recorded as a pool and rebuilt the same way every time") {
   const json request = large_request();
   const json shrunk = grader::shrink_request(request, 7);
   CHECK(json::to_cbor(shrunk).size() * 20 < json::to_cbor(request).size());
@@ -102,7 +105,8 @@ TEST_CASE("oracle compact: a request with no large call passes through unchanged
   CHECK(grader::expand_request(request) == request);
 }
 
-TEST_CASE("oracle compact: a large expected matrix keeps some rows and the checksums of every row") {
+TEST_CASE(
+    "oracle compact: a large expected matrix keeps some rows and the checksums of every row") {
   const json expected = large_expected();
   const json shrunk = grader::shrink_expected(expected);
   CHECK(grader::has_shrunk_values(shrunk));
@@ -145,7 +149,9 @@ TEST_CASE("oracle compact: a large expected matrix keeps some rows and the check
   }
 }
 
-TEST_CASE("oracle compact: judging shrunk values: kept rows by the judge, the others by their checksums") {
+TEST_CASE(
+    "oracle compact: judging shrunk values: kept rows by the judge, the others by their "
+    "checksums") {
   const json expected = large_expected();
   const json shrunk = grader::shrink_expected(expected);
   const grader::Check check = matrix_check();

@@ -50,7 +50,8 @@ TEST_CASE("program copy: copies started while other threads fork never find the 
           ++copy_failures;
           continue;
         }
-        const grader::RunOutcome r = grader::run_sandboxed({copy.string(), "--version"}, "/", limits);
+        const grader::RunOutcome r =
+            grader::run_sandboxed({copy.string(), "--version"}, "/", limits);
         if (r.ending == grader::RunOutcome::Ending::Exited && r.exit_code == 0) continue;
         (r.launch_error.find("busy") != std::string::npos ? busy : other_failures)++;
         if (!noted.test_and_set()) first_problem = r.launch_error;

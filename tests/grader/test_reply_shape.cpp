@@ -167,7 +167,9 @@ TEST_CASE(
 // cols, and allowed nowhere but under a matrix's "data".
 TEST_CASE("reply shape: a packed matrix counts its numbers") {
   auto packed = [](int rows, int cols, std::size_t bytes) {
-    return json{{"rows", rows}, {"cols", cols}, {"data", json::binary(std::vector<std::uint8_t>(bytes, 0))}};
+    return json{{"rows", rows},
+                {"cols", cols},
+                {"data", json::binary(std::vector<std::uint8_t>(bytes, 0))}};
   };
   auto reply_with = [](const json& S) {
     json reply = good_reply();
@@ -177,10 +179,15 @@ TEST_CASE("reply shape: a packed matrix counts its numbers") {
   CHECK(reply_shape_problem(cbor(reply_with(packed(3, 2, 48))), step_shape()) == "");
   // 2 x (2 + 3) numbers of o and z leave 90 for the two S: 45 each fit, 46 do not.
   CHECK(reply_shape_problem(cbor(reply_with(packed(9, 5, 45 * 8))), step_shape()) == "");
-  CHECK(reply_shape_problem(cbor(reply_with(packed(23, 2, 46 * 8))), step_shape()).find("at most") != std::string::npos);
-  CHECK(reply_shape_problem(cbor(reply_with(packed(3, 2, 47))), step_shape()).find("whole number of doubles") != std::string::npos);
-  CHECK(reply_shape_problem(cbor(reply_with(packed(3, 3, 48))), step_shape()).find("3 x 3 matrix with 6 numbers") != std::string::npos);
+  CHECK(
+      reply_shape_problem(cbor(reply_with(packed(23, 2, 46 * 8))), step_shape()).find("at most") !=
+      std::string::npos);
+  CHECK(reply_shape_problem(cbor(reply_with(packed(3, 2, 47))), step_shape())
+            .find("whole number of doubles") != std::string::npos);
+  CHECK(reply_shape_problem(cbor(reply_with(packed(3, 3, 48))), step_shape())
+            .find("3 x 3 matrix with 6 numbers") != std::string::npos);
   json vector_bytes = good_reply();
   vector_bytes["results"][0]["o"] = json::binary(std::vector<std::uint8_t>(16, 0));
-  CHECK(reply_shape_problem(cbor(vector_bytes), step_shape()).find("a byte string") != std::string::npos);
+  CHECK(reply_shape_problem(cbor(vector_bytes), step_shape()).find("a byte string") !=
+        std::string::npos);
 }

@@ -1,8 +1,8 @@
 // GitHub Classroom's payload (--github-classroom) on hand-made reports: the field names and
 // statuses classroom-resources/autograding-grading-reporter reads, points that add up, and
 // the run's status (pass only at full marks, error only for a fault of the grader).
-#include "status_words.hpp"
 #include "src/report/report.hpp"
+#include "status_words.hpp"
 
 #include <doctest/doctest.h>
 
@@ -12,11 +12,13 @@
 
 namespace {
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
-grader::CheckResult check(const std::string& name, const std::string& function, const std::string& status,
-                          double score, double max_score, std::uint64_t seed, double seconds,
-                          const std::string& visibility) {
+grader::CheckResult check(const std::string& name, const std::string& function,
+                          const std::string& status, double score, double max_score,
+                          std::uint64_t seed, double seconds, const std::string& visibility) {
   grader::CheckResult c;
   c.name = name;
   c.function = function;
@@ -43,14 +45,19 @@ grader::Report report() {
   causal.name = "causal";
   causal.build_ok = true;
   causal.checks = {
-      check("recurrent/hand-example", "causal_linear_attention_recurrent", "passed", 3, 3, 41, 0.125, "visible"),
-      check("recurrent/large-eps", "causal_linear_attention_recurrent", "failed", 0, 1.5, 42, 0.25, "hidden"),
-      check("parallel/hand-example", "causal_linear_attention_parallel", "crashed", 0, 2, 43, 0.5, "visible"),
-      check("step/from-zero", "linear_attention_step", "passed", 2.5, 2.5, 44, 1.5, "after_due_date"),
+      check("recurrent/hand-example", "causal_linear_attention_recurrent", "passed", 3, 3, 41,
+            0.125, "visible"),
+      check("recurrent/large-eps", "causal_linear_attention_recurrent", "failed", 0, 1.5, 42, 0.25,
+            "hidden"),
+      check("parallel/hand-example", "causal_linear_attention_parallel", "crashed", 0, 2, 43, 0.5,
+            "visible"),
+      check("step/from-zero", "linear_attention_step", "passed", 2.5, 2.5, 44, 1.5,
+            "after_due_date"),
       check("step/loop", "linear_attention_step", "timeout", 0, 1, 45, 10.0, "visible"),
       check("step/big", "linear_attention_step", "over_memory", 0, 0.5, 46, 2.0, "visible"),
       check("step/throws", "linear_attention_step", "error", 0, 3.5, 47, 0.0625, "visible"),
-      check("parallel/stub", "causal_linear_attention_parallel", "not_implemented", 0, 2, 48, 0.01, "visible")};
+      check("parallel/stub", "causal_linear_attention_parallel", "not_implemented", 0, 2, 48, 0.01,
+            "visible")};
   causal.score = 5.5;
   causal.max_score = 16;
   grader::ExerciseResult memory;
@@ -102,7 +109,7 @@ TEST_CASE("github classroom: the reporter's fields, one test per check, named ex
   const auto& tests = j.at("tests");
   REQUIRE(tests.is_array());
   REQUIRE(tests.size() == 10);
-  const std::set<std::string> fields = {"name", "status", "score", "max_score", "message",
+  const std::set<std::string> fields = {"name",      "status",   "score",   "max_score", "message",
                                         "test_code", "filename", "line_no", "duration"};
   std::size_t t = 0;
   for (const auto& ex : in.exercises)
@@ -120,14 +127,16 @@ TEST_CASE("github classroom: the reporter's fields, one test per check, named ex
       CHECK(g.at("filename") == ex.name + "/" + ex.name + ".cpp");
       // 0, or the reporter prints "- line N" beside the name.
       CHECK(g.at("line_no") == 0);
-      CHECK(g.at("duration").get<std::int64_t>() == static_cast<std::int64_t>(c.seconds * 1000 + 0.5));
+      CHECK(g.at("duration").get<std::int64_t>() ==
+            static_cast<std::int64_t>(c.seconds * 1000 + 0.5));
       const std::string message = g.at("message");
       const std::string code = g.at("test_code");
       if (c.status == grader::Status::Passed) {
         CHECK(message.empty());
         CHECK(code.empty());
       } else {
-        CHECK(message == std::string(grader::status_name(c.status)) + ": " + c.message);  // the native status and message
+        CHECK(message == std::string(grader::status_name(c.status)) + ": " +
+                             c.message);  // the native status and message
       }
       CHECK_FALSE(has(message, c.output));  // what the code printed stays in the job's log
       if (c.status != grader::Status::Passed && c.visibility == "visible") CHECK(code == c.rerun);
@@ -156,7 +165,8 @@ TEST_CASE("github classroom: test scores add up to the report's score, max_score
   const auto k = grader::to_github_classroom_json(noisy);
   CHECK(k.at("tests").at(0).at("score").get<double>() == 0.3);
   CHECK(k.at("tests").at(3).at("max_score").get<double>() == 2.68);
-  CHECK(k.at("max_score").get<double>() == doctest::Approx(sum(k.at("tests"), "max_score")).epsilon(1e-12));
+  CHECK(k.at("max_score").get<double>() ==
+        doctest::Approx(sum(k.at("tests"), "max_score")).epsilon(1e-12));
   CHECK(k.at("max_score").get<double>() == 14.98);
 }
 
@@ -198,8 +208,9 @@ TEST_CASE("github classroom: the run passes only at full marks, errs only for th
   const auto f = grader::to_github_classroom_json(fault);
   CHECK(f.at("status") == "error");
   CHECK(f.at("tests").at(4).at("status") == "error");
-  CHECK(f.at("tests").at(4).at("message") ==
-        "error: The grader itself failed on this check (not your fault): could not start the runner");
+  CHECK(
+      f.at("tests").at(4).at("message") ==
+      "error: The grader itself failed on this check (not your fault): could not start the runner");
   CHECK(f.at("tests").at(3).at("status") == "pass");
 
   // A fault of the grader at the level of the report alone (no check to blame) still errs.
@@ -216,7 +227,8 @@ TEST_CASE("github classroom: the run passes only at full marks, errs only for th
   CHECK(e.at("tests").empty());
 }
 
-TEST_CASE("github classroom: long messages are cut on a character boundary, with a pointer to the log") {
+TEST_CASE(
+    "github classroom: long messages are cut on a character boundary, with a pointer to the log") {
   grader::Report r = report();
   std::string long_message;
   while (long_message.size() < 5000) long_message += "\xce\xbb=0.5 ";  // "λ=0.5 ", 2-byte lambda

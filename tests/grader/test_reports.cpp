@@ -1,7 +1,7 @@
 // The four report writers, on a small hand-made report: the contract's field names, the
 // Gradescope and JUnit translations, escaping, and colour only when asked for.
-#include "status_words.hpp"
 #include "src/report/report.hpp"
+#include "status_words.hpp"
 
 #include <doctest/doctest.h>
 
@@ -97,12 +97,16 @@ grader::Report full_report() {
   causal.build_cached = true;
   causal.build_seconds = 0.375;
   causal.build_log = "causal/causal.cpp:4:7: warning: unused variable 'x'";
-  causal.checks = {
-      make_check("recurrent/hand-example", "causal_linear_attention_recurrent", "passed", 3, 3, 11, 0.125, "visible", 1001),
-      make_check("recurrent/large-eps", "causal_linear_attention_recurrent", "failed", 0, 1.5, 12, 0.25, "hidden", 1002),
-      make_check("parallel/hand-example", "causal_linear_attention_parallel", "crashed", 0, 2, 13, 0.5, "after_due_date", 1003),
-      make_check("step/from-zero", "linear_attention_step", "passed", 1.25, 1.25, 14, 0.75, "visible", 1004),
-      make_check("step/large-eps", "linear_attention_step", "failed", 0, 0.5, 18446744073709551557ull, 1.0, "visible", 5000000123ull)};
+  causal.checks = {make_check("recurrent/hand-example", "causal_linear_attention_recurrent",
+                              "passed", 3, 3, 11, 0.125, "visible", 1001),
+                   make_check("recurrent/large-eps", "causal_linear_attention_recurrent", "failed",
+                              0, 1.5, 12, 0.25, "hidden", 1002),
+                   make_check("parallel/hand-example", "causal_linear_attention_parallel",
+                              "crashed", 0, 2, 13, 0.5, "after_due_date", 1003),
+                   make_check("step/from-zero", "linear_attention_step", "passed", 1.25, 1.25, 14,
+                              0.75, "visible", 1004),
+                   make_check("step/large-eps", "linear_attention_step", "failed", 0, 0.5,
+                              18446744073709551557ull, 1.0, "visible", 5000000123ull)};
   causal.score = 4.25;
   causal.max_score = 8.25;
   grader::ExerciseResult memory;
@@ -114,7 +118,8 @@ grader::Report full_report() {
   memory.checks = {
       make_check("read/basic", "read", "build_error", 0, 2.5, 21, 0.0625, "visible", 0),
       make_check("write/basic", "write", "not_implemented", 0, 2, 22, 0.1875, "hidden", 2002),
-      make_check("crosstalk/basic", "crosstalk_energy", "build_error", 0, 1, 23, 0.3125, "visible", 0)};
+      make_check("crosstalk/basic", "crosstalk_energy", "build_error", 0, 1, 23, 0.3125, "visible",
+                 0)};
   memory.score = 0;
   memory.max_score = 5.5;
   grader::ExerciseResult taylor;
@@ -125,7 +130,8 @@ grader::Report full_report() {
       make_check("features/loop", "taylor_features", "timeout", 0, 1, 31, 10.5, "visible", 3001),
       make_check("features/big", "taylor_features", "over_memory", 0, 1, 32, 2.25, "visible", 3002),
       make_check("bytes/throws", "taylor_state_bytes", "error", 0, 1, 33, 0.4375, "visible", 3003),
-      make_check("kv/basic", "kv_cache_tokens", "passed", 0.1 + 0.2, 0.3, 34, 0.5625, "visible", 3004)};
+      make_check("kv/basic", "kv_cache_tokens", "passed", 0.1 + 0.2, 0.3, 34, 0.5625, "visible",
+                 3004)};
   taylor.score = 0.1 + 0.2;  // 0.30000000000000004: the reports round the binary noise away
   taylor.max_score = 3.3;
   r.exercises = {causal, memory, taylor};
@@ -203,7 +209,8 @@ TEST_CASE("reports: the native JSON carries every field of every check, unchange
   CHECK(causal.at("checks").at(4).at("peak_heap_bytes").get<std::uint64_t>() == 5000000123ull);
   CHECK(causal.at("checks").at(1).at("visibility") == "hidden");
   CHECK(causal.at("checks").at(2).at("visibility") == "after_due_date");
-  CHECK(causal.at("checks").at(1).at("rerun") == "./kit grade bob --only recurrent/large-eps --seed 12");
+  CHECK(causal.at("checks").at(1).at("rerun") ==
+        "./kit grade bob --only recurrent/large-eps --seed 12");
   const auto& memory = j.at("exercises").at(1);
   CHECK(memory.at("build").at("ok") == false);
   CHECK(memory.at("build").at("log") == "memory/memory.cpp:3:1: error: expected ';'");
@@ -224,8 +231,9 @@ TEST_CASE("reports: Gradescope's results.json, top level and every test") {
   CHECK(j.at("stdout_visibility") == "hidden");
   // Scores read as a person writes them, without six decimals; the line adds up the visible
   // checks only (11.55 of the 17.05 points), and says when the total appears.
-  CHECK(j.at("output") == "linattn-kit grader: 4.55 / 11.55 in the checks shown now. The other checks "
-                          "(5.5 points) count in your total, which is shown after the due date.");
+  CHECK(j.at("output") ==
+        "linattn-kit grader: 4.55 / 11.55 in the checks shown now. The other checks "
+        "(5.5 points) count in your total, which is shown after the due date.");
   const auto& tests = j.at("tests");
   REQUIRE(tests.size() == 12);
   double max_total = 0;
@@ -248,7 +256,8 @@ TEST_CASE("reports: Gradescope's results.json, top level and every test") {
       // student kit fixes each check's seed), and only for the visible checks it has.
       CHECK_FALSE(fake_contains(out, "--seed"));
       CHECK_FALSE(fake_contains(out, "./kit grade bob"));
-      const std::string hint = "rerun in your kit: ./kit grade --only " + in.exercises[e].name + "/" + w.name;
+      const std::string hint =
+          "rerun in your kit: ./kit grade --only " + in.exercises[e].name + "/" + w.name;
       if (w.status == grader::Status::Passed || w.visibility != "visible") {
         CHECK_FALSE(fake_contains(out, "rerun"));
       } else {
@@ -271,11 +280,14 @@ TEST_CASE("reports: Gradescope's results.json, top level and every test") {
   CHECK(tests.at(10).at("number") == "3.3");
 }
 
-TEST_CASE("reports: JUnit counts per suite tell failures from errors, and every case has its fields") {
+TEST_CASE(
+    "reports: JUnit counts per suite tell failures from errors, and every case has its fields") {
   const std::string xml = grader::to_junit_xml(full_report());
   INFO(xml);
   // The whole run: 12 tests, 3 failures (failed x2, not_implemented), 6 errors.
-  CHECK(fake_contains(xml, "<testsuites name=\"linattn-kit\" tests=\"12\" failures=\"3\" errors=\"6\" time=\"9.500\">"));
+  CHECK(fake_contains(
+      xml,
+      "<testsuites name=\"linattn-kit\" tests=\"12\" failures=\"3\" errors=\"6\" time=\"9.500\">"));
   // Per suite, with its time the sum of its cases' times.
   CHECK(junit_suite_tag(xml, "causal") ==
         "<testsuite name=\"causal\" tests=\"5\" failures=\"2\" errors=\"1\" time=\"2.625\">");
@@ -288,8 +300,9 @@ TEST_CASE("reports: JUnit counts per suite tell failures from errors, and every 
   CHECK((!fake_contains(xml, "skipped=\"") || !fake_contains(xml, "skipped=\"1")));
 
   const std::string pass = junit_case(xml, "recurrent/hand-example");
-  CHECK(pass == "<testcase classname=\"causal.causal_linear_attention_recurrent\" "
-                "name=\"recurrent/hand-example\" time=\"0.125\"/>");
+  CHECK(pass ==
+        "<testcase classname=\"causal.causal_linear_attention_recurrent\" "
+        "name=\"recurrent/hand-example\" time=\"0.125\"/>");
   struct Want {
     const char* name;
     const char* classname;
@@ -298,8 +311,10 @@ TEST_CASE("reports: JUnit counts per suite tell failures from errors, and every 
     const char* status;
   };
   const Want wants[] = {
-      {"recurrent/large-eps", "causal.causal_linear_attention_recurrent", "0.250", "failure", "failed"},
-      {"parallel/hand-example", "causal.causal_linear_attention_parallel", "0.500", "error", "crashed"},
+      {"recurrent/large-eps", "causal.causal_linear_attention_recurrent", "0.250", "failure",
+       "failed"},
+      {"parallel/hand-example", "causal.causal_linear_attention_parallel", "0.500", "error",
+       "crashed"},
       {"step/large-eps", "causal.linear_attention_step", "1.000", "failure", "failed"},
       {"read/basic", "memory.read", "0.062", "error", "build_error"},
       {"write/basic", "memory.write", "0.188", "failure", "not_implemented"},
@@ -312,12 +327,14 @@ TEST_CASE("reports: JUnit counts per suite tell failures from errors, and every 
     const std::string c = junit_case(xml, w.name);
     REQUIRE_FALSE(c.empty());
     CHECK(c.rfind(std::string("<testcase classname=\"") + w.classname + "\" name=\"" + w.name +
-                      "\" time=\"" + w.time + "\">", 0) == 0);
+                      "\" time=\"" + w.time + "\">",
+                  0) == 0);
     const std::string other = std::string(w.tag) == "failure" ? "<error" : "<failure";
     CHECK(fake_contains(c, std::string("<") + w.tag + " type=\"" + w.status + "\" message=\"" +
                                w.status + ": msg of " + w.name + "\">"));
     CHECK_FALSE(fake_contains(c, other));
-    CHECK(fake_contains(c, std::string("second line of ") + w.name));  // the whole message in the body
+    CHECK(fake_contains(c,
+                        std::string("second line of ") + w.name));  // the whole message in the body
     CHECK(fake_contains(c, std::string("rerun: ./kit grade bob --only ") + w.name));
     CHECK(fake_contains(c, std::string("<system-out>printed by ") + w.name + "</system-out>"));
   }
@@ -325,7 +342,8 @@ TEST_CASE("reports: JUnit counts per suite tell failures from errors, and every 
 
 TEST_CASE("reports: JUnit counts failures and errors and escapes what XML forbids") {
   const std::string xml = grader::to_junit_xml(sample_report());
-  CHECK(xml.find("<testsuites name=\"linattn-kit\" tests=\"3\" failures=\"1\" errors=\"1\"") != std::string::npos);
+  CHECK(xml.find("<testsuites name=\"linattn-kit\" tests=\"3\" failures=\"1\" errors=\"1\"") !=
+        std::string::npos);
   CHECK(xml.find("<failure type=\"failed\"") != std::string::npos);
   CHECK(xml.find("<error type=\"crashed\"") != std::string::npos);
   CHECK(xml.find("expected &lt;1&gt; &amp; got &quot;2&quot;") != std::string::npos);
@@ -341,7 +359,8 @@ TEST_CASE("reports: the terminal report has a line per check, a total, colour on
   CHECK(p.find("PASS   recurrent/hand-example") != std::string::npos);
   CHECK(p.find("FAIL   recurrent/large-eps") != std::string::npos);
   CHECK(p.find("CRASH  parallel/hand-example") != std::string::npos);
-  CHECK(p.find("rerun: ./kit grade alice --only causal/recurrent/large-eps --seed 1") != std::string::npos);
+  CHECK(p.find("rerun: ./kit grade alice --only causal/recurrent/large-eps --seed 1") !=
+        std::string::npos);
   CHECK(p.find("Total: 3/6.5") != std::string::npos);
   CHECK(p.find('\033') == std::string::npos);
   CHECK(coloured.str().find("\033[") != std::string::npos);
@@ -359,8 +378,9 @@ TEST_CASE("reports: late work in the native report and Gradescope's, the raw sco
   const auto g = grader::to_gradescope_json(in);
   CHECK(g.at("score").get<double>() == doctest::Approx(3.64));
   const std::string out = g.at("output");
-  CHECK(out.find("Late work (due 2026-03-06T23:59:00Z; 10% off a day late (or part of one)): submitted "
-                 "2026-03-08T01:00:00Z, 2 day(s) late, 20% off your total.") != std::string::npos);
+  CHECK(out.find(
+            "Late work (due 2026-03-06T23:59:00Z; 10% off a day late (or part of one)): submitted "
+            "2026-03-08T01:00:00Z, 2 day(s) late, 20% off your total.") != std::string::npos);
   CHECK(out.find("Note: causal.zip was unpacked (1 file)") != std::string::npos);
 }
 
@@ -368,7 +388,12 @@ TEST_CASE("reports: per-student seeds and a Gradescope extension are stated in e
   grader::Report in = full_report();
   in.seeds = "per-student";
   in.student = "s2002";
-  in.late = grader::Lateness{false, 0, 0, "gradescope", "2018-08-02T12:00:00-07:00", "2018-08-03T23:00:00-07:00",
+  in.late = grader::Lateness{false,
+                             0,
+                             0,
+                             "gradescope",
+                             "2018-08-02T12:00:00-07:00",
+                             "2018-08-03T23:00:00-07:00",
                              "gradescope extension"};
   in.late_policy = "due 2018-07-31T23:00:00-07:00; 10% off a day late (or part of one)";
   const auto native = grader::to_native_json(in);
@@ -377,21 +402,26 @@ TEST_CASE("reports: per-student seeds and a Gradescope extension are stated in e
   CHECK(native.at("late").at("due") == "2018-08-03T23:00:00-07:00");
   const auto g = grader::to_gradescope_json(in);
   const std::string summary = g.at("output");
-  CHECK(summary.find("Your checks ran on inputs of your own (per-student seeds") != std::string::npos);
-  CHECK(summary.find("due 2018-08-03T23:00:00-07:00, your own due date on Gradescope (an extension); on time.") !=
+  CHECK(summary.find("Your checks ran on inputs of your own (per-student seeds") !=
         std::string::npos);
+  CHECK(summary.find("due 2018-08-03T23:00:00-07:00, your own due date on Gradescope (an "
+                     "extension); on time.") != std::string::npos);
   // Every test states its seed; a failed visible one gives the student kit's line and the line
   // that reproduces these inputs (the check's seed, explicitly) in a kit with the reference.
   const auto& step = g.at("tests").at(4);  // causal: step/large-eps, visible, failed
   const std::string out = step.at("output");
   CHECK(out.find("\nseed: 18446744073709551557") != std::string::npos);
-  CHECK(out.find("rerun in your kit: ./kit grade --only causal/step/large-eps\n") != std::string::npos);
-  CHECK(out.find("yours alone, which the course staff reproduce with: ./kit grade bob --only step/large-eps "
+  CHECK(out.find("rerun in your kit: ./kit grade --only causal/step/large-eps\n") !=
+        std::string::npos);
+  CHECK(out.find("yours alone, which the course staff reproduce with: ./kit grade bob --only "
+                 "step/large-eps "
                  "--seed 18446744073709551557)") != std::string::npos);
-  for (const auto& t : g.at("tests")) CHECK(t.at("output").get<std::string>().find("\nseed: ") != std::string::npos);
+  for (const auto& t : g.at("tests"))
+    CHECK(t.at("output").get<std::string>().find("\nseed: ") != std::string::npos);
   std::ostringstream terminal;
   grader::print_terminal(in, terminal, false);
   CHECK(terminal.str().find("Seeds: per-student, those of s2002") != std::string::npos);
-  CHECK(terminal.str().find("Late work: due 2018-08-03T23:00:00-07:00, your own due date on Gradescope (an "
-                            "extension)") != std::string::npos);
+  CHECK(terminal.str().find(
+            "Late work: due 2018-08-03T23:00:00-07:00, your own due date on Gradescope (an "
+            "extension)") != std::string::npos);
 }

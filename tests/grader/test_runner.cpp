@@ -37,7 +37,7 @@ std::filesystem::path runner_for(const std::string& fixture, const std::string& 
 
 struct Run {
   grader::RunOutcome outcome;
-  json reply;          // null if none was written
+  json reply;  // null if none was written
 };
 
 Run run(const std::filesystem::path& runner, const json& request, double seconds = 20.0) {
@@ -46,14 +46,17 @@ Run run(const std::filesystem::path& runner, const json& request, double seconds
   std::filesystem::create_directories(dir);
   const auto bytes = wire::encode(request);
   std::ofstream(dir / "request.cbor", std::ios::binary)
-      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+      .write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
   grader::Limits limits;
   limits.wall_seconds = seconds;
   Run result;
   result.outcome = grader::run_sandboxed(
-      {runner.string(), (dir / "request.cbor").string(), (dir / "reply.cbor").string()}, dir, limits);
+      {runner.string(), (dir / "request.cbor").string(), (dir / "reply.cbor").string()}, dir,
+      limits);
   const std::string reply = grader_test::slurp(dir / "reply.cbor");
-  if (!reply.empty()) result.reply = wire::decode(std::vector<std::uint8_t>(reply.begin(), reply.end()));
+  if (!reply.empty())
+    result.reply = wire::decode(std::vector<std::uint8_t>(reply.begin(), reply.end()));
   std::filesystem::remove_all(dir);
   return result;
 }
@@ -63,8 +66,9 @@ Run run(const std::filesystem::path& runner, const json& request, double seconds
 TEST_CASE("runner: returns the outputs of every call") {
   const auto runner = runner_for("good", "flops");
   json request{{"function", "attention_flops"},
-               {"calls", {{{"T", 65536}, {"d_phi", 128}, {"d_v", 128}, {"order", "left"}},
-                          {{"T", 3}, {"d_phi", 2}, {"d_v", 5}, {"order", "right"}}}}};
+               {"calls",
+                {{{"T", 65536}, {"d_phi", 128}, {"d_v", 128}, {"order", "left"}},
+                 {{"T", 3}, {"d_phi", 2}, {"d_v", 5}, {"order", "right"}}}}};
   Run r = run(runner, request);
   INFO(r.outcome.output);
   REQUIRE(r.outcome.ending == grader::RunOutcome::Ending::Exited);
@@ -76,7 +80,8 @@ TEST_CASE("runner: returns the outputs of every call") {
   CHECK(r.reply["results"][1]["value"].get<std::int64_t>() == 4 * 3 * 2 * 5);
   CHECK(r.reply.at("inputs_changed").empty());
 
-  Run other = run(runner, json{{"function", "crossover_T"}, {"calls", {{{"d_phi", 4}, {"d_v", 4}}}}});
+  Run other =
+      run(runner, json{{"function", "crossover_T"}, {"calls", {{{"d_phi", 4}, {"d_v", 4}}}}});
   REQUIRE(other.reply.is_object());
   CHECK(other.reply["results"][0]["value"] == 5);  // equal widths d: d + 1
 }
@@ -92,7 +97,8 @@ json taylor_table() {
   F << 1, 1, 0, h, 0, 0, 0,
        1, 0, 1, 0, 0, 0, h;
   // clang-format on
-  return json{{"name", "taylor"}, {"rows", wire::from_matrix(rows)}, {"features", wire::from_matrix(F)}};
+  return json{
+      {"name", "taylor"}, {"rows", wire::from_matrix(rows)}, {"features", wire::from_matrix(F)}};
 }
 
 TEST_CASE("runner: matrices and a feature map travel both ways") {
@@ -102,11 +108,17 @@ TEST_CASE("runner: matrices and a feature map travel both ways") {
   Eigen::MatrixXd V(2, 3);
   V << 1, 2, 3, 4, 5, 6;
   json request{{"function", "causal_linear_attention_recurrent"},
-               {"calls", {{{"Q", wire::from_matrix(Q)}, {"K", wire::from_matrix(K)},
-                           {"V", wire::from_matrix(V)}, {"phi", {{"name", "elu_plus_one"}}},
-                           {"eps", 0.0}},
-                          {{"Q", wire::from_matrix(Q)}, {"K", wire::from_matrix(K)},
-                           {"V", wire::from_matrix(V)}, {"phi", taylor_table()}, {"eps", 0.0}}}}};
+               {"calls",
+                {{{"Q", wire::from_matrix(Q)},
+                  {"K", wire::from_matrix(K)},
+                  {"V", wire::from_matrix(V)},
+                  {"phi", {{"name", "elu_plus_one"}}},
+                  {"eps", 0.0}},
+                 {{"Q", wire::from_matrix(Q)},
+                  {"K", wire::from_matrix(K)},
+                  {"V", wire::from_matrix(V)},
+                  {"phi", taylor_table()},
+                  {"eps", 0.0}}}}};
   Run r = run(runner, request);
   INFO(r.outcome.output);
   REQUIRE(r.reply.is_object());
@@ -129,23 +141,29 @@ TEST_CASE("runner: matrices and a feature map travel both ways") {
   Run missing = run(runner, scaled);
   REQUIRE(missing.reply.is_object());
   CHECK(missing.reply.at("outcome") == "exception");
-  CHECK(missing.reply.at("what").get<std::string>().find("not one of this check's queries or keys") !=
-        std::string::npos);
+  CHECK(missing.reply.at("what").get<std::string>().find(
+            "not one of this check's queries or keys") != std::string::npos);
 
   Run stub = run(runner, json{{"function", "linear_attention_step"},
-                              {"calls", {{{"S", wire::from_matrix(Eigen::MatrixXd::Zero(2, 3))},
-                                          {"z", {0.0, 0.0}}, {"q", {1.0, 0.0}}, {"k", {1.0, 0.0}},
-                                          {"v", {1.0, 2.0, 3.0}}, {"phi", {{"name", "relu"}}}}}}});
+                              {"calls",
+                               {{{"S", wire::from_matrix(Eigen::MatrixXd::Zero(2, 3))},
+                                 {"z", {0.0, 0.0}},
+                                 {"q", {1.0, 0.0}},
+                                 {"k", {1.0, 0.0}},
+                                 {"v", {1.0, 2.0, 3.0}},
+                                 {"phi", {{"name", "relu"}}}}}}});
   REQUIRE(stub.reply.is_object());
   CHECK(stub.reply.at("outcome") == "not_implemented");
   CHECK(stub.reply.at("call") == 0);
-  CHECK(stub.reply.at("what").get<std::string>().find("linear_attention_step") != std::string::npos);
+  CHECK(stub.reply.at("what").get<std::string>().find("linear_attention_step") !=
+        std::string::npos);
 }
 
 TEST_CASE("runner: the heap meter sees 100 MB held inside the call, not the harness around it") {
   const auto runner = runner_for("behaviours", "flops");
-  Run big = run(runner, json{{"function", "attention_flops"},
-                             {"calls", {{{"T", 100}, {"d_phi", 1}, {"d_v", 1}, {"order", "left"}}}}});
+  Run big =
+      run(runner, json{{"function", "attention_flops"},
+                       {"calls", {{{"T", 100}, {"d_phi", 1}, {"d_v", 1}, {"order", "left"}}}}});
   INFO(big.outcome.output);
   REQUIRE(big.reply.is_object());
   CHECK(big.reply.at("outcome") == "returned");
@@ -155,16 +173,17 @@ TEST_CASE("runner: the heap meter sees 100 MB held inside the call, not the harn
   // The fake verdict it printed is only output; the reply is what the judge reads.
   CHECK(big.outcome.output.find("\"score\": 100") != std::string::npos);
 
-  Run small = run(runner, json{{"function", "attention_flops"},
-                               {"calls", {{{"T", 5}, {"d_phi", 1}, {"d_v", 1}, {"order", "left"}}}}});
+  Run small =
+      run(runner, json{{"function", "attention_flops"},
+                       {"calls", {{{"T", 5}, {"d_phi", 1}, {"d_v", 1}, {"order", "left"}}}}});
   REQUIRE(small.reply.is_object());
   CHECK(small.reply.at("peak_heap_bytes").get<std::uint64_t>() < 4096);
 }
 
 TEST_CASE("runner: exceptions of every kind become outcomes") {
   const auto flops = runner_for("behaviours", "flops");
-  Run odd = run(flops, json{{"function", "crossover_T"}, {"calls", {{{"d_phi", 2}, {"d_v", 3}},
-                                                                    {{"d_phi", 7}, {"d_v", 3}}}}});
+  Run odd = run(flops, json{{"function", "crossover_T"},
+                            {"calls", {{{"d_phi", 2}, {"d_v", 3}}, {{"d_phi", 7}, {"d_v", 3}}}}});
   REQUIRE(odd.reply.is_object());
   CHECK(odd.reply.at("outcome") == "exception");
   CHECK(odd.reply.at("call") == 1);
@@ -176,14 +195,17 @@ TEST_CASE("runner: exceptions of every kind become outcomes") {
   CHECK(huge.reply.at("outcome") == "bad_alloc");
 
   const auto memory = runner_for("behaviours", "memory");
-  Run thrown = run(memory, json{{"function", "read"},
-                                {"calls", {{{"S", wire::from_matrix(Eigen::MatrixXd::Ones(1, 2))}, {"q", {1.0}}}}}});
+  Run thrown =
+      run(memory,
+          json{{"function", "read"},
+               {"calls", {{{"S", wire::from_matrix(Eigen::MatrixXd::Ones(1, 2))}, {"q", {1.0}}}}}});
   REQUIRE(thrown.reply.is_object());
   CHECK(thrown.reply.at("outcome") == "exception");
   CHECK(thrown.reply.at("what") == "read: q is too short");
 
-  Run stub = run(memory, json{{"function", "crosstalk_energy"},
-                              {"calls", {{{"K", wire::from_matrix(Eigen::MatrixXd::Ones(2, 2))}}}}});
+  Run stub =
+      run(memory, json{{"function", "crosstalk_energy"},
+                       {"calls", {{{"K", wire::from_matrix(Eigen::MatrixXd::Ones(2, 2))}}}}});
   REQUIRE(stub.reply.is_object());
   CHECK(stub.reply.at("outcome") == "not_implemented");
 }
@@ -191,15 +213,18 @@ TEST_CASE("runner: exceptions of every kind become outcomes") {
 TEST_CASE("runner: an input changed through const_cast is reported") {
   const auto memory = runner_for("behaviours", "memory");
   Run r = run(memory, json{{"function", "write"},
-                           {"calls", {{{"K", wire::from_matrix(Eigen::MatrixXd::Ones(2, 3))},
-                                       {"V", wire::from_matrix(Eigen::MatrixXd::Ones(2, 4))}}}}});
+                           {"calls",
+                            {{{"K", wire::from_matrix(Eigen::MatrixXd::Ones(2, 3))},
+                              {"V", wire::from_matrix(Eigen::MatrixXd::Ones(2, 4))}}}}});
   REQUIRE(r.reply.is_object());
   CHECK(r.reply.at("outcome") == "returned");
   CHECK(r.reply.at("inputs_changed") == json::array({"K"}));
   CHECK(wire::to_matrix(r.reply["results"][0]["S"]).rows() == 3);
 
-  Run clean = run(memory, json{{"function", "read"},
-                               {"calls", {{{"S", wire::from_matrix(Eigen::MatrixXd::Ones(2, 2))}, {"q", {1.0, 2.0}}}}}});
+  Run clean = run(
+      memory, json{{"function", "read"},
+                   {"calls",
+                    {{{"S", wire::from_matrix(Eigen::MatrixXd::Ones(2, 2))}, {"q", {1.0, 2.0}}}}}});
   REQUIRE(clean.reply.is_object());
   CHECK(clean.reply.at("inputs_changed").empty());
 }

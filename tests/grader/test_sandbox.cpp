@@ -6,9 +6,9 @@
 // "waited for the deadline", never "was slow". One lower bound remains: a run stopped at a
 // 1 s deadline must have lasted 1 s by the test's own clock (not killed early); a slow machine
 // cannot make that fail.
+#include "../skip.hpp"
 #include "sandbox/isolation.hpp"
 #include "sandbox/sandbox.hpp"
-#include "../skip.hpp"
 
 #include <doctest/doctest.h>
 
@@ -27,8 +27,8 @@
 
 namespace fs = std::filesystem;
 using grader::Limits;
-using grader::RunOutcome;
 using grader::run_sandboxed;
+using grader::RunOutcome;
 
 namespace {
 
@@ -278,7 +278,8 @@ TEST_CASE("sandbox: concurrent runs from several threads keep to their own proce
         outcomes[i] = run_sandboxed(hostile("fork_sleeper", {"setsid"}), "/", quick(60.0));
       else
         outcomes[i] = run_sandboxed(
-            {"/bin/sh", "-c", "sleep 0.3; echo quiet " + std::to_string(i) + "; exit " + std::to_string(i)},
+            {"/bin/sh", "-c",
+             "sleep 0.3; echo quiet " + std::to_string(i) + "; exit " + std::to_string(i)},
             "/", quick(60.0));
     });
   for (auto& t : threads) t.join();
@@ -303,7 +304,8 @@ TEST_CASE("sandbox: a program that kills its supervising process still ends the 
   // The background `sleep 100` holds the output pipe: the hang guard, half the 60 s deadline,
   // tells "ended when the supervisor died" from "waited for the deadline".
   const HangGuard guard(30.0);
-  RunOutcome r = run_sandboxed({"/bin/sh", "-c", "sleep 100 & kill -9 $PPID; wait"}, "/", quick(60.0));
+  RunOutcome r =
+      run_sandboxed({"/bin/sh", "-c", "sleep 100 & kill -9 $PPID; wait"}, "/", quick(60.0));
   CHECK(r.ending == RunOutcome::Ending::Signaled);
   CHECK(r.signal == SIGKILL);
   guard.check();
@@ -317,7 +319,8 @@ TEST_CASE("sandbox: run_as_uid runs the program under another id, with a process
   Limits limits = quick();
   limits.run_as_uid = 65534;
   const RunOutcome r = run_sandboxed(
-      {"/bin/sh", "-c", "id -u; id -g; grep 'Max processes' /proc/self/limits | tr -s ' ' | cut -d' ' -f3"},
+      {"/bin/sh", "-c",
+       "id -u; id -g; grep 'Max processes' /proc/self/limits | tr -s ' ' | cut -d' ' -f3"},
       "/", limits);
   REQUIRE(r.ending == RunOutcome::Ending::Exited);
   CHECK(r.exit_code == 0);
@@ -325,7 +328,8 @@ TEST_CASE("sandbox: run_as_uid runs the program under another id, with a process
   REQUIRE(r.output == "65534\n65534\n256\n");
   // Root's processes are out of its reach: signalling the judge is refused...
   const RunOutcome k = run_sandboxed(
-      {"/bin/sh", "-c", "kill -0 " + std::to_string(::getpid()) + " 2>/dev/null && echo reached || echo refused"},
+      {"/bin/sh", "-c",
+       "kill -0 " + std::to_string(::getpid()) + " 2>/dev/null && echo reached || echo refused"},
       "/", limits);
   CHECK(k.output == "refused\n");
   // ...and so are those of a program running under another id at the same time.
@@ -336,10 +340,12 @@ TEST_CASE("sandbox: run_as_uid runs the program under another id, with a process
   other.run_as_uid = grader::worker_uid(0);
   REQUIRE(other.run_as_uid != 0);
   RunOutcome sleeper;
-  std::thread t([&] { sleeper = run_sandboxed({"/bin/sh", "-c", "echo $$; exec sleep 3"}, "/", other); });
+  std::thread t([&] {
+    sleeper = run_sandboxed({"/bin/sh", "-c", "echo $$; exec sleep 3"}, "/", other);
+  });
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  const RunOutcome k2 = run_sandboxed(
-      {"/bin/sh", "-c", "kill -9 -1 2>/dev/null; echo done"}, "/", limits);  // everything it may
+  const RunOutcome k2 = run_sandboxed({"/bin/sh", "-c", "kill -9 -1 2>/dev/null; echo done"}, "/",
+                                      limits);  // everything it may
   t.join();
   CHECK(k2.output == "done\n");
   CHECK(sleeper.ending == RunOutcome::Ending::Exited);  // the sleeper lived to its own end

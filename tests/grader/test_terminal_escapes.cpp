@@ -1,7 +1,7 @@
 // The terminal report shows what a submission printed, but never lets it drive the terminal:
 // control sequences (clear screen, cursor moves, window titles, C1 controls) arrive as text.
-#include "status_words.hpp"
 #include "../../grader/src/report/report.hpp"
+#include "status_words.hpp"
 
 #include <doctest/doctest.h>
 
@@ -18,7 +18,9 @@ TEST_CASE("terminal report: control characters from a submission are escaped") {
   c.status = grader_test::status_called("failed");
   c.max_score = 2;
   c.message = "wrong\033[8m hidden";
-  c.output = "\033[2J\033[HTotal: 100/100\r\n\xc2\x9b" "31m tab\there\n";
+  c.output =
+      "\033[2J\033[HTotal: 100/100\r\n\xc2\x9b"
+      "31m tab\there\n";
   ex.checks.push_back(c);
   report.exercises.push_back(ex);
   std::ostringstream out;

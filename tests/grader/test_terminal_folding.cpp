@@ -1,8 +1,8 @@
 // The terminal report says each thing once unless --verbose: the checks of a function not
 // written yet are one line, a likely mistake shared by several checks of an exercise is
 // explained under the first, and the report ends with "Start here".
-#include "status_words.hpp"
 #include "src/report/report.hpp"
+#include "status_words.hpp"
 
 #include <doctest/doctest.h>
 
@@ -13,8 +13,8 @@ namespace {
 
 using grader_test::status_called;
 
-grader::CheckResult check(const std::string& name, const std::string& function, const std::string& status,
-                          double max, const std::string& message = "") {
+grader::CheckResult check(const std::string& name, const std::string& function,
+                          const std::string& status, double max, const std::string& message = "") {
   grader::CheckResult c;
   c.name = name;
   c.function = function;
@@ -35,14 +35,16 @@ grader::Report sample() {
   grader::ExerciseResult ex;
   ex.name = "chunkwise";
   ex.build_ok = true;
-  ex.checks = {check("chunk-one", "f", "passed", 3),
-               check("hand-example", "f", "failed", 4, "details of hand-example\n" + mask),
-               check("uneven-last-chunk", "f", "failed", 5, "details of uneven-last-chunk\n" + mask),
-               check("large-eps", "f", "failed", 2, "details of large-eps\nLikely mistake: eps added twice."),
-               check("many-chunk-sizes", "f", "crashed", 4, "details of many-chunk-sizes\n" + mask),
-               check("g/one", "g", "not_implemented", 1),
-               check("g/two", "g", "not_implemented", 1.5),
-               check("g/three", "g", "not_implemented", 2)};
+  ex.checks = {
+      check("chunk-one", "f", "passed", 3),
+      check("hand-example", "f", "failed", 4, "details of hand-example\n" + mask),
+      check("uneven-last-chunk", "f", "failed", 5, "details of uneven-last-chunk\n" + mask),
+      check("large-eps", "f", "failed", 2,
+            "details of large-eps\nLikely mistake: eps added twice."),
+      check("many-chunk-sizes", "f", "crashed", 4, "details of many-chunk-sizes\n" + mask),
+      check("g/one", "g", "not_implemented", 1),
+      check("g/two", "g", "not_implemented", 1.5),
+      check("g/three", "g", "not_implemented", 2)};
   for (const auto& c : ex.checks) ex.max_score += c.max_score;
   ex.score = 3;
   grader::Report r;
@@ -62,7 +64,9 @@ std::string text(const grader::Report& r, bool verbose) {
 // The checks' part of the report, before the total and "Start here".
 std::string body(const std::string& report) { return report.substr(0, report.find("\nTotal:")); }
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 std::size_t count(const std::string& text, const std::string& part) {
   std::size_t n = 0;
@@ -88,7 +92,9 @@ TEST_CASE("terminal report: a likely mistake shared by several checks is explain
   // Explained under the first check, the others named there and pointing back to it.
   CHECK(has(folded, "details of hand-example"));
   CHECK(count(folded, "Likely mistake: the mask drops the diagonal.") == 1);
-  CHECK(has(folded, "The same likely mistake explains 2 more checks below: uneven-last-chunk many-chunk-sizes"));
+  CHECK(has(
+      folded,
+      "The same likely mistake explains 2 more checks below: uneven-last-chunk many-chunk-sizes"));
   // Each of the others is one line: its status line, pointing back.
   CHECK(count(folded, "(likely mistake: as hand-example)\n") == 2);
   CHECK(has(folded, " f  (likely mistake: as hand-example)\n  FAIL   large-eps"));
@@ -99,7 +105,8 @@ TEST_CASE("terminal report: a likely mistake shared by several checks is explain
   CHECK(has(folded, "details of large-eps"));
   CHECK(has(folded, "Likely mistake: eps added twice."));
   // Every check still has its line.
-  for (const char* name : {"FAIL   hand-example", "FAIL   uneven-last-chunk", "CRASH  many-chunk-sizes"})
+  for (const char* name :
+       {"FAIL   hand-example", "FAIL   uneven-last-chunk", "CRASH  many-chunk-sizes"})
     CHECK(has(folded, name));
   // --verbose: every check's own details, nothing folded.
   const std::string verbose = body(text(sample(), true));

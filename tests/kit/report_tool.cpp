@@ -67,12 +67,14 @@ int main(int argc, char** argv) {
       int tests = 0, hidden = 0, passed = 0;
       for (const auto& t : r.at("tests")) {
         ++tests;
-        hidden += t.value("visibility", "visible") != "visible";  // hidden, after_due_date, after_published
+        hidden += t.value("visibility", "visible") !=
+                  "visible";  // hidden, after_due_date, after_published
         passed += t.value("status", "") == "passed";
       }
       const bool fault = r.value("output", "").find("could not grade") != std::string::npos;
       std::cout << "score=" << number(r.at("score").get<double>()) << " tests=" << tests
-                << " hidden=" << hidden << " passed=" << passed << " output_has_fault=" << fault << "\n";
+                << " hidden=" << hidden << " passed=" << passed << " output_has_fault=" << fault
+                << "\n";
       return 0;
     }
     if (what == "first-check" && argc == 3) {
@@ -83,7 +85,8 @@ int main(int argc, char** argv) {
                 << c.at("seed").get<std::uint64_t>() << "\n";
       return 0;
     }
-    std::cerr << "usage: kit_report_tool csv-row NAME REPORT | summary REPORT | gradescope RESULTS | first-check REPORT\n";
+    std::cerr << "usage: kit_report_tool csv-row NAME REPORT | summary REPORT | gradescope RESULTS "
+                 "| first-check REPORT\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "kit_report_tool: " << e.what() << "\n";

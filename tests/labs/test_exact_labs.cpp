@@ -142,7 +142,8 @@ TEST_CASE("chunk-size: the result reports the rounds it was timed over") {
   }
 }
 
-TEST_CASE("chunk-size: the GEMM skeleton's FLOPs are 2 C^2 (d_phi + d_v) + 4 C d_phi d_v per chunk") {
+TEST_CASE(
+    "chunk-size: the GEMM skeleton's FLOPs are 2 C^2 (d_phi + d_v) + 4 C d_phi d_v per chunk") {
   const ChunkSizeResult r = compute_chunk_size(200, 12, 5, {1, 7, 200, 256}, 1);
   REQUIRE(r.rows.size() == 4);
   // C = 1: 200 chunks of 2 * 17 + 4 * 60 = 274.
@@ -159,8 +160,8 @@ TEST_CASE("chunk-size: the conclusion line is computed from the times it is give
   ChunkSizeResult r{};
   r.recurrent_seconds = 3e-3;
   r.parallel_seconds = 20e-3;
-  r.rows = {{32, 1.00e-3, 1.0, 1.0, 0.0}, {64, 2.00e-3, 1.0, 1.0, 0.0},
-            {128, 1.05e-3, 1.0, 1.0, 0.0}};
+  r.rows = {
+      {32, 1.00e-3, 1.0, 1.0, 0.0}, {64, 2.00e-3, 1.0, 1.0, 0.0}, {128, 1.05e-3, 1.0, 1.0, 0.0}};
   std::string s = chunk_size_conclusion(r);
   CAPTURE(s);
   CHECK(s.find("fastest chunk 32 ") != std::string::npos);
@@ -182,9 +183,9 @@ TEST_CASE("chunk-size: the conclusion line is computed from the times it is give
 TEST_CASE("pitfalls: bf16 rounding keeps 8 significant bits, ties to even") {
   const float u = std::ldexp(1.0f, -7);  // bf16's spacing just above 1
   CHECK(round_to_bf16(1.0f) == 1.0f);
-  CHECK(round_to_bf16(1.0f + u) == 1.0f + u);                // representable: unchanged
-  CHECK(round_to_bf16(1.0f + u / 2) == 1.0f);                // tie: to the even neighbour 1
-  CHECK(round_to_bf16(1.0f + 3 * u / 2) == 1.0f + 2 * u);    // tie: up to the even neighbour
+  CHECK(round_to_bf16(1.0f + u) == 1.0f + u);              // representable: unchanged
+  CHECK(round_to_bf16(1.0f + u / 2) == 1.0f);              // tie: to the even neighbour 1
+  CHECK(round_to_bf16(1.0f + 3 * u / 2) == 1.0f + 2 * u);  // tie: up to the even neighbour
   CHECK(round_to_bf16(1.0f + u / 2 + std::ldexp(1.0f, -20)) == 1.0f + u);  // above the tie
   CHECK(round_to_bf16(-(1.0f + u / 2 + std::ldexp(1.0f, -20))) == -(1.0f + u));
   CHECK(round_to_bf16(0.1f) == 0.10009765625f);  // 0.1 in bf16: 205/2048

@@ -148,7 +148,8 @@ TEST_CASE("lab book: the recorder turns a lab's printing into blocks, in order")
 
 TEST_CASE("lab book: the page of one lab holds its tables, its data and nothing remote") {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::temp_directory_path() / ("linattn-labbook-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("linattn-labbook-" + std::to_string(::getpid()));
   std::ostringstream progress;
   CHECK(write_lab_book(dir.string(), progress, {"forms"}) == 0);
   std::ifstream in(dir / "index.html");

@@ -34,7 +34,8 @@ std::string plot_line(const Options& opt) {
 }  // namespace
 
 TEST_CASE("plots: gnuplot's failure is reported, never announced as a written picture") {
-  const fs::path dir = fs::temp_directory_path() / ("linattn-lab-plot-" + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("linattn-lab-plot-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir / "bin");
   // The stand-in fails when the file fail-next exists in the output folder, else succeeds.

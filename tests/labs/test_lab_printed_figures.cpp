@@ -131,16 +131,15 @@ TEST_CASE("sharpness: the ten draws print sorted, with their true range and medi
   };
   for (const Summary& s :
        {Summary{r.kernel_error, "kernel err: ", "mean relative kernel error over the 32 keys"},
-        Summary{r.misplaced, "misplaced: ",
-                "weight misplaced (half the L1 distance to the softmax weights)"}}) {
+        Summary{r.misplaced,
+                "misplaced: ", "weight misplaced (half the L1 distance to the softmax weights)"}}) {
     CAPTURE(s.title);
     std::vector<double> v = s.draws;
     std::sort(v.begin(), v.end());
     std::string listed;
     for (double x : v) listed += percent(x) + " ";
     CHECK(line_after(out, s.list) == listed);
-    CHECK(measured(out, s.title) == percent(v.front()) + " to " + percent(v.back()) +
-                                        ", median " + percent(0.5 * (v[4] + v[5])) +
-                                        " (our construction)");
+    CHECK(measured(out, s.title) == percent(v.front()) + " to " + percent(v.back()) + ", median " +
+                                        percent(0.5 * (v[4] + v[5])) + " (our construction)");
   }
 }

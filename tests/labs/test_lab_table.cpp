@@ -10,9 +10,9 @@
 using namespace linlab;
 
 TEST_CASE("lab table: the nine labs of the brief in the seed's order, then issue 11's three") {
-  const char* names[] = {"order",       "forms",      "random-features", "retrieval",
-                         "state-vs-cache", "rank",   "gradients",       "sharpness",
-                         "memory-fill", "chunk-size", "pitfalls",        "backward-memory"};
+  const char* names[] = {"order",          "forms",      "random-features", "retrieval",
+                         "state-vs-cache", "rank",       "gradients",       "sharpness",
+                         "memory-fill",    "chunk-size", "pitfalls",        "backward-memory"};
   REQUIRE(all_labs().size() == 12);
   for (std::size_t i = 0; i < 12; ++i) {
     CHECK(std::string(all_labs()[i].name) == names[i]);

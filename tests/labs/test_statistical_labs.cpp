@@ -33,8 +33,7 @@ TEST_CASE("retrieval: random keys follow 1/sqrt(1 + (n-1)/d) and (n-1)/d") {
     // Cosine within 0.05 of the formula at every n (20 trials averaged).
     CHECK(std::fabs(row.random_cosine - row.predicted_cosine) < 0.05);
     // Crosstalk energy within 15% of (n-1)/d once there is crosstalk to speak of.
-    if (row.n >= 8)
-      CHECK(std::fabs(row.random_crosstalk / row.predicted_crosstalk - 1.0) < 0.15);
+    if (row.n >= 8) CHECK(std::fabs(row.random_crosstalk / row.predicted_crosstalk - 1.0) < 0.15);
     if (row.n == r.d) {
       saw_d = true;
       CHECK(std::fabs(row.random_cosine - 1.0 / std::sqrt(1.0 + 63.0 / 64.0)) < 0.05);
@@ -60,7 +59,8 @@ TEST_CASE("retrieval: the formula columns are the seed's (n-1)/d and 1/sqrt(1 + 
   }
 }
 
-TEST_CASE("memory-fill: orthonormal exact up to d and random and correlated keys near their formulas") {
+TEST_CASE(
+    "memory-fill: orthonormal exact up to d and random and correlated keys near their formulas") {
   const MemoryFillResult r = compute_memory_fill();
   REQUIRE(r.d == 32);
   for (Eigen::Index n = 1; n <= r.n_max; ++n) {
@@ -113,10 +113,10 @@ TEST_CASE("sharpness: the maps' weight on the relevant key behaves as the text s
     CHECK(std::fabs(row.relu - r.rows.front().relu) < 1e-12);
     if (i > 0) {
       CHECK(row.softmax > r.rows[i - 1].softmax);  // softmax sharpens without limit
-      CHECK(row.elu >= r.rows[i - 1].elu);          // elu+1 creeps up ...
+      CHECK(row.elu >= r.rows[i - 1].elu);         // elu+1 creeps up ...
     }
     CHECK(row.elu < r.elu_limit_predicted + 1e-12);  // ... below its limit
-    CHECK(row.elu < 2.0 * uniform);                   // which is near uniform
+    CHECK(row.elu < 2.0 * uniform);                  // which is near uniform
   }
   CHECK(r.rows.back().softmax > 0.99);
   // Taylor rises with the sharpness at first, then levels off well below softmax (its limit,
@@ -205,7 +205,9 @@ TEST_CASE("pitfalls: a bf16 state loses updates and its error grows with T, floa
   CHECK(r.rows[2].lost_bf16 > 0.1);  // a real share of the updates is lost by T = 4096
 }
 
-TEST_CASE("pitfalls: without the temperature the features approximate exp(q.k), with it exp(q.k/sqrt(d_k))") {
+TEST_CASE(
+    "pitfalls: without the temperature the features approximate exp(q.k), with it "
+    "exp(q.k/sqrt(d_k))") {
   const TemperatureResult r = compute_pitfall_temperature();  // the lab's sizes, d_phi = 65,536
   REQUIRE(r.rows.size() == 2);
   const TemperatureRow& with = r.rows[0];

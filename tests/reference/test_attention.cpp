@@ -33,9 +33,8 @@ TEST_CASE("softmax weights by hand: query 2 gives e/(e+1) = 0.73 and 0.27 (causa
   CHECK(W(1, 1) == doctest::Approx(0.27).epsilon(0.01));
   // Outputs: the same weights applied to V.
   const Matrix O = linref::softmax_attention(Q * r2, K, V, true);
-  const Matrix O_expected = rows({{1.0, 0.0},
-                                  {e / (e + 1.0), 1.0 / (e + 1.0)},
-                                  {2.0 / (e + 2.0), (e + 1.0) / (e + 2.0)}});
+  const Matrix O_expected = rows(
+      {{1.0, 0.0}, {e / (e + 1.0), 1.0 / (e + 1.0)}, {2.0 / (e + 2.0), (e + 1.0) / (e + 2.0)}});
   CHECK(max_abs_diff(O, O_expected) < 1e-15);
 }
 
@@ -51,17 +50,21 @@ TEST_CASE("softmax non-causal by hand, temperature 1/sqrt(d_k), stable for huge 
   CHECK(max_abs_diff(w, rows({{e / (e + 1.0), 1.0 / (e + 1.0)}})) < 1e-12);
 }
 
-TEST_CASE("kernel attention by hand (elu+1, non-causal): rows of the kernel matrix over their sums") {
+TEST_CASE(
+    "kernel attention by hand (elu+1, non-causal): rows of the kernel matrix over their sums") {
   // Kernel rows (3,3,2), (5,4,3), (4,5,3), sums 8, 12, 12:
   // o_1 = (3 v1 + 3 v2 + 2 v3)/8 = (5/8, 5/8), o_2 = (8, 7)/12, o_3 = (7, 8)/12.
   const Matrix expected = rows({{5.0 / 8, 5.0 / 8}, {8.0 / 12, 7.0 / 12}, {7.0 / 12, 8.0 / 12}});
-  CHECK(max_abs_diff(linref::kernel_attention_left(Q, K, V, linref::elu_plus_one, 0.0), expected) < 1e-15);
-  CHECK(max_abs_diff(linref::kernel_attention_right(Q, K, V, linref::elu_plus_one, 0.0), expected) < 1e-15);
+  CHECK(max_abs_diff(linref::kernel_attention_left(Q, K, V, linref::elu_plus_one, 0.0), expected) <
+        1e-15);
+  CHECK(max_abs_diff(linref::kernel_attention_right(Q, K, V, linref::elu_plus_one, 0.0), expected) <
+        1e-15);
 }
 
 TEST_CASE("left and right orders agree on random data (Taylor features, T_q != T_k)") {
   linref::Rng rng(55);
-  const Matrix Qr = rng.normal_matrix(7, 3), Kr = rng.normal_matrix(11, 3), Vr = rng.normal_matrix(11, 4);
+  const Matrix Qr = rng.normal_matrix(7, 3), Kr = rng.normal_matrix(11, 3),
+               Vr = rng.normal_matrix(11, 4);
   const Matrix left = linref::kernel_attention_left(Qr, Kr, Vr, linref::taylor_features, 1e-6);
   const Matrix right = linref::kernel_attention_right(Qr, Kr, Vr, linref::taylor_features, 1e-6);
   REQUIRE(left.rows() == 7);
@@ -78,21 +81,24 @@ TEST_CASE("normalized linear attention by hand: no denominator, rows to unit RMS
   const Matrix full = rows({{1.0, 1.0},
                             {8 / std::sqrt(56.5), 7 / std::sqrt(56.5)},
                             {7 / std::sqrt(56.5), 8 / std::sqrt(56.5)}});
-  CHECK(max_abs_diff(linref::normalized_linear_attention(Q, K, V, linref::elu_plus_one, true, 0.0), causal) <
-        1e-15);
-  CHECK(max_abs_diff(linref::normalized_linear_attention(Q, K, V, linref::elu_plus_one, false, 0.0), full) <
-        1e-15);
+  CHECK(max_abs_diff(linref::normalized_linear_attention(Q, K, V, linref::elu_plus_one, true, 0.0),
+                     causal) < 1e-15);
+  CHECK(max_abs_diff(linref::normalized_linear_attention(Q, K, V, linref::elu_plus_one, false, 0.0),
+                     full) < 1e-15);
   // eps sits inside the square root: (3, 0) with eps = 0.5 is divided by sqrt(5).
-  const Matrix with_eps = linref::normalized_linear_attention(Q, K, V, linref::elu_plus_one, true, 0.5);
+  const Matrix with_eps =
+      linref::normalized_linear_attention(Q, K, V, linref::elu_plus_one, true, 0.5);
   CHECK(with_eps(0, 0) == doctest::Approx(3 / std::sqrt(5.0)).epsilon(1e-15));
   // A zero numerator stays zero instead of becoming 0/0 (identity features, q_1 = 0).
   const Matrix zero_row = linref::normalized_linear_attention(Q, K, V, linref::identity, true);
   CHECK(zero_row.row(0).norm() == 0.0);
 }
 
-TEST_CASE("causal softmax: nothing above the diagonal, rows sum to 1, row t = softmax over keys 1..t") {
+TEST_CASE(
+    "causal softmax: nothing above the diagonal, rows sum to 1, row t = softmax over keys 1..t") {
   linref::Rng rng(66);
-  const Matrix Qr = rng.normal_matrix(6, 3), Kr = rng.normal_matrix(6, 3), Vr = rng.normal_matrix(6, 2);
+  const Matrix Qr = rng.normal_matrix(6, 3), Kr = rng.normal_matrix(6, 3),
+               Vr = rng.normal_matrix(6, 2);
   const Matrix W = linref::softmax_weights(Qr, Kr, true);
   const Matrix O = linref::softmax_attention(Qr, Kr, Vr, true);
   for (Eigen::Index t = 0; t < 6; ++t) {
@@ -100,7 +106,8 @@ TEST_CASE("causal softmax: nothing above the diagonal, rows sum to 1, row t = so
     CHECK(W.row(t).sum() == doctest::Approx(1.0).epsilon(1e-14));
     for (Eigen::Index s = t + 1; s < 6; ++s) CHECK(W(t, s) == 0.0);
     // Masking equals dropping the future keys: the non-causal softmax over keys 0..t.
-    const Matrix prefix = linref::softmax_attention(Qr.row(t), Kr.topRows(t + 1), Vr.topRows(t + 1), false);
+    const Matrix prefix =
+        linref::softmax_attention(Qr.row(t), Kr.topRows(t + 1), Vr.topRows(t + 1), false);
     CHECK(max_abs_diff(O.row(t), prefix) < 1e-14);
   }
 }

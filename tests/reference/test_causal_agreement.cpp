@@ -105,8 +105,11 @@ TEST_CASE("decode steps reproduce the recurrence and leave their inputs unchange
 
 TEST_CASE("chunkwise rejects a chunk size below 1, mismatched shapes throw") {
   const Case c = taylor_case();
-  CHECK_THROWS_AS(linref::causal_linear_attention_chunkwise(c.Q, c.K, c.V, c.phi, 0), std::invalid_argument);
+  CHECK_THROWS_AS(linref::causal_linear_attention_chunkwise(c.Q, c.K, c.V, c.phi, 0),
+                  std::invalid_argument);
   const Matrix short_V = c.V.topRows(c.V.rows() - 1);
-  CHECK_THROWS_AS(linref::causal_linear_attention_recurrent(c.Q, c.K, short_V, c.phi), std::invalid_argument);
-  CHECK_THROWS_AS(linref::causal_linear_attention_parallel(c.Q, c.K, short_V, c.phi), std::invalid_argument);
+  CHECK_THROWS_AS(linref::causal_linear_attention_recurrent(c.Q, c.K, short_V, c.phi),
+                  std::invalid_argument);
+  CHECK_THROWS_AS(linref::causal_linear_attention_parallel(c.Q, c.K, short_V, c.phi),
+                  std::invalid_argument);
 }

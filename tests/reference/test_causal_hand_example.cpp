@@ -21,32 +21,36 @@ constexpr double kExact = 1e-15;
 
 }  // namespace
 
-TEST_CASE("seed hand example: the feature table and the kernel matrix rows (3,3,2),(5,4,3),(4,5,3)") {
+TEST_CASE(
+    "seed hand example: the feature table and the kernel matrix rows (3,3,2),(5,4,3),(4,5,3)") {
   CHECK(max_abs_diff(phi(Q), rows({{1, 1}, {2, 1}, {1, 2}})) == 0.0);
   CHECK(max_abs_diff(phi(K), rows({{2, 1}, {1, 2}, {1, 1}})) == 0.0);
   CHECK(max_abs_diff(phi(Q) * phi(K).transpose(), rows({{3, 3, 2}, {5, 4, 3}, {4, 5, 3}})) == 0.0);
 }
 
 TEST_CASE("seed hand example: recurrent form") {
-  CHECK(max_abs_diff(linref::causal_linear_attention_recurrent(Q, K, V, phi, 0.0), expected) < kExact);
+  CHECK(max_abs_diff(linref::causal_linear_attention_recurrent(Q, K, V, phi, 0.0), expected) <
+        kExact);
 }
 
 TEST_CASE("seed hand example: parallel (masked) form") {
-  CHECK(max_abs_diff(linref::causal_linear_attention_parallel(Q, K, V, phi, 0.0), expected) < kExact);
+  CHECK(max_abs_diff(linref::causal_linear_attention_parallel(Q, K, V, phi, 0.0), expected) <
+        kExact);
 }
 
 TEST_CASE("seed hand example: chunkwise form, every chunk size 1..4") {
   for (Eigen::Index chunk = 1; chunk <= 4; ++chunk) {
     CAPTURE(chunk);
-    CHECK(max_abs_diff(linref::causal_linear_attention_chunkwise(Q, K, V, phi, chunk, 0.0), expected) <
-          kExact);
+    CHECK(max_abs_diff(linref::causal_linear_attention_chunkwise(Q, K, V, phi, chunk, 0.0),
+                       expected) < kExact);
   }
 }
 
 TEST_CASE("seed hand example: decode steps give the seed's S_t, z_t and o_t") {
   // S_1 = [[2,0],[1,0]], z_1 = (2,1); S_2 = [[2,1],[1,2]], z_2 = (3,3);
   // S_3 = [[3,2],[2,3]], z_3 = (4,4).
-  const Matrix S_expected[3] = {rows({{2, 0}, {1, 0}}), rows({{2, 1}, {1, 2}}), rows({{3, 2}, {2, 3}})};
+  const Matrix S_expected[3] = {rows({{2, 0}, {1, 0}}), rows({{2, 1}, {1, 2}}),
+                                rows({{3, 2}, {2, 3}})};
   const Vector z_expected[3] = {vec({2, 1}), vec({3, 3}), vec({4, 4})};
   Matrix S = Matrix::Zero(2, 2);
   Vector z = Vector::Zero(2);

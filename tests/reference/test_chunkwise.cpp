@@ -46,7 +46,10 @@ TEST_CASE("chunkwise == the definition for every chunk from 1 to T + 3, d_phi !=
   linref::Rng rng(601);
   // (T, d_phi, d_v): T = 1, a prime, a power of two, one below a multiple.
   for (auto [T, d_phi, d_v] : {std::tuple<Eigen::Index, Eigen::Index, Eigen::Index>{1, 3, 2},
-                               {2, 2, 5}, {13, 4, 3}, {16, 3, 6}, {23, 7, 2}}) {
+                               {2, 2, 5},
+                               {13, 4, 3},
+                               {16, 3, 6},
+                               {23, 7, 2}}) {
     const Matrix FQ = positive(rng, T, d_phi), FK = positive(rng, T, d_phi);
     const Matrix V = rng.normal_matrix(T, d_v);
     for (double eps : {0.0, 1e-6, 3.0}) {
@@ -55,20 +58,26 @@ TEST_CASE("chunkwise == the definition for every chunk from 1 to T + 3, d_phi !=
         CAPTURE(T);
         CAPTURE(chunk);
         CAPTURE(eps);
-        CHECK(max_abs_diff(linref::causal_chunkwise_from_features(FQ, FK, V, chunk, eps), want) < 1e-12);
+        CHECK(max_abs_diff(linref::causal_chunkwise_from_features(FQ, FK, V, chunk, eps), want) <
+              1e-12);
       }
     }
   }
 }
 
-TEST_CASE("chunkwise with a feature map: T = 10 in chunks of 4 (the last one of 2) is the definition") {
+TEST_CASE(
+    "chunkwise with a feature map: T = 10 in chunks of 4 (the last one of 2) is the definition") {
   linref::Rng rng(602);
-  const Matrix Q = rng.normal_matrix(10, 3), K = rng.normal_matrix(10, 3), V = rng.normal_matrix(10, 5);
+  const Matrix Q = rng.normal_matrix(10, 3), K = rng.normal_matrix(10, 3),
+               V = rng.normal_matrix(10, 5);
   const Matrix want = definition(linref::elu_plus_one(Q), linref::elu_plus_one(K), V, 1e-6);
-  CHECK(max_abs_diff(linref::causal_linear_attention_chunkwise(Q, K, V, linref::elu_plus_one, 4), want) < 1e-12);
+  CHECK(max_abs_diff(linref::causal_linear_attention_chunkwise(Q, K, V, linref::elu_plus_one, 4),
+                     want) < 1e-12);
 }
 
-TEST_CASE("chunkwise on the seed's three tokens in chunks of 2: the second chunk reads the first through S, z") {
+TEST_CASE(
+    "chunkwise on the seed's three tokens in chunks of 2: the second chunk reads the first through "
+    "S, z") {
   // Chunk 1 (tokens 1, 2) alone gives (1, 0) and (5/9, 4/9). Then S = [[2, 1], [1, 2]],
   // z = (3, 3); token 3 reads phi(q_3)^T S = (4, 5), phi(q_3) . z = 9, and its own kernel
   // value 3 adds 3 v_3 = (3, 3) and 3: (7, 8) / 12.

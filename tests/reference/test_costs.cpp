@@ -33,8 +33,10 @@ TEST_CASE("attention_flops by hand with unequal widths") {
 TEST_CASE("seed: T* = d is the break-even point, Right is strictly cheaper from d + 1") {
   for (int64_t d : {1, 32, 64, 128}) {
     CAPTURE(d);
-    CHECK(linref::attention_flops(d, d, d, Order::Left) == linref::attention_flops(d, d, d, Order::Right));
-    CHECK(linref::attention_flops(d + 1, d, d, Order::Right) < linref::attention_flops(d + 1, d, d, Order::Left));
+    CHECK(linref::attention_flops(d, d, d, Order::Left) ==
+          linref::attention_flops(d, d, d, Order::Right));
+    CHECK(linref::attention_flops(d + 1, d, d, Order::Right) <
+          linref::attention_flops(d + 1, d, d, Order::Left));
     CHECK(linref::crossover_T(d, d) == d + 1);
   }
   // Unequal: 2 * 256 * 128 / 384 = 170.67. At T = 170 Right costs 22,282,240 > 22,195,200;
@@ -60,13 +62,15 @@ TEST_CASE("seed: 16,512 state numbers vs 2*128 numbers per token, about 64 token
   CHECK(64 * 256 < 16512);
 }
 
-TEST_CASE("seed: 32 heads of 128 hold 524,288 numbers = 256 tokens of 2,048, 2 MiB = 512 tokens of 4 KiB") {
+TEST_CASE(
+    "seed: 32 heads of 128 hold 524,288 numbers = 256 tokens of 2,048, 2 MiB = 512 tokens of 4 "
+    "KiB") {
   const linref::HybridModel layer{1, 0, 32, 128, 8};  // one linear layer, 8 KV heads to compare
   CHECK(linref::linear_state_numbers(layer) == 524288);
   CHECK(linref::kv_cache_bytes_per_token(8, 128, 1) == 2048);  // numbers per token
   CHECK(linref::kv_cache_tokens(524288, 8, 128, 1) == 256);
-  CHECK(linref::linear_state_bytes(layer) == 2 * MiB);            // float32
-  CHECK(linref::kv_cache_bytes_per_token(8, 128) == 4 * KiB);     // bf16
+  CHECK(linref::linear_state_bytes(layer) == 2 * MiB);         // float32
+  CHECK(linref::kv_cache_bytes_per_token(8, 128) == 4 * KiB);  // bf16
   CHECK(linref::kv_cache_tokens(2 * MiB, 8, 128) == 512);
 }
 
@@ -84,7 +88,8 @@ TEST_CASE("Taylor state bytes by hand and Based's 273 features") {
   CHECK(linref::taylor_state_bytes(16, 64, 4, 2) == 4 * 17745 * 2);
 }
 
-TEST_CASE("seed: MiniMax-01, 73,400,320 numbers (280 MiB), 40,960 B/token, 40 GiB and 320 GiB at 2^20") {
+TEST_CASE(
+    "seed: MiniMax-01, 73,400,320 numbers (280 MiB), 40,960 B/token, 40 GiB and 320 GiB at 2^20") {
   const linref::HybridModel m = linref::minimax01();
   CHECK(m.linear_layers == 70);
   CHECK(m.softmax_layers == 10);

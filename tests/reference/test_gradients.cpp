@@ -83,8 +83,8 @@ TEST_CASE("gradients: the seed's three tokens, dO rows (1, 0), eps = 0, derived 
   const Matrix V = rows({{1, 0}, {0, 1}, {1, 1}});
   const Matrix dO = rows({{1, 0}, {1, 0}, {1, 0}});
   const Matrix dFQ = rows({{0, 0}, {1.0 / 27, -2.0 / 27}, {1.0 / 18, -1.0 / 36}});
-  const Matrix dFK = rows({{173.0 / 1296, 154.0 / 1296}, {-223.0 / 1296, -206.0 / 1296},
-                           {5.0 / 144, 10.0 / 144}});
+  const Matrix dFK =
+      rows({{173.0 / 1296, 154.0 / 1296}, {-223.0 / 1296, -206.0 / 1296}, {5.0 / 144, 10.0 / 144}});
   const Matrix dV = rows({{17.0 / 9, 0}, {31.0 / 36, 0}, {1.0 / 4, 0}});
   const auto running = linref::causal_grad_running_features(FQ, FK, V, dO, 0.0);
   CHECK(max_abs_diff(running.dQ, dFQ) < 1e-15);
@@ -108,7 +108,10 @@ TEST_CASE("gradients: one token with eps = 0 gives o = v, so dFQ = dFK = 0 and d
 TEST_CASE("gradients: running sums == quadratic form == central differences, eps 0, 1e-6, 5") {
   linref::Rng rng(701);
   for (auto [T, d_phi, d_v] : {std::tuple<Eigen::Index, Eigen::Index, Eigen::Index>{1, 2, 3},
-                               {2, 3, 1}, {6, 4, 2}, {9, 2, 5}, {11, 5, 5}}) {
+                               {2, 3, 1},
+                               {6, 4, 2},
+                               {9, 2, 5},
+                               {11, 5, 5}}) {
     const Matrix FQ = positive(rng, T, d_phi), FK = positive(rng, T, d_phi);
     const Matrix V = rng.normal_matrix(T, d_v), dO = rng.normal_matrix(T, d_v);
     for (double eps : {0.0, 1e-6, 5.0}) {

@@ -49,9 +49,11 @@ TEST_CASE("crosstalk energy by hand: seed's three keys give 2/3, one key gives 0
 TEST_CASE("retrieval cosine by hand, and exact recall for orthonormal keys") {
   // Reads (1,5), (4,4), (3.8,6.2) against v = (1,2), (4,0), (0,5):
   // cosines 11/sqrt(130), 16/(sqrt(32) 4) = 1/sqrt(2), 31/sqrt(52.88 * 25).
-  const double expected = (11 / std::sqrt(130.0) + 1 / std::sqrt(2.0) + 31 / std::sqrt(52.88 * 25)) / 3;
+  const double expected =
+      (11 / std::sqrt(130.0) + 1 / std::sqrt(2.0) + 31 / std::sqrt(52.88 * 25)) / 3;
   CHECK(linref::retrieval_cosine(K3, V3) == doctest::Approx(expected).epsilon(1e-14));
-  CHECK(linref::retrieval_cosine(K3.topRows(2), V3.topRows(2)) == doctest::Approx(1.0).epsilon(1e-15));
+  CHECK(linref::retrieval_cosine(K3.topRows(2), V3.topRows(2)) ==
+        doctest::Approx(1.0).epsilon(1e-15));
 }
 
 TEST_CASE("random keys: crosstalk about (n-1)/d, retrieval cosine about 0.71 at n = d") {

@@ -93,7 +93,9 @@ TEST_CASE("mlstm: recurrence == masked parallel form with gate products, d_k != 
   linref::Rng rng(71);
   for (const auto& [T, d_k, d_v, scale] :
        {std::tuple<Eigen::Index, Eigen::Index, Eigen::Index, double>{1, 3, 2, 1.0},
-        {17, 3, 5, 1.0}, {23, 6, 2, 0.3}, {31, 4, 4, 2.0}}) {
+        {17, 3, 5, 1.0},
+        {23, 6, 2, 0.3},
+        {31, 4, 4, 2.0}}) {
     CAPTURE(T);
     const Matrix Q = scale * rng.normal_matrix(T, d_k), K = scale * rng.normal_matrix(T, d_k);
     const Matrix V = rng.normal_matrix(T, d_v);

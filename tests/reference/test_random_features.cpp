@@ -37,10 +37,12 @@ TEST_CASE("softmax_kernel_estimate by hand: one feature in one dimension") {
 
 TEST_CASE("trigonometric features: sin block then cos block, (n, 2 d_phi)") {
   const double half_pi = std::acos(0.0);
-  const Matrix F = linref::trig_random_features(rows({{half_pi, 0.0}}), rows({{1.0, 0.0}, {0.0, 1.0}}));
+  const Matrix F =
+      linref::trig_random_features(rows({{half_pi, 0.0}}), rows({{1.0, 0.0}, {0.0, 1.0}}));
   REQUIRE(F.rows() == 1);
   REQUIRE(F.cols() == 4);
-  CHECK(max_abs_diff(F, rows({{1.0, 0.0, 0.0, 1.0}})) < 1e-15);  // sin(pi/2), sin 0, cos(pi/2), cos 0
+  CHECK(max_abs_diff(F, rows({{1.0, 0.0, 0.0, 1.0}})) <
+        1e-15);  // sin(pi/2), sin 0, cos(pi/2), cos 0
 }
 
 TEST_CASE("orthogonal_omega: orthogonal rows inside each block, blocks independent, cut to d_phi") {
@@ -52,7 +54,8 @@ TEST_CASE("orthogonal_omega: orthogonal rows inside each block, blocks independe
   double largest_cross_block_cosine = 0.0;
   for (Eigen::Index i = 0; i < d_phi; ++i) {
     for (Eigen::Index j = i + 1; j < d_phi; ++j) {
-      const double cosine = Omega.row(i).dot(Omega.row(j)) / (Omega.row(i).norm() * Omega.row(j).norm());
+      const double cosine =
+          Omega.row(i).dot(Omega.row(j)) / (Omega.row(i).norm() * Omega.row(j).norm());
       if (i / d_k == j / d_k) {
         CHECK(std::abs(cosine) < 1e-12);
       } else {
@@ -103,8 +106,10 @@ TEST_CASE("positive random features are unbiased for exp(q.k): Gaussian and orth
   CHECK(truth == doctest::Approx(std::exp(0.13)).epsilon(1e-15));
 
   linref::Rng g(101), o(202);
-  const double gaussian = mean_estimate(q, k, 4000, [&] { return linref::gaussian_omega(8, 4, g); });
-  const double orthogonal = mean_estimate(q, k, 4000, [&] { return linref::orthogonal_omega(8, 4, o); });
+  const double gaussian =
+      mean_estimate(q, k, 4000, [&] { return linref::gaussian_omega(8, 4, g); });
+  const double orthogonal =
+      mean_estimate(q, k, 4000, [&] { return linref::orthogonal_omega(8, 4, o); });
   CHECK(std::abs(gaussian / truth - 1.0) < 0.03);
   CHECK(std::abs(orthogonal / truth - 1.0) < 0.03);
 }

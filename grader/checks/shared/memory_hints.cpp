@@ -20,9 +20,8 @@ std::string token_axis_memory_hint(const json& request, std::uint64_t peak) {
   const double p = static_cast<double>(peak);
   std::ostringstream o;
   o.precision(2);
-  o << " For scale: a T x T matrix of doubles is " << mib(tt) << " at T = "
-    << static_cast<long long>(T) << " ("
-    << p / tt << " times that)";
+  o << " For scale: a T x T matrix of doubles is " << mib(tt)
+    << " at T = " << static_cast<long long>(T) << " (" << p / tt << " times that)";
   if (std::abs(states - tt) > 1)
     o << ", and the T states of the cumulative-sum form are " << mib(states) << " (" << p / states
       << " times that)";

@@ -29,8 +29,10 @@ std::optional<std::string> far_off(const json& want, const json& got) {
     if (!got.contains(name)) return "no \"" + name + "\" in the result";
     const json& g = got.at(name);
     Comparison c;
-    if (value.is_object()) c = compare_matrices(wire::to_matrix(value), wire::to_matrix(g), loose, name);
-    else if (value.is_array()) c = compare_vectors(wire::to_vector(value), wire::to_vector(g), loose, name);
+    if (value.is_object())
+      c = compare_matrices(wire::to_matrix(value), wire::to_matrix(g), loose, name);
+    else if (value.is_array())
+      c = compare_vectors(wire::to_vector(value), wire::to_vector(g), loose, name);
     else c = compare_scalars(value.get<double>(), g.get<double>(), loose, name);
     if (!c.ok) return c.report;
   }
@@ -64,7 +66,8 @@ json append_tokens(const json& a, const json& b) {
   for (auto& [name, v] : out.items()) {
     if (is_matrix(v) && v.at("rows").get<long>() == n) {
       const json& more = b.at(name);
-      if (more.at("cols") != v.at("cols")) throw std::runtime_error("a time check's problems differ in width");
+      if (more.at("cols") != v.at("cols"))
+        throw std::runtime_error("a time check's problems differ in width");
       for (const auto& x : more.at("data")) v["data"].push_back(x);
       v["rows"] = n + more.at("rows").get<long>();
     } else if (v.is_array() && static_cast<long>(v.size()) == n) {
@@ -103,10 +106,11 @@ Verdict judge_linear_time(const json& request, const json& expected, const json&
     const json& e = expected_of(request, expected, i);
     const long tokens = e.at("tokens").get<long>();
     if (auto wrong = far_off(e.at("outputs"), result_of(request, reply, i)))
-      return failure(call_label(i, n) + "at T = " + std::to_string(tokens) +
-                         ", the outputs are far from right, and the time rule is judged on about "
-                         "right outputs only (the value checks of this function say what is wrong):",
-                     *wrong, std::nullopt);
+      return failure(
+          call_label(i, n) + "at T = " + std::to_string(tokens) +
+              ", the outputs are far from right, and the time rule is judged on about "
+              "right outputs only (the value checks of this function say what is wrong):",
+          *wrong, std::nullopt);
     const double seconds = cpu[i].get<double>();
     const auto [at, fresh] = least.emplace(tokens, seconds);
     if (!fresh) at->second = std::min(at->second, seconds);
@@ -121,19 +125,21 @@ Verdict judge_linear_time(const json& request, const json& expected, const json&
   const double ratio = high / std::max(low, kTimeRuleNoiseFloor);
   if (ratio <= kTimeRuleMaxStepRatio) return Verdict::pass();
   char figures[512];
-  std::snprintf(figures, sizeof figures,
-                "CPU time of the call (each call in a process of its own, the least of %d inputs "
-                "of each size): %s at T = %ld, %s at T = %ld, %s at T = %ld. From T = %ld to %ld it "
-                "grew by %s, from T = %ld to %ld by %s: %.1f times as much.",
-                kTimeRuleRepeat, ms(m0).c_str(), t0, ms(m1).c_str(), t1, ms(m2).c_str(), t2, t1, t2,
-                ms(high).c_str(), t0, t1, ms(low).c_str(), ratio);
+  std::snprintf(
+      figures, sizeof figures,
+      "CPU time of the call (each call in a process of its own, the least of %d inputs "
+      "of each size): %s at T = %ld, %s at T = %ld, %s at T = %ld. From T = %ld to %ld it "
+      "grew by %s, from T = %ld to %ld by %s: %.1f times as much.",
+      kTimeRuleRepeat, ms(m0).c_str(), t0, ms(m1).c_str(), t1, ms(m2).c_str(), t2, t1, t2,
+      ms(high).c_str(), t0, t1, ms(low).c_str(), ratio);
   char rule[512];
   std::snprintf(rule, sizeof rule,
                 "The tokens grow %d times at each step. A cost that grows like T then adds about "
                 "%d times what the step before added, a cost that grows like T^2 about %d times; "
                 "this check fails above %.1f times. A fixed cost per call cancels out of these "
                 "differences.",
-                kTimeRuleGrowth, kTimeRuleGrowth, kTimeRuleGrowth * kTimeRuleGrowth, kTimeRuleMaxStepRatio);
+                kTimeRuleGrowth, kTimeRuleGrowth, kTimeRuleGrowth * kTimeRuleGrowth,
+                kTimeRuleMaxStepRatio);
   return failure(figures, rule, likely_mistake);
 }
 
@@ -174,7 +180,8 @@ Oracle time_rule_oracle(Oracle oracle) {
   return oracle;
 }
 
-std::function<json(const json& call)> time_rule_expect(std::string function, std::string tokens_from) {
+std::function<json(const json& call)> time_rule_expect(std::string function,
+                                                       std::string tokens_from) {
   return [function, tokens_from](const json& call) {
     return json{{"tokens", call.at(tokens_from).at("rows")},
                 {"outputs", api::call_reference(function, call)}};

@@ -37,10 +37,11 @@
 
 namespace grader {
 
-inline constexpr int kTimeRuleRepeat = 3;            // problems of each size, each its own inputs
-inline constexpr int kTimeRuleSizes = 3;             // N/8, N/2, 2 N
-inline constexpr int kTimeRuleGrowth = 4;            // each size this many times the one before
-inline constexpr double kTimeRuleMaxStepRatio = 8.0;  // linear 4, quadratic 16: their geometric middle
+inline constexpr int kTimeRuleRepeat = 3;  // problems of each size, each its own inputs
+inline constexpr int kTimeRuleSizes = 3;   // N/8, N/2, 2 N
+inline constexpr int kTimeRuleGrowth = 4;  // each size this many times the one before
+inline constexpr double kTimeRuleMaxStepRatio =
+    8.0;  // linear 4, quadratic 16: their geometric middle
 inline constexpr double kTimeRuleNoiseFloor = 8e-3;  // seconds of CPU
 inline constexpr double kTimeRuleValueTolerance = 1e-3;
 

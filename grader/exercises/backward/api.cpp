@@ -14,8 +14,9 @@ struct Fields<linattn::AttentionGrads> {
 }  // namespace api
 
 // FQ, FK: (T, d_phi); V, dO: (T, d_v) -> dFQ, dFK: (T, d_phi), dV: (T, d_v).
-static const api::Exercise backward_api{"backward", {
-    api::function(LINATTN_SIGNATURE(causal_linear_attention_backward),
-                  {"FQ", "FK", "V", "dO", {"eps", 1e-6}}, {"dFQ", "dFK", "dV"}),
-}};
-
+static const api::Exercise backward_api{
+    "backward",
+    {
+        api::function(LINATTN_SIGNATURE(causal_linear_attention_backward),
+                      {"FQ", "FK", "V", "dO", {"eps", 1e-6}}, {"dFQ", "dFK", "dV"}),
+    }};

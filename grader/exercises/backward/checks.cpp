@@ -14,12 +14,12 @@
 // This file is the judge: the checks, what each asks and tells the student. The API
 // description is in api.cpp; the oracle (calls, the reference's answers, slipped copies)
 // in oracle/, joined with the checks by name; no student kit has oracle/.
-#include "../../common/wire.hpp"
-#include "../../src/util/byte_units.hpp"
-#include "../../src/judge/check.hpp"
-#include "sizes.hpp"
-#include "../../src/judge/compare.hpp"
 #include "../../checks/shared/time_rule.hpp"
+#include "../../common/wire.hpp"
+#include "../../src/judge/check.hpp"
+#include "../../src/judge/compare.hpp"
+#include "../../src/util/byte_units.hpp"
+#include "sizes.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -63,15 +63,16 @@ Verdict judge_backward(const std::string& note, const Tolerance& tol, const json
       if (!m && !cmp.shape_ok && want.rows() != want.cols() && got.rows() == want.cols() &&
           got.cols() == want.rows() && same_values(want.transpose(), got, tol))
         m = std::string(p.name) + " is transposed: it has one row per token, (" + p.dims + ").";
-      if (m && std::find(mistakes.begin(), mistakes.end(), *m) == mistakes.end()) mistakes.push_back(*m);
+      if (m && std::find(mistakes.begin(), mistakes.end(), *m) == mistakes.end())
+        mistakes.push_back(*m);
     }
     if (report.empty()) continue;
     std::string tried = call_label(i, calls.size()) + kBackward + "(FQ, FK: " + shape_of(FQ) +
                         ", V, dO: " + shape_of(V) + ", eps = " + fmt(eps) + ")";
     if (!note.empty()) tried += "\n" + note;
     if (e.contains("agreement"))
-      tried += "\nThe reference's own two-pass gradients are within " + fmt(e.at("agreement").get<double>()) +
-               " of these central differences.";
+      tried += "\nThe reference's own two-pass gradients are within " +
+               fmt(e.at("agreement").get<double>()) + " of these central differences.";
     std::optional<std::string> mistake;
     for (const std::string& m : mistakes) mistake = mistake ? *mistake + "\n  and: " + m : m;
     return failure(tried, report, mistake);
@@ -113,8 +114,8 @@ std::string backward_memory_hint(const json& request, std::uint64_t peak) {
   o.precision(2);
   o << " For scale, at T = " << static_cast<long long>(T) << ": a T x T matrix of doubles is "
     << mib(tt) << " (the peak is " << peak / tt << " times that), and a state for every token, as "
-    << "autograd through the cumulative-sum form keeps, is " << mib(states) << " ("
-    << peak / states << " times). Two passes need neither: one forward with S and z, one backward "
+    << "autograd through the cumulative-sum form keeps, is " << mib(states) << " (" << peak / states
+    << " times). Two passes need neither: one forward with S and z, one backward "
     << "with the sums over later tokens.";
   return o.str();
 }
@@ -127,7 +128,8 @@ Check memory_check() {
   c.heap_budget_rule =
       "8 bytes x 2 copies x (5 T d: the three gradients and two more T x d arrays, such as "
       "dO_t / D_t and the outputs; + 4 states of d_phi x d_v) + 4 MiB of slack = " +
-      std::to_string(memory_budget()) + " bytes at T = 8192, d_phi = d_v = 64; a T x T matrix of "
+      std::to_string(memory_budget()) +
+      " bytes at T = 8192, d_phi = d_v = 64; a T x T matrix of "
       "doubles (512 MiB) or a state for every token (256 MiB) cannot pass";
   c.memory_hint = backward_memory_hint;
   // The runner holds code and four decoded T x 64 inputs before the call; 256 MiB leaves room
@@ -138,39 +140,45 @@ Check memory_check() {
 
 std::vector<Check> make_backward_checks() {
   std::vector<Check> checks;
-  checks.push_back(grad_check("backward/single-token", 2.0, Visibility::Visible, 1,
+  checks.push_back(
+      grad_check("backward/single-token", 2.0, Visibility::Visible, 1,
                  "One token and eps = 0: o_1 = v_1 whatever the features are, so dFQ = dFK = 0 and "
                  "dV = dO."));
-  checks.push_back(grad_check("backward/hand-example", 4.0, Visibility::Visible, 1,
-                 "The textbook's three tokens as features (FQ rows (1,1), (2,1), (1,2); FK rows "
-                 "(2,1), (1,2), (1,1)), eps = 0. Call 1 takes dO rows (1, 0), the loss being the sum "
-                 "of the outputs' first coordinates: dFQ = (0, 0), (1/27, -2/27), (1/18, -1/36); "
-                 "dFK = (173/1296, 154/1296), (-223/1296, -206/1296), (5/144, 10/144); dV = (17/9, 0), "
-                 "(31/36, 0), (1/4, 0). Call 2 takes dO rows (0, 1)."));
-  checks.push_back(grad_check("backward/constant-values", 3.0, Visibility::Visible, 1,
+  checks.push_back(grad_check(
+      "backward/hand-example", 4.0, Visibility::Visible, 1,
+      "The textbook's three tokens as features (FQ rows (1,1), (2,1), (1,2); FK rows "
+      "(2,1), (1,2), (1,1)), eps = 0. Call 1 takes dO rows (1, 0), the loss being the sum "
+      "of the outputs' first coordinates: dFQ = (0, 0), (1/27, -2/27), (1/18, -1/36); "
+      "dFK = (173/1296, 154/1296), (-223/1296, -206/1296), (5/144, 10/144); dV = (17/9, 0), "
+      "(31/36, 0), (1/4, 0). Call 2 takes dO rows (0, 1)."));
+  checks.push_back(
+      grad_check("backward/constant-values", 3.0, Visibility::Visible, 1,
                  "Every row of V is the same vector and eps = 0, so every output is that vector "
                  "whatever FQ and FK are: dFQ and dFK must be 0. Leaving out the normalizer's "
                  "derivative breaks exactly that."));
-  checks.push_back(grad_check("backward/random", 5.0, Visibility::Visible, 1,
+  checks.push_back(
+      grad_check("backward/random", 5.0, Visibility::Visible, 1,
                  "Positive features, d_phi != d_v: T = 9, d_phi = 4, d_v = 3, eps = 0, then T = 7, "
                  "d_phi = 3, d_v = 5, eps = 1e-6."));
-  checks.push_back(grad_check("backward/central-differences", 4.0, Visibility::Visible, 1,
+  checks.push_back(
+      grad_check("backward/central-differences", 4.0, Visibility::Visible, 1,
                  "Compared with central differences of the reference's forward pass, computed by "
                  "the grader: (L(x + h) - L(x - h)) / 2h for every entry of FQ, FK and V, "
                  "h = 1e-5, L = sum(O .* dO). T = 5, d_phi = 3, d_v = 2, eps = 0.5, then T = 4, "
                  "d_phi = 2, d_v = 4, eps = 0.",
                  Tolerance{1e-6, 1e-6}));
-  checks.push_back(grad_check("backward/square-state", 3.0, Visibility::Visible, 1,
+  checks.push_back(
+      grad_check("backward/square-state", 3.0, Visibility::Visible, 1,
                  "d_phi = d_v = 4, T = 10: a state used transposed fits the shapes here, and only "
                  "the values show it."));
-  checks.push_back(grad_check("backward/large-eps", 2.0, Visibility::Visible, 1,
+  checks.push_back(
+      grad_check("backward/large-eps", 2.0, Visibility::Visible, 1,
                  "eps = 10: D_t = z_t . FQ_t + eps in every derivative, as in the forward pass."));
   checks.push_back(memory_check());
   checks.push_back(grad_check("backward/random-hidden", 1.5, Visibility::Hidden, 29, ""));
   // The time rule: the same problem at T and 8 T must cost about 8 times as much, not 64.
   checks.push_back(linear_time_check(
-      kBackward, "backward/linear-time", 2.0,
-      {},
+      kBackward, "backward/linear-time", 2.0, {},
       "computing the gradients takes work for every pair of tokens: for example, for each token "
       "it sums over all later (or earlier) tokens again. Keep running sums instead: S and z "
       "forward in time, R and r backward in time, each updated once per token."));
@@ -181,4 +189,3 @@ std::vector<Check> make_backward_checks() {
 }  // namespace grader
 
 static grader::ChecksRegistration backward_checks{"backward", grader::make_backward_checks};
-

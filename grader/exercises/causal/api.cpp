@@ -13,13 +13,15 @@ struct Fields<linattn::DecodeStep> {
 };
 }  // namespace api
 
-// Q, K: (T, d_k); V: (T, d_v) -> O: (T, d_v).  Step: S (d_phi, d_v), z (d_phi), q, k (d_k), v (d_v).
-static const api::Exercise causal_api{"causal", {
-    api::function(LINATTN_SIGNATURE(causal_linear_attention_recurrent),
-                  {"Q", "K", "V", "phi", {"eps", 1e-6}}, {"O"}),
-    api::function(LINATTN_SIGNATURE(causal_linear_attention_parallel),
-                  {"Q", "K", "V", "phi", {"eps", 1e-6}}, {"O"}),
-    api::function(LINATTN_SIGNATURE(linear_attention_step),
-                  {"S", "z", "q", "k", "v", "phi", {"eps", 1e-6}}, {"o", "S", "z"}),
-}};
-
+// Q, K: (T, d_k); V: (T, d_v) -> O: (T, d_v).  Step: S (d_phi, d_v), z (d_phi), q, k (d_k), v
+// (d_v).
+static const api::Exercise causal_api{
+    "causal",
+    {
+        api::function(LINATTN_SIGNATURE(causal_linear_attention_recurrent),
+                      {"Q", "K", "V", "phi", {"eps", 1e-6}}, {"O"}),
+        api::function(LINATTN_SIGNATURE(causal_linear_attention_parallel),
+                      {"Q", "K", "V", "phi", {"eps", 1e-6}}, {"O"}),
+        api::function(LINATTN_SIGNATURE(linear_attention_step),
+                      {"S", "z", "q", "k", "v", "phi", {"eps", 1e-6}}, {"o", "S", "z"}),
+    }};

@@ -12,15 +12,15 @@
 // This file is the judge: the checks, what each asks and tells the student. The API
 // description is in api.cpp; the oracle (calls, the reference's answers, slipped copies)
 // in oracle/, joined with the checks by name; no student kit has oracle/.
-#include "../../common/wire.hpp"
-#include "../../src/util/byte_units.hpp"
-#include "../../src/judge/check.hpp"
-#include "sizes.hpp"
-#include "../../src/judge/compare.hpp"
 #include "../../checks/shared/feature_map_specs.hpp"
 #include "../../checks/shared/memory_hints.hpp"
 #include "../../checks/shared/time_rule.hpp"
 #include "../../checks/shared/token_rows.hpp"
+#include "../../common/wire.hpp"
+#include "../../src/judge/check.hpp"
+#include "../../src/judge/compare.hpp"
+#include "../../src/util/byte_units.hpp"
+#include "sizes.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -34,8 +34,8 @@ namespace {
 // ---- the two whole-sequence forms --------------------------------------------------------
 
 // expected per call: {"O": (T, d_v), "d_phi": width of the features, "suspects"}
-Verdict judge_attention(const std::string& function, const std::string& note,
-                        const json& request, const json& expected_all, const json& reply) {
+Verdict judge_attention(const std::string& function, const std::string& note, const json& request,
+                        const json& expected_all, const json& reply) {
   const json& calls = request.at("calls");
   for (std::size_t i = 0; i < calls.size(); ++i) {
     const json& a = calls[i];
@@ -55,8 +55,9 @@ Verdict judge_attention(const std::string& function, const std::string& note,
     std::optional<std::string> mistake = diagnose(got, e.at("suspects"), kTight);
     if (!mistake) mistake = cmp.unwritten;  // rows left as allocated
     if (!mistake && shifted_by_one(expected, got, kTight))
-      mistake = "the outputs are one token late: row t holds what row t-1 should. Write o_t "
-                "in the same step that adds token t to the state.";
+      mistake =
+          "the outputs are one token late: row t holds what row t-1 should. Write o_t "
+          "in the same step that adds token t to the state.";
     if (!mistake && !cmp.shape_ok && got.rows() == V.cols() && got.cols() == V.rows())
       mistake = "the output is transposed; it has one row per token, (T, d_v).";
     return failure(tried, cmp.report, mistake);
@@ -71,12 +72,13 @@ const char* const kShapeHint =
     "phi(k) v^T, and read as S^T phi(q). With d_phi = d_v the shapes fit either way, so only the "
     "checks with unequal widths stop here.";
 
-Check attention_check(const char* function, const std::string& name, double points,
-                      Visibility vis, std::uint64_t seed, std::string note = "") {
-  Check c = make_check(function, name, points, vis, seed,
-                       [function = std::string(function), note](const json& rq, const json& ex, const json& rp) {
-                         return judge_attention(function, note, rq, ex, rp);
-                       });
+Check attention_check(const char* function, const std::string& name, double points, Visibility vis,
+                      std::uint64_t seed, std::string note = "") {
+  Check c = make_check(
+      function, name, points, vis, seed,
+      [function = std::string(function), note](const json& rq, const json& ex, const json& rp) {
+        return judge_attention(function, note, rq, ex, rp);
+      });
   c.crash_hint = kShapeHint;
   return c;
 }
@@ -96,9 +98,8 @@ void add_sequence_checks(std::vector<Check>& out, const char* fn, const std::str
   out.push_back(attention_check(
       fn, prefix + "/random-taylor", pts[2], Visibility::Visible, 1,
       "Taylor features make d_phi = 7 while d_v = 3, so a transposed state cannot fit."));
-  out.push_back(attention_check(
-      fn, prefix + "/random-features", pts[3], Visibility::Visible, 1,
-      "Positive random features with d_phi = 6, d_k = 3, d_v = 4."));
+  out.push_back(attention_check(fn, prefix + "/random-features", pts[3], Visibility::Visible, 1,
+                                "Positive random features with d_phi = 6, d_k = 3, d_v = 4."));
   out.push_back(attention_check(
       fn, prefix + "/elu-and-relu", pts[4], Visibility::Visible, 1,
       "Call 1 uses elu+1 (d_k = 4, d_v = 3); call 2 uses relu on positive inputs (d_k = 3, "
@@ -109,8 +110,9 @@ void add_sequence_checks(std::vector<Check>& out, const char* fn, const std::str
       "one, so every output row must be that vector."));
   out.push_back(attention_check(
       fn, prefix + "/large-eps", pts[6], Visibility::Visible, 1,
-      "eps = " + fmt(kLargeEps) + " is about as large as the denominators, so the output shows "
-      "exactly how eps is used: o_t = S_t^T phi(q_t) / (z_t^T phi(q_t) + eps)."));
+      "eps = " + fmt(kLargeEps) +
+          " is about as large as the denominators, so the output shows "
+          "exactly how eps is used: o_t = S_t^T phi(q_t) / (z_t^T phi(q_t) + eps)."));
   out.push_back(attention_check(fn, prefix + "/random-hidden", pts[7], Visibility::Hidden, 17));
 }
 
@@ -123,14 +125,15 @@ std::uint64_t memory_budget() {
 // "512 MiB, about 14 times that": what a wrong layout would take, against the budget.
 std::string times_the_budget(std::uint64_t bytes) {
   const double ratio = static_cast<double>(bytes) / static_cast<double>(memory_budget());
-  return mib(static_cast<double>(bytes)) + ", about " + std::to_string(std::lround(ratio)) + " times";
+  return mib(static_cast<double>(bytes)) + ", about " + std::to_string(std::lround(ratio)) +
+         " times";
 }
 
 Check memory_check() {
   const std::string T = std::to_string(kMemT), d = std::to_string(kMemD);
-  Check c = attention_check(
-      kRecurrent, "recurrent/memory-budget", 1.5, Visibility::Visible, 1,
-      "T = " + T + " tokens, d_k = d_v = " + d + ", elu+1: the recurrent form must keep one state.");
+  Check c = attention_check(kRecurrent, "recurrent/memory-budget", 1.5, Visibility::Visible, 1,
+                            "T = " + T + " tokens, d_k = d_v = " + d +
+                                ", elu+1: the recurrent form must keep one state.");
   c.heap_budget_bytes = memory_budget();
   c.heap_budget_rule =
       "8 bytes x 2 copies x (2 T d_phi + T d_v + T d_k), room for phi(Q), phi(K), the output "
@@ -151,7 +154,8 @@ Check memory_check() {
 // ---- the decode step ---------------------------------------------------------------------
 
 // expected per call: {"o", "S", "z": the reference's step, "suspects": {"o", "S", "z"}}
-Verdict judge_step(const std::string& note, const json& request, const json& expected, const json& reply) {
+Verdict judge_step(const std::string& note, const json& request, const json& expected,
+                   const json& reply) {
   const json& calls = request.at("calls");
   for (std::size_t i = 0; i < calls.size(); ++i) {
     const json& a = calls[i];
@@ -172,13 +176,16 @@ Verdict judge_step(const std::string& note, const json& request, const json& exp
       report += (report.empty() ? "" : "\n") + cmp.report;
       if (!mistake) mistake = diagnose(got, s, kTight);
     };
-    part(compare_vectors(wire::to_vector(e.at("o")), got_o, kTight, "o", "d_v"), Matrix(got_o), sus.at("o"));
-    part(compare_matrices(wire::to_matrix(e.at("S")), got_S, kTight, "S", "d_phi x d_v"), got_S, sus.at("S"));
-    part(compare_vectors(wire::to_vector(e.at("z")), got_z, kTight, "z", "d_phi"), Matrix(got_z), sus.at("z"));
+    part(compare_vectors(wire::to_vector(e.at("o")), got_o, kTight, "o", "d_v"), Matrix(got_o),
+         sus.at("o"));
+    part(compare_matrices(wire::to_matrix(e.at("S")), got_S, kTight, "S", "d_phi x d_v"), got_S,
+         sus.at("S"));
+    part(compare_vectors(wire::to_vector(e.at("z")), got_z, kTight, "z", "d_phi"), Matrix(got_z),
+         sus.at("z"));
     if (report.empty()) continue;
     std::string tried = call_label(i, calls.size()) + kStep + "(S: " + shape_of(S) +
-                        ", z: " + std::to_string(z.size()) + ", q, k: " +
-                        std::to_string(q.size()) + ", v: " + std::to_string(v.size()) +
+                        ", z: " + std::to_string(z.size()) + ", q, k: " + std::to_string(q.size()) +
+                        ", v: " + std::to_string(v.size()) +
                         ", phi = " + describe_phi(a.at("phi")) + ", eps = " + fmt(eps) + ")";
     if (!note.empty()) tried += "\n" + note;
     return failure(tried, report, mistake);
@@ -189,28 +196,30 @@ Verdict judge_step(const std::string& note, const json& request, const json& exp
 Check step_check(const std::string& name, double points, Visibility vis, std::uint64_t seed,
                  std::string note) {
   Check c = make_check(kStep, name, points, vis, seed,
-                       [note](const json& rq, const json& ex, const json& rp) { return judge_step(note, rq, ex, rp); });
+                       [note](const json& rq, const json& ex, const json& rp) {
+                         return judge_step(note, rq, ex, rp);
+                       });
   c.crash_hint = kShapeHint;
   return c;
 }
 
 void add_step_checks(std::vector<Check>& out) {
-  out.push_back(step_check(
-      "step/from-zero", 2.0, Visibility::Visible, 1,
-      "From the zero state with eps = 0, the step must return o = v, S = phi(k) v^T and "
-      "z = phi(k)."));
+  out.push_back(
+      step_check("step/from-zero", 2.0, Visibility::Visible, 1,
+                 "From the zero state with eps = 0, the step must return o = v, S = phi(k) v^T and "
+                 "z = phi(k)."));
   out.push_back(step_check(
       "step/reproduces-recurrent", 3.0, Visibility::Visible, 1,
       "Eight tokens decoded one at a time with Taylor features (d_phi = 7, d_v = 3). Call t "
       "is given the reference's state after t-1 tokens; its o is row t of the recurrent form's "
       "output."));
-  out.push_back(step_check(
-      "step/unequal-sizes", 2.0, Visibility::Visible, 1,
-      "A state after 5 tokens with d_phi = 9 and d_v = 4: S must stay (d_phi, d_v)."));
-  out.push_back(step_check(
-      "step/large-eps", 1.5, Visibility::Visible, 1,
-      "eps = " + fmt(kLargeEps) + ", so o = S_t^T phi(q_t) / (z_t^T phi(q_t) + " + fmt(kLargeEps) +
-      ") visibly differs from any other placement of eps."));
+  out.push_back(
+      step_check("step/unequal-sizes", 2.0, Visibility::Visible, 1,
+                 "A state after 5 tokens with d_phi = 9 and d_v = 4: S must stay (d_phi, d_v)."));
+  out.push_back(step_check("step/large-eps", 1.5, Visibility::Visible, 1,
+                           "eps = " + fmt(kLargeEps) +
+                               ", so o = S_t^T phi(q_t) / (z_t^T phi(q_t) + " + fmt(kLargeEps) +
+                               ") visibly differs from any other placement of eps."));
   out.push_back(step_check("step/random-hidden", 0.5, Visibility::Hidden, 19, ""));
 }
 
@@ -219,8 +228,7 @@ std::vector<Check> make_causal_checks() {
   // recurrent: 13.5 here + 1.5 for the memory rule + 1 for the time rule = 16.
   add_sequence_checks(checks, kRecurrent, "recurrent", {3, 1, 2.5, 2, 1.5, 1.5, 1.5, 0.5});
   checks.push_back(memory_check());
-  checks.push_back(linear_time_check(kRecurrent, "recurrent/linear-time", 1.0,
-                                     {}));
+  checks.push_back(linear_time_check(kRecurrent, "recurrent/linear-time", 1.0, {}));
   // parallel: 10.
   add_sequence_checks(checks, kParallel, "parallel", {2, 1, 2, 1.5, 1, 1, 1, 0.5});
   // step: 9.
@@ -235,4 +243,3 @@ std::vector<Check> make_causal_checks() {
 }  // namespace grader
 
 static grader::ChecksRegistration causal_checks{"causal", grader::make_causal_checks};
-

@@ -7,8 +7,9 @@
 // ==== API =====================================================================================
 
 // Q, K: (T, d_k); V: (T, d_v); chunk >= 1 -> O: (T, d_v).
-static const api::Exercise chunkwise_api{"chunkwise", {
-    api::function(LINATTN_SIGNATURE(causal_linear_attention_chunkwise),
-                  {"Q", "K", "V", "phi", "chunk", {"eps", 1e-6}}, {"O"}),
-}};
-
+static const api::Exercise chunkwise_api{
+    "chunkwise",
+    {
+        api::function(LINATTN_SIGNATURE(causal_linear_attention_chunkwise),
+                      {"Q", "K", "V", "phi", "chunk", {"eps", 1e-6}}, {"O"}),
+    }};

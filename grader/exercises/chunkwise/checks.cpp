@@ -15,13 +15,13 @@
 // This file is the judge: the checks, what each asks and tells the student. The API
 // description is in api.cpp; the oracle (calls, the reference's answers, slipped copies)
 // in oracle/, joined with the checks by name; no student kit has oracle/.
-#include "../../common/wire.hpp"
-#include "../../src/util/byte_units.hpp"
-#include "../../src/judge/check.hpp"
-#include "sizes.hpp"
-#include "../../src/judge/compare.hpp"
 #include "../../checks/shared/feature_map_specs.hpp"
 #include "../../checks/shared/time_rule.hpp"
+#include "../../common/wire.hpp"
+#include "../../src/judge/check.hpp"
+#include "../../src/judge/compare.hpp"
+#include "../../src/util/byte_units.hpp"
+#include "sizes.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -38,19 +38,22 @@ std::string describe_chunking(Eigen::Index T, Eigen::Index chunk) {
   if (c.n == 1) return s + "a single chunk of " + tokens(T);
   s += std::to_string(c.n) + " chunks";
   if (c.last == c.size) return s + " of " + tokens(c.size);
-  return s + ", " + std::to_string(c.n - 1) + " of " + tokens(c.size) + " and a last one of " + tokens(c.last);
+  return s + ", " + std::to_string(c.n - 1) + " of " + tokens(c.size) + " and a last one of " +
+         tokens(c.last);
 }
 
 // When no named slip matches: which rows are wrong, said in chunks. Rows are counted from 0,
 // as in the comparison's report.
-std::optional<std::string> chunk_pattern(const Matrix& expected, const Matrix& got, Eigen::Index chunk) {
+std::optional<std::string> chunk_pattern(const Matrix& expected, const Matrix& got,
+                                         Eigen::Index chunk) {
   const Eigen::Index T = expected.rows();
   const Chunking c = chunking(T, chunk);
   const Eigen::Index last_start = (c.n - 1) * c.size;
   if (got.cols() == expected.cols() && got.rows() < T && got.rows() == last_start &&
       same_values(expected.topRows(last_start), got, kTight))
     return "the output stops after " + std::to_string(last_start) + " rows: the last chunk (" +
-           tokens(c.last) + ") was left out. Run the loop while start < T and give "
+           tokens(c.last) +
+           ") was left out. Run the loop while start < T and give "
            "each chunk min(chunk, T - start) tokens.";
   if (got.rows() != T || got.cols() != expected.cols()) return std::nullopt;
   Eigen::Index first_wrong = T;
@@ -105,7 +108,8 @@ Verdict judge_chunkwise(const std::string& note, const json& request, const json
 
 const char* const kShapeHint =
     "a shape mismatch. Most often the state used transposed: S is (d_phi, d_v), built from "
-    "phi(K_c)^T V_c, and read as phi(Q_c) S; with d_phi = d_v the shapes fit either way. Or a block "
+    "phi(K_c)^T V_c, and read as phi(Q_c) S; with d_phi = d_v the shapes fit either way. Or a "
+    "block "
     "of rows taken past the end of Q, K or V: the last chunk holds only T - start tokens.";
 
 Check chunk_check(const std::string& name, double points, Visibility vis, std::uint64_t seed,
@@ -130,8 +134,10 @@ std::uint64_t memory_budget() {
 std::string memory_rule_text() {
   return "8 bytes x 2 copies x (2 T d_phi + T d_v + T d_k: phi(Q), phi(K), the output and one "
          "more T x d array; + (T/chunk + 4) states of d_phi x d_v: one per chunk, as the "
-         "textbook's table allows, and four more; + 4 blocks of chunk x chunk) + 4 MiB of slack = " +
-         std::to_string(memory_budget()) + " bytes at T = 8192, d_k = d_phi = d_v = 64, chunk = 64. "
+         "textbook's table allows, and four more; + 4 blocks of chunk x chunk) + 4 MiB of slack "
+         "= " +
+         std::to_string(memory_budget()) +
+         " bytes at T = 8192, d_k = d_phi = d_v = 64, chunk = 64. "
          "A T x T matrix of doubles (512 MiB) or a state for every token (T x d_phi x d_v, "
          "256 MiB) cannot pass";
 }
@@ -142,7 +148,8 @@ std::string chunkwise_memory_hint(const json& request, std::uint64_t peak) {
   if (!call.contains("Q") || !call.contains("V") || !call.contains("chunk")) return "";
   const double T = call["Q"]["rows"].get<double>(), d_k = call["Q"]["cols"].get<double>();
   const double d_v = call["V"]["cols"].get<double>(), chunk = call["chunk"].get<double>();
-  const double tt = T * T * 8, per_token = T * d_k * d_v * 8, per_chunk = (T / chunk) * d_k * d_v * 8;
+  const double tt = T * T * 8, per_token = T * d_k * d_v * 8,
+               per_chunk = (T / chunk) * d_k * d_v * 8;
   std::ostringstream o;
   o.precision(2);
   o << " For scale, at T = " << static_cast<long long>(T) << ": a T x T matrix of doubles is "
@@ -169,43 +176,50 @@ Check memory_check() {
 
 std::vector<Check> make_chunkwise_checks() {
   std::vector<Check> checks;
-  checks.push_back(chunk_check("chunkwise/hand-example", 4.0, Visibility::Visible, 1,
+  checks.push_back(
+      chunk_check("chunkwise/hand-example", 4.0, Visibility::Visible, 1,
                   "The textbook's three tokens with elu+1 and eps = 0, in chunks of 1, 2, 3 and 4; "
                   "every chunk size gives the same outputs, (1, 0), (5/9, 4/9) = (0.5555555556, "
                   "0.4444444444) and (7/12, 2/3) = (0.5833333333, 0.6666666667)."));
-  checks.push_back(chunk_check("chunkwise/uneven-last-chunk", 5.0, Visibility::Visible, 1,
+  checks.push_back(
+      chunk_check("chunkwise/uneven-last-chunk", 5.0, Visibility::Visible, 1,
                   "T is not a multiple of chunk: T = 10 in chunks of 4, T = 11 in chunks of 3, "
                   "T = 7 in chunks of 6; the last chunk is shorter than the others.",
                   "a block of rows taken past the end of Q, K or V: the last chunk holds only the "
                   "T - start tokens left over, min(chunk, T - start)."));
-  checks.push_back(chunk_check("chunkwise/chunk-one", 3.0, Visibility::Visible, 1,
+  checks.push_back(
+      chunk_check("chunkwise/chunk-one", 3.0, Visibility::Visible, 1,
                   "chunk = 1 (T = 9, then T = 1): every chunk is one token, and the chunkwise form "
                   "is the recurrence itself; the 1 x 1 block is the token's own kernel value."));
-  checks.push_back(chunk_check("chunkwise/chunk-at-least-T", 3.0, Visibility::Visible, 1,
+  checks.push_back(
+      chunk_check("chunkwise/chunk-at-least-T", 3.0, Visibility::Visible, 1,
                   "chunk >= T (T = 8 with chunk 8 and 9, T = 5 with chunk 1000): one chunk holds "
                   "the whole sequence, and the chunkwise form is the parallel form.",
                   "with chunk >= T a block of `chunk` rows runs past the end of Q, K or V: the one "
                   "chunk holds T tokens, min(chunk, T - start)."));
-  checks.push_back(chunk_check("chunkwise/many-chunk-sizes", 4.0, Visibility::Visible, 1,
+  checks.push_back(
+      chunk_check("chunkwise/many-chunk-sizes", 4.0, Visibility::Visible, 1,
                   "One sequence of T = 13 tokens (positive random features, d_phi = 6, d_v = 4) in "
                   "chunks of 2, 3, 5, 6 and 12: the output is the same every time."));
-  checks.push_back(chunk_check("chunkwise/unequal-widths", 4.0, Visibility::Visible, 1,
+  checks.push_back(
+      chunk_check("chunkwise/unequal-widths", 4.0, Visibility::Visible, 1,
                   "d_phi != d_v: Taylor features (d_phi = 7, d_v = 3, T = 12, chunks of 5), then "
                   "random features (d_phi = 9, d_v = 2, T = 10, chunks of 4). A state used "
                   "transposed cannot fit."));
-  checks.push_back(chunk_check("chunkwise/constant-values", 2.5, Visibility::Visible, 1,
+  checks.push_back(
+      chunk_check("chunkwise/constant-values", 2.5, Visibility::Visible, 1,
                   "Every row of V is the same vector, eps = 0, T = 12 in chunks of 5. Each output "
                   "is a weighted average whose weights add up to one, so every row of O must be "
                   "that vector, provided S and z count the same tokens."));
-  checks.push_back(chunk_check("chunkwise/large-eps", 2.0, Visibility::Visible, 1,
+  checks.push_back(
+      chunk_check("chunkwise/large-eps", 2.0, Visibility::Visible, 1,
                   "eps = 10 (T = 9, chunks of 4): eps is added once to each row's whole "
                   "denominator, phi(q_t)^T z + (the row's sum in the block) + eps."));
   checks.push_back(memory_check());
   checks.push_back(chunk_check("chunkwise/random-hidden", 1.5, Visibility::Hidden, 23, ""));
   // The time rule: the same problem at T and 8 T must cost about 8 times as much, not 64.
   checks.push_back(linear_time_check(
-      kChunkwise, "chunkwise/linear-time", 2.0,
-      {},
+      kChunkwise, "chunkwise/linear-time", 2.0, {},
       "the form does work for every pair of tokens, for example it rebuilds the state from all "
       "earlier chunks for each new chunk, or masks a T x T matrix. Carry S and z from one chunk "
       "to the next and fold each chunk in once, after its outputs."));
@@ -216,4 +230,3 @@ std::vector<Check> make_chunkwise_checks() {
 }  // namespace grader
 
 static grader::ChecksRegistration chunkwise_checks{"chunkwise", grader::make_chunkwise_checks};
-

@@ -30,7 +30,9 @@ inline Chunking chunking(Eigen::Index T, Eigen::Index chunk) {
 }
 
 // "1 token", "3 tokens".
-inline std::string tokens(Eigen::Index n) { return std::to_string(n) + (n == 1 ? " token" : " tokens"); }
+inline std::string tokens(Eigen::Index n) {
+  return std::to_string(n) + (n == 1 ? " token" : " tokens");
+}
 
 }  // namespace
 }  // namespace grader

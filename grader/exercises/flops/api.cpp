@@ -15,8 +15,10 @@ struct EnumNames<linattn::Order> {
 };
 }  // namespace api
 
-static const api::Exercise flops_api{"flops", {
-    api::function(LINATTN_SIGNATURE(attention_flops), {"T", "d_phi", "d_v", "order"}, {"value"}),
-    api::function(LINATTN_SIGNATURE(crossover_T), {"d_phi", "d_v"}, {"value"}),
-}};
-
+static const api::Exercise flops_api{
+    "flops",
+    {
+        api::function(LINATTN_SIGNATURE(attention_flops), {"T", "d_phi", "d_v", "order"},
+                      {"value"}),
+        api::function(LINATTN_SIGNATURE(crossover_T), {"d_phi", "d_v"}, {"value"}),
+    }};

@@ -37,19 +37,21 @@ Verdict judge_flops(const json& request, const json& expected, const json& reply
   for (std::size_t i = 0; i < calls.size(); ++i) {
     const json& a = calls[i];
     const json& e = expected_of(request, expected, i);
-    const Int T = a.at("T").get<Int>(), d_phi = a.at("d_phi").get<Int>(), d_v = a.at("d_v").get<Int>();
+    const Int T = a.at("T").get<Int>(), d_phi = a.at("d_phi").get<Int>(),
+              d_v = a.at("d_v").get<Int>();
     const std::string order = a.at("order").get<std::string>();
     const bool left = order == "left";
     const Int want = e.at("value").get<Int>();
     const Int got = result_of(request, reply, i).at("value").get<Int>();
     if (got == want) continue;
-    const std::string tried = call_label(i, calls.size()) + "attention_flops(T = " +
-                              std::to_string(T) + ", d_phi = " + std::to_string(d_phi) +
+    const std::string tried = call_label(i, calls.size()) +
+                              "attention_flops(T = " + std::to_string(T) +
+                              ", d_phi = " + std::to_string(d_phi) +
                               ", d_v = " + std::to_string(d_v) + ", order = " + order + ")";
     const std::string formula = left ? "2 T^2 (d_phi + d_v)" : "4 T d_phi d_v";
-    return failure(tried, "expected " + std::to_string(want) + seed_note(T, d_phi, d_v, left) +
-                              " = " + formula + ", got " + std::to_string(got) +
-                              " (exact integer comparison)",
+    return failure(tried,
+                   "expected " + std::to_string(want) + seed_note(T, d_phi, d_v, left) + " = " +
+                       formula + ", got " + std::to_string(got) + " (exact integer comparison)",
                    diagnose_int(got, e.at("mistakes")));
   }
   return Verdict::pass();
@@ -69,7 +71,8 @@ Verdict judge_crossover(const json& request, const json& expected, const json& r
     const Int got = result_of(request, reply, i).at("value").get<Int>();
     if (got == want) continue;
     std::string report = "expected " + std::to_string(want) + ", got " + std::to_string(got) +
-                         " (exact integer comparison).\n  " + e.at("explain").get<std::string>() + ".";
+                         " (exact integer comparison).\n  " + e.at("explain").get<std::string>() +
+                         ".";
     if (got > 0 && got < (Int{1} << 20)) {
       const Int left = e.at("cost_at_1").at(0).get<Int>() * got * got;
       const Int right = e.at("cost_at_1").at(1).get<Int>() * got;
@@ -89,13 +92,19 @@ std::vector<Check> make_flops_checks() {
   std::vector<Check> checks;
   // attention_flops: 5.5 points.
   checks.push_back(make_check(flops, "flops/by-hand", 2.0, Visibility::Visible, 1, judge_flops));
-  checks.push_back(make_check(flops, "flops/65536-tokens", 2.5, Visibility::Visible, 1, judge_flops));
-  checks.push_back(make_check(flops, "flops/random-sizes", 1.0, Visibility::Hidden, 11, judge_flops));
+  checks.push_back(
+      make_check(flops, "flops/65536-tokens", 2.5, Visibility::Visible, 1, judge_flops));
+  checks.push_back(
+      make_check(flops, "flops/random-sizes", 1.0, Visibility::Hidden, 11, judge_flops));
   // crossover_T: 4.5 points.
-  checks.push_back(make_check(crossover, "crossover/equal-widths", 1.0, Visibility::Visible, 1, judge_crossover));
-  checks.push_back(make_check(crossover, "crossover/off-by-one", 1.5, Visibility::Visible, 1, judge_crossover));
-  checks.push_back(make_check(crossover, "crossover/fractional", 1.5, Visibility::Visible, 1, judge_crossover));
-  checks.push_back(make_check(crossover, "crossover/large-widths", 0.5, Visibility::Hidden, 13, judge_crossover));
+  checks.push_back(make_check(crossover, "crossover/equal-widths", 1.0, Visibility::Visible, 1,
+                              judge_crossover));
+  checks.push_back(
+      make_check(crossover, "crossover/off-by-one", 1.5, Visibility::Visible, 1, judge_crossover));
+  checks.push_back(
+      make_check(crossover, "crossover/fractional", 1.5, Visibility::Visible, 1, judge_crossover));
+  checks.push_back(make_check(crossover, "crossover/large-widths", 0.5, Visibility::Hidden, 13,
+                              judge_crossover));
   return checks;
 }
 
@@ -103,4 +112,3 @@ std::vector<Check> make_flops_checks() {
 }  // namespace grader
 
 static grader::ChecksRegistration flops_checks{"flops", grader::make_flops_checks};
-

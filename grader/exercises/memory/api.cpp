@@ -7,9 +7,10 @@
 // ==== API =====================================================================================
 
 // K: (n, d_k), V: (n, d_v) -> S: (d_k, d_v); read: S, q (d_k) -> value (d_v).
-static const api::Exercise memory_api{"memory", {
-    api::function(LINATTN_SIGNATURE(write), {"K", "V"}, {"S"}),
-    api::function(LINATTN_SIGNATURE(read), {"S", "q"}, {"value"}),
-    api::function(LINATTN_SIGNATURE(crosstalk_energy), {"K"}, {"value"}),
-}};
-
+static const api::Exercise memory_api{
+    "memory",
+    {
+        api::function(LINATTN_SIGNATURE(write), {"K", "V"}, {"S"}),
+        api::function(LINATTN_SIGNATURE(read), {"S", "q"}, {"value"}),
+        api::function(LINATTN_SIGNATURE(crosstalk_energy), {"K"}, {"value"}),
+    }};

@@ -7,9 +7,10 @@
 // ==== API =====================================================================================
 
 // Q, K: (T, d_k); V: (T, d_v); f, i: (T); gain: (d_v) -> H, O: (T, d_v).
-static const api::Exercise modern_api{"modern", {
-    api::function(LINATTN_SIGNATURE(mlstm), {"Q", "K", "V", "f", "i"}, {"H"}),
-    api::function(LINATTN_SIGNATURE(decayed_normalized_attention),
-                  {"Q", "K", "V", "gamma", "gain", {"eps", 1e-6}}, {"O"}),
-}};
-
+static const api::Exercise modern_api{
+    "modern",
+    {
+        api::function(LINATTN_SIGNATURE(mlstm), {"Q", "K", "V", "f", "i"}, {"H"}),
+        api::function(LINATTN_SIGNATURE(decayed_normalized_attention),
+                      {"Q", "K", "V", "gamma", "gain", {"eps", 1e-6}}, {"O"}),
+    }};

@@ -12,13 +12,13 @@
 // This file is the judge: the checks, what each asks and tells the student. The API
 // description is in api.cpp; the oracle (calls, the reference's answers, slipped copies)
 // in oracle/, joined with the checks by name; no student kit has oracle/.
-#include "../../common/wire.hpp"
-#include "../../src/judge/check.hpp"
-#include "sizes.hpp"
-#include "../../src/judge/compare.hpp"
 #include "../../checks/shared/memory_hints.hpp"
 #include "../../checks/shared/time_rule.hpp"
 #include "../../checks/shared/token_rows.hpp"
+#include "../../common/wire.hpp"
+#include "../../src/judge/check.hpp"
+#include "../../src/judge/compare.hpp"
+#include "sizes.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -138,7 +138,8 @@ Check memory_check(const char* function, const std::string& name, std::string no
   c.heap_budget_rule =
       "8 bytes x 2 copies x (2 T d_k + 2 T d_v), room for the features of Q, K and V and the "
       "output twice over, + 4 states of d_k x d_v doubles + 4 MiB of slack = " +
-      std::to_string(memory_budget()) + " bytes at T = 8192, d_k = d_v = 64; a T x T matrix of "
+      std::to_string(memory_budget()) +
+      " bytes at T = 8192, d_k = d_v = 64; a T x T matrix of "
       "doubles (512 MiB, about 14 times that) or the T states of a cumulative sum (256 MiB, "
       "about 7 times) cannot pass";
   // As for causal's memory check: the runner holds about 100 MiB before the call, so 240 MiB
@@ -175,8 +176,7 @@ std::vector<Check> make_modern_checks() {
       "T = 8192 tokens, d_k = d_v = 64: mlstm must keep one cell and one normalizer."));
   // The time rule: the same problem at T and 8 T must cost about 8 times as much, not 64.
   checks.push_back(
-      linear_time_check(kMlstm, "mlstm/linear-time", 2.0,
-                        {},
+      linear_time_check(kMlstm, "mlstm/linear-time", 2.0, {},
                         "the form does work for every pair of tokens, for example it multiplies "
                         "the forget gates of all earlier tokens again for each new one. Keep the "
                         "cell C and the normalizer n, and update each once per token: forget, "
@@ -187,9 +187,8 @@ std::vector<Check> make_modern_checks() {
       kDecayed, "decayed/by-hand", 2.5, Visibility::Visible, 1,
       "The hand-out's three tokens (d_k = 1, gamma = 1/2, gain = (1, 2), eps = 0); the outputs "
       "are (1.4142135624, 0), (1.3525673113, -0.8259822479) and (-0.1482013470, -2.8128536121)."));
-  checks.push_back(sequence_check(
-      kDecayed, "decayed/single-token", 1.0, Visibility::Visible, 1,
-      "One token: S_1 = silu(k_1) silu(v_1)^T, whatever gamma is."));
+  checks.push_back(sequence_check(kDecayed, "decayed/single-token", 1.0, Visibility::Visible, 1,
+                                  "One token: S_1 = silu(k_1) silu(v_1)^T, whatever gamma is."));
   checks.push_back(sequence_check(
       kDecayed, "decayed/small-gamma", 2.5, Visibility::Visible, 1,
       "gamma = 0.1 (fast forgetting), d_k = 3, d_v = 5, eps = 0.5: with eps this large, a "
@@ -198,25 +197,24 @@ std::vector<Check> make_modern_checks() {
       kDecayed, "decayed/large-gamma", 2.5, Visibility::Visible, 1,
       "Slow forgetting: gamma = 0.99 over 50 tokens (d_k = 4, d_v = 3, eps = 1e-6), then "
       "gamma = 0.9 over 30 tokens (d_k = 2, d_v = 6, eps = 0.25)."));
-  checks.push_back(sequence_check(
-      kDecayed, "decayed/no-decay", 1.5, Visibility::Visible, 1,
-      "gamma = 1: no forgetting: TransNormer's normalized causal form, with MiniMax-01's SiLU features."));
+  checks.push_back(sequence_check(kDecayed, "decayed/no-decay", 1.5, Visibility::Visible, 1,
+                                  "gamma = 1: no forgetting: TransNormer's normalized causal form, "
+                                  "with MiniMax-01's SiLU features."));
   checks.push_back(sequence_check(
       kDecayed, "decayed/rms-and-eps", 2.5, Visibility::Visible, 1,
       "Call 1: small inputs, d_k = 2, d_v = 6, eps = 0.2, so eps weighs on every row; call 2: "
       "d_k = 5, d_v = 2. Each row is divided by the RMS of its own d_v entries."));
-  checks.push_back(memory_check(
-      kDecayed, "decayed/memory-budget",
-      "T = 8192 tokens, d_k = d_v = 64: the decayed form must keep one state."));
   checks.push_back(
-      linear_time_check(kDecayed, "decayed/linear-time", 2.0,
-                        {},
+      memory_check(kDecayed, "decayed/memory-budget",
+                   "T = 8192 tokens, d_k = d_v = 64: the decayed form must keep one state."));
+  checks.push_back(
+      linear_time_check(kDecayed, "decayed/linear-time", 2.0, {},
                         "the form does work for every pair of tokens, for example it weighs each "
                         "earlier token s by the decay to the power t - s for every new token t. "
                         "Keep the state S, scale it by the decay once per token, then add the "
                         "new token."));
-  checks.push_back(sequence_check(kDecayed, "decayed/random-hidden", 0.5, Visibility::Hidden, 29,
-                                  ""));
+  checks.push_back(
+      sequence_check(kDecayed, "decayed/random-hidden", 0.5, Visibility::Hidden, 29, ""));
   return checks;
 }
 
@@ -224,4 +222,3 @@ std::vector<Check> make_modern_checks() {
 }  // namespace grader
 
 static grader::ChecksRegistration modern_checks{"modern", grader::make_modern_checks};
-

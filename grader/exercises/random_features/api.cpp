@@ -7,8 +7,9 @@
 // ==== API =====================================================================================
 
 // X: (n, d_k), Omega: (d_phi, d_k) -> features: (n, d_phi).
-static const api::Exercise random_features_api{"random_features", {
-    api::function(LINATTN_SIGNATURE(positive_random_features), {"X", "Omega"}, {"features"}),
-    api::function(LINATTN_SIGNATURE(softmax_kernel_estimate), {"q", "k", "Omega"}, {"value"}),
-}};
-
+static const api::Exercise random_features_api{
+    "random_features",
+    {
+        api::function(LINATTN_SIGNATURE(positive_random_features), {"X", "Omega"}, {"features"}),
+        api::function(LINATTN_SIGNATURE(softmax_kernel_estimate), {"q", "k", "Omega"}, {"value"}),
+    }};

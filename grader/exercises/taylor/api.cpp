@@ -7,11 +7,12 @@
 // ==== API =====================================================================================
 
 // X: (n, d) -> features: (n, 1 + d + d^2).
-static const api::Exercise taylor_api{"taylor", {
-    api::function(LINATTN_SIGNATURE(taylor_features), {"X"}, {"features"}),
-    api::function(LINATTN_SIGNATURE(taylor_state_bytes),
-                  {"d_head", "d_v", "n_heads", {"bytes_per", 4}}, {"value"}),
-    api::function(LINATTN_SIGNATURE(kv_cache_tokens),
-                  {"state_bytes", "n_kv", "d_k", {"bytes_per", 2}}, {"value"}),
-}};
-
+static const api::Exercise taylor_api{
+    "taylor",
+    {
+        api::function(LINATTN_SIGNATURE(taylor_features), {"X"}, {"features"}),
+        api::function(LINATTN_SIGNATURE(taylor_state_bytes),
+                      {"d_head", "d_v", "n_heads", {"bytes_per", 4}}, {"value"}),
+        api::function(LINATTN_SIGNATURE(kv_cache_tokens),
+                      {"state_bytes", "n_kv", "d_k", {"bytes_per", 2}}, {"value"}),
+    }};

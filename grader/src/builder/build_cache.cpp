@@ -1,14 +1,14 @@
 #include "build_cache.hpp"
 
+#include "../sandbox/isolation.hpp"
+#include "../util/read_file.hpp"
+#include "../util/sha256.hpp"
 #include "build_include_policy.hpp"
 #include "build_paths.hpp"
 #include "build_stage.hpp"
 #include "build_toolchain.hpp"
 #include "builder_sources.hpp"
 #include "grader_config.hpp"
-#include "../sandbox/isolation.hpp"
-#include "../util/read_file.hpp"
-#include "../util/sha256.hpp"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -46,9 +46,11 @@ fs::path private_cache_dir() {
   const fs::path dir = fs::path(LINATTN_BUILD_DIR) / "submissions-cache";
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec) throw std::runtime_error("cannot make the build cache " + dir.string() + ": " + ec.message());
+  if (ec)
+    throw std::runtime_error("cannot make the build cache " + dir.string() + ": " + ec.message());
   if (::chmod(dir.c_str(), 0700) != 0)
-    throw std::runtime_error("cannot make the build cache " + dir.string() + " private: " + std::strerror(errno));
+    throw std::runtime_error("cannot make the build cache " + dir.string() +
+                             " private: " + std::strerror(errno));
   return dir;
 }
 
@@ -114,7 +116,8 @@ std::string runner_key(const std::string& object_key, const fs::path& harness) {
   Sha256 runner_hash;
   runner_hash.add(object_key);
   runner_hash.add(file_digest(harness));
-  runner_hash.add(std::string(kBuilderVersion) + " link: --whole-archive harness, then object, -pthread");
+  runner_hash.add(std::string(kBuilderVersion) +
+                  " link: --whole-archive harness, then object, -pthread");
   return runner_hash.hex().substr(0, 32);
 }
 
@@ -175,10 +178,12 @@ bool answer_from_cache(const CacheEntry& entry, BuildResult& result) {
 void prune(const fs::path& dir, std::size_t keep) {
   std::error_code ec;
   std::vector<std::pair<fs::file_time_type, fs::path>> files;
-  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
+  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator();
+       it.increment(ec))
     files.emplace_back(it->last_write_time(ec), it->path());
   if (files.size() <= keep) return;
-  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::sort(files.begin(), files.end(),
+            [](const auto& a, const auto& b) { return a.first > b.first; });
   const auto cutoff = fs::file_time_type::clock::now() - std::chrono::hours(3);
   for (std::size_t i = keep; i < files.size(); ++i)
     if (files[i].first < cutoff) fs::remove_all(files[i].second, ec);
@@ -195,7 +200,8 @@ std::vector<std::string> object_key_inputs(const std::string& source) {
   for (const auto& header : kit_headers()) {
     std::string text;
     read_file(header, text);
-    inputs.push_back("header " + header.lexically_relative(normal(header_dir())).string() + "\n" + text);
+    inputs.push_back("header " + header.lexically_relative(normal(header_dir())).string() + "\n" +
+                     text);
   }
   for (const auto& arg : compile_flags()) inputs.push_back("flag " + arg);
   inputs.push_back("compiler " + compiler_identity());

@@ -16,8 +16,16 @@ std::vector<std::string> parse_depfile(const std::string& text) {
     const char c = text[i];
     if (c == '\\' && i + 1 < text.size()) {
       const char next = text[i + 1];
-      if (next == '\n') { flush(); ++i; continue; }
-      if (next == ' ' || next == '#' || next == '\\') { current += next; ++i; continue; }
+      if (next == '\n') {
+        flush();
+        ++i;
+        continue;
+      }
+      if (next == ' ' || next == '#' || next == '\\') {
+        current += next;
+        ++i;
+        continue;
+      }
       current += c;
     } else if (c == '$' && i + 1 < text.size() && text[i + 1] == '$') {
       current += '$';

@@ -52,7 +52,8 @@ std::string first_errors(const std::string& log, int max_lines) {
       continue;
     }
     quoting = false;
-    if (line.find("undefined reference") != std::string::npos || line.find("error:") != std::string::npos)
+    if (line.find("undefined reference") != std::string::npos ||
+        line.find("error:") != std::string::npos)
       fallback.push_back(readable_link_error(line));
   }
   if (lines.empty()) lines = fallback;  // link errors carry no line numbers

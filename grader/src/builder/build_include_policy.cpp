@@ -1,10 +1,10 @@
 #include "build_include_policy.hpp"
 
+#include "../util/read_file.hpp"
 #include "build_paths.hpp"
 #include "build_toolchain.hpp"
 #include "builder.hpp"
 #include "grader_config.hpp"
-#include "../util/read_file.hpp"
 
 #include <algorithm>
 #include <sstream>
@@ -57,7 +57,8 @@ std::vector<fs::path> kit_headers() {
   for (auto it = fs::directory_iterator(header_dir() / "common", ec);
        !ec && it != fs::directory_iterator(); it.increment(ec)) {
     const auto ext = it->path().extension();
-    if (it->is_regular_file() && (ext == ".hpp" || ext == ".h")) headers.push_back(normal(it->path()));
+    if (it->is_regular_file() && (ext == ".hpp" || ext == ".h"))
+      headers.push_back(normal(it->path()));
   }
   for (const char* exercise : {LINATTN_EXERCISE_LIST}) {
     const fs::path api = header_dir() / exercise / (std::string(exercise) + ".hpp");
@@ -84,10 +85,12 @@ std::string refused_includes(const std::vector<std::string>& deps, const std::st
   for (const auto& dep : deps) {
     if (dep == source_name || public_header(dep)) continue;
     rejected += shown + ":" + std::to_string(include_line(source, dep)) + ": error: includes " +
-                dep + ", which is not one of the kit's headers, Eigen or the standard "
+                dep +
+                ", which is not one of the kit's headers, Eigen or the standard "
                 "library; a submission is its own .cpp file and may include only those\n";
   }
-  if (deps.empty()) rejected = shown + ":1: error: grader fault: no dependency list from the compiler\n";
+  if (deps.empty())
+    rejected = shown + ":1: error: grader fault: no dependency list from the compiler\n";
   return rejected;
 }
 
@@ -102,7 +105,8 @@ std::vector<std::string> edited_headers() {
     const fs::path rel = pristine.lexically_relative(normal(header_dir()));
     std::string kept, local;
     read_file(pristine, kept);
-    if (!read_file(build::exercises_dir / rel, local) || local != kept) edited.push_back("exercises/" + rel.string());
+    if (!read_file(build::exercises_dir / rel, local) || local != kept)
+      edited.push_back("exercises/" + rel.string());
   }
   return edited;
 }

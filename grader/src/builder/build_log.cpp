@@ -7,14 +7,17 @@ namespace grader {
 
 std::string submission_only_log(const std::string& log, const std::string& shown,
                                 const std::function<bool(const std::string& path)>& public_header) {
-  return own_files_only_log(log, [&](const std::string& path) { return path == shown; }, public_header);
+  return own_files_only_log(
+      log, [&](const std::string& path) { return path == shown; }, public_header);
 }
 
-std::string own_files_only_log(const std::string& log, const std::function<bool(const std::string& path)>& own,
+std::string own_files_only_log(const std::string& log,
+                               const std::function<bool(const std::string& path)>& own,
                                const std::function<bool(const std::string& path)>& public_header) {
   // "path:12:3: error: ...", "path:12: note: ...", "In file included from path:2:",
   // "                 from path:1:", "path: In function 'f':".
-  static const std::regex located(R"(^(In file included from |\s+from )?([^:\s][^:]*?):(\d+)(:\d+)?[:,].*)");
+  static const std::regex located(
+      R"(^(In file included from |\s+from )?([^:\s][^:]*?):(\d+)(:\d+)?[:,].*)");
   static const std::regex context(R"(^([^:\s][^:]*?): (In |At ).*)");
   // The source lines gcc quotes under a message: "  419 |   code" and "      |   ^~~~".
   static const std::regex excerpt(R"(^\s*\d*\s*\|.*)");
@@ -43,7 +46,9 @@ std::string own_files_only_log(const std::string& log, const std::function<bool(
         hidden_file.clear();
       } else {
         if (hidden_file != path)
-          out << path << ": (a message about this file, which is not part of the submission; its text is not shown)\n";
+          out << path
+              << ": (a message about this file, which is not part of the submission; its text is "
+                 "not shown)\n";
         hidden_file = path;
         quoting = false;
       }

@@ -16,7 +16,8 @@ std::string submission_only_log(const std::string& log, const std::string& shown
                                 const std::function<bool(const std::string& path)>& public_header);
 
 // The same, for several files of the student's own (`own(path)`).
-std::string own_files_only_log(const std::string& log, const std::function<bool(const std::string& path)>& own,
+std::string own_files_only_log(const std::string& log,
+                               const std::function<bool(const std::string& path)>& own,
                                const std::function<bool(const std::string& path)>& public_header);
 
 // Every occurrence of `from` in `s` replaced by `to`: how the stage's paths in a tool's messages

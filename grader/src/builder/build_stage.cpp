@@ -13,8 +13,8 @@ namespace grader::build {
 Limits tool_limits(double seconds) {
   Limits limits;
   limits.wall_seconds = seconds;
-  limits.address_space_bytes = 4ull << 30;   // cc1plus on Eigen needs well under this
-  limits.file_size_bytes = 64ull << 20;       // an object or a runner is a few MB; .fill bombs are not
+  limits.address_space_bytes = 4ull << 30;  // cc1plus on Eigen needs well under this
+  limits.file_size_bytes = 64ull << 20;  // an object or a runner is a few MB; .fill bombs are not
   limits.output_bytes_kept = 256ull << 10;
   return limits;
 }
@@ -70,7 +70,8 @@ fs::path stage_path(const Stage& stage, const std::string& path) {
 std::string ending_text(const RunOutcome& r, double limit) {
   switch (r.ending) {
     case RunOutcome::Ending::TimedOut:
-      return "stopped after the build's time limit of " + std::to_string(static_cast<int>(limit)) + " s";
+      return "stopped after the build's time limit of " + std::to_string(static_cast<int>(limit)) +
+             " s";
     case RunOutcome::Ending::Signaled: return "killed by " + signal_name(r.signal);
     case RunOutcome::Ending::LaunchFailed: return "could not start: " + r.launch_error;
     case RunOutcome::Ending::Exited: return "exit status " + std::to_string(r.exit_code);
@@ -81,7 +82,8 @@ std::string ending_text(const RunOutcome& r, double limit) {
 std::string capped_log(const RunOutcome& r) {
   std::string log = r.output;
   if (r.output_truncated())
-    log += "\n[... " + std::to_string(r.output_bytes - r.output.size()) + " more bytes of messages not shown]\n";
+    log += "\n[... " + std::to_string(r.output_bytes - r.output.size()) +
+           " more bytes of messages not shown]\n";
   return log;
 }
 

@@ -1,8 +1,8 @@
 #include "build_toolchain.hpp"
 
+#include "../sandbox/sandbox.hpp"
 #include "build_paths.hpp"
 #include "grader_config.hpp"
-#include "../sandbox/sandbox.hpp"
 
 #include <sys/stat.h>
 

@@ -12,6 +12,9 @@
 #include "builder.hpp"
 #include "../sandbox/program_copy.hpp"
 
+#include "../util/find_files.hpp"
+#include "../util/read_file.hpp"
+#include "../util/sha256.hpp"
 #include "build_cache.hpp"
 #include "build_depfile.hpp"
 #include "build_include_policy.hpp"
@@ -22,12 +25,9 @@
 #include "build_toolchain.hpp"
 #include "builder_sources.hpp"
 #include "elf_symbols.hpp"
-#include "../util/find_files.hpp"
 #include "grader_config.hpp"
 #include "object_policy.hpp"
-#include "../util/read_file.hpp"
 #include "runner_symbols.hpp"
-#include "../util/sha256.hpp"
 
 #include <sys/stat.h>
 
@@ -41,7 +41,8 @@ namespace grader {
 
 using namespace build;
 
-BuildResult build_runner(const std::string& exercise, const fs::path& submission_dir, unsigned worker) {
+BuildResult build_runner(const std::string& exercise, const fs::path& submission_dir,
+                         unsigned worker) {
   // Through the finder's door (find_files.hpp): no link followed, at most kMaxSourceBytes.
   const std::string shown = exercise + "/" + exercise + ".cpp";
   SubmissionFile file = read_submission_file(submission_dir, shown);
@@ -50,7 +51,7 @@ BuildResult build_runner(const std::string& exercise, const fs::path& submission
   const bool missing = file.status == SubmissionFile::Status::Absent;
   result.status = missing ? BuildResult::Status::Missing : BuildResult::Status::Failed;
   result.log = missing ? "no " + shown + " in the submission " + submission_dir.string() + "\n"
-                              : file.problem + "\n";
+                       : file.problem + "\n";
   return result;
 }
 
@@ -64,7 +65,8 @@ struct BuildFault : std::runtime_error {
 
 // The steps of build_runner_from_source. `result.log` holds what the student is shown so far
 // (the compiler's messages once it ran), which a fault's text follows.
-void build_steps(const std::string& exercise, const std::string& source, unsigned worker, BuildResult& result) {
+void build_steps(const std::string& exercise, const std::string& source, unsigned worker,
+                 BuildResult& result) {
   const std::string shown = exercise + "/" + exercise + ".cpp";  // the path the student knows
   std::error_code ec;
   const fs::path harness =
@@ -95,18 +97,22 @@ void build_steps(const std::string& exercise, const std::string& source, unsigne
     bool staged_ok = stage.write(source_name, staged);
     // The kit's layout, mirrored: an API header includes "../common/linattn.hpp".
     for (const auto& header : kit)
-      staged_ok = stage.put(header, "include/" + header.lexically_relative(normal(header_dir())).string()) && staged_ok;
+      staged_ok = stage.put(header, "include/" +
+                                        header.lexically_relative(normal(header_dir())).string()) &&
+                  staged_ok;
     if (!staged_ok) throw BuildFault("cannot stage the submission in " + stage.jail.work.string());
     std::vector<std::string> argv = {compiler()};
     argv.insert(argv.end(), flags.begin(), flags.end());
-    argv.insert(argv.end(), {"-I" + stage.in("include/" + exercise), "-I" + stage.in("include/common"), "-MD", "-MF", stage.in("out.d"), "-c",
-                             source_name, "-o", stage.in("out.o")});
+    argv.insert(argv.end(),
+                {"-I" + stage.in("include/" + exercise), "-I" + stage.in("include/common"), "-MD",
+                 "-MF", stage.in("out.d"), "-c", source_name, "-o", stage.in("out.o")});
     const double limit = kToolSeconds;
     const RunOutcome r = stage.run(argv, limit);
     if (r.ending == RunOutcome::Ending::LaunchFailed)
       throw BuildFault("cannot start the compiler in the sandbox: " + r.launch_error);
     std::string raw_log = capped_log(r);
-    if (sandbox_failed(raw_log)) throw BuildFault("the sandbox could not start the compiler: " + raw_log);
+    if (sandbox_failed(raw_log))
+      throw BuildFault("the sandbox could not start the compiler: " + raw_log);
     const std::string include_dir = stage.in("include");
     auto public_header = [&](const std::string& path) {
       return is_under(stage_path(stage, path), fs::path(include_dir)) || library_header(path);
@@ -118,14 +124,18 @@ void build_steps(const std::string& exercise, const std::string& source, unsigne
     if (compiled) {
       std::string deps_text;
       read_file(stage.host("out.d"), deps_text);
-      rejected = refused_includes(parse_depfile(deps_text), source_name, shown, source, public_header);
+      rejected =
+          refused_includes(parse_depfile(deps_text), source_name, shown, source, public_header);
     }
     if (!compiled || !rejected.empty()) {
       std::string log = compile_log + rejected;
       if (!compiled) {
         if (raw_log.find("No such file or directory") != std::string::npos)
-          log += "note: only " + shown + " is taken from a submission; headers always come from "
-                 "the kit (exercises/" + exercise + "/, exercises/common/), Eigen and the "
+          log += "note: only " + shown +
+                 " is taken from a submission; headers always come from "
+                 "the kit (exercises/" +
+                 exercise +
+                 "/, exercises/common/), Eigen and the "
                  "standard library\n";
         if (r.ending != RunOutcome::Ending::Exited || r.exit_code == 0)
           log += "the compiler was " + ending_text(r, limit) + "\n";
@@ -176,10 +186,11 @@ void build_steps(const std::string& exercise, const std::string& source, unsigne
   const Stage stage(worker);
   if (!stage.put(entry.object, "student.o") || !stage.put(harness, "harness.a"))
     throw BuildFault("cannot stage the link in " + stage.jail.work.string());
-  const std::string hidden = hide_symbols(stage.host("student.o"), library_copies(object, *runner_names));
+  const std::string hidden =
+      hide_symbols(stage.host("student.o"), library_copies(object, *runner_names));
   if (!hidden.empty()) {
-    result.log = compile_log + shown + ": error: the compiled object cannot be prepared for the link: " +
-                 hidden + "\n";
+    result.log = compile_log + shown +
+                 ": error: the compiled object cannot be prepared for the link: " + hidden + "\n";
     return;
   }
   // -fno-lto: no linker plugin, so no intermediate code in an object is compiled at the link
@@ -194,7 +205,8 @@ void build_steps(const std::string& exercise, const std::string& source, unsigne
   if (r.ending == RunOutcome::Ending::LaunchFailed)
     throw BuildFault("cannot start the linker in the sandbox: " + r.launch_error);
   std::string link_log = capped_log(r);
-  if (sandbox_failed(link_log)) throw BuildFault("the sandbox could not start the linker: " + link_log);
+  if (sandbox_failed(link_log))
+    throw BuildFault("the sandbox could not start the linker: " + link_log);
   replace_all(link_log, stage.in("student.o"), shown);
   replace_all(link_log, stage.in("runner"), "the runner");
   link_log = submission_only_log(link_log, shown, [](const std::string&) { return false; });
@@ -202,7 +214,8 @@ void build_steps(const std::string& exercise, const std::string& source, unsigne
     std::string log = link_log;
     if (log.find("undefined reference") != std::string::npos)
       log += "note: every function declared in exercises/" + exercise + "/" + exercise +
-             ".hpp needs a definition in " + shown + ", with exactly that signature (a stub that "
+             ".hpp needs a definition in " + shown +
+             ", with exactly that signature (a stub that "
              "throws NotImplemented is fine); a header of your own in the submission is not used\n";
     if (r.ending == RunOutcome::Ending::Exited) write_file_atomically(entry.runner_fail, log);
     else log += "the linker was " + ending_text(r, limit) + "\n";
@@ -227,7 +240,8 @@ void build_steps(const std::string& exercise, const std::string& source, unsigne
 
 }  // namespace
 
-BuildResult build_runner_from_source(const std::string& exercise, const std::string& source, unsigned worker) {
+BuildResult build_runner_from_source(const std::string& exercise, const std::string& source,
+                                     unsigned worker) {
   const auto start = std::chrono::steady_clock::now();
   BuildResult result;
   try {
@@ -264,10 +278,14 @@ bool scratch_object(const std::string& exercise, const std::string& name, const 
   for (const auto& f : submission_flags()) argv.push_back(f);
   argv.push_back("-fdiagnostics-color=never");
   for (const auto& d : eigen_dirs()) argv.insert(argv.end(), {"-isystem", d});
-  argv.insert(argv.end(), {"-I" + stage.in("include/" + exercise), "-I" + stage.in("include/common")});
-  bool staged_ok = stage.write(name, text);  // at its relative path, compiled by it (see build_runner)
+  argv.insert(argv.end(),
+              {"-I" + stage.in("include/" + exercise), "-I" + stage.in("include/common")});
+  bool staged_ok =
+      stage.write(name, text);  // at its relative path, compiled by it (see build_runner)
   for (const auto& header : kit_headers())
-    staged_ok = stage.put(header, "include/" + header.lexically_relative(normal(header_dir())).string()) && staged_ok;
+    staged_ok =
+        stage.put(header, "include/" + header.lexically_relative(normal(header_dir())).string()) &&
+        staged_ok;
   if (!staged_ok) {
     log = "grader fault: cannot stage " + name + "\n";
     return false;
@@ -277,10 +295,12 @@ bool scratch_object(const std::string& exercise, const std::string& name, const 
   log = own_files_only_log(
       capped_log(r), [&](const std::string& path) { return path == name; },
       [&](const std::string& path) {
-        return is_under(stage_path(stage, path), fs::path(stage.in("include"))) || library_header(path);
+        return is_under(stage_path(stage, path), fs::path(stage.in("include"))) ||
+               library_header(path);
       });
   if (r.ending != RunOutcome::Ending::Exited || r.exit_code != 0) {
-    if (r.ending != RunOutcome::Ending::Exited) log += "the compiler was " + ending_text(r, 240) + "\n";
+    if (r.ending != RunOutcome::Ending::Exited)
+      log += "the compiler was " + ending_text(r, 240) + "\n";
     return false;
   }
   const fs::path tmp = object.string() + unique_suffix();
@@ -317,7 +337,8 @@ ScratchBuild build_scratch(const std::string& exercise,
   std::error_code ec;
   fs::create_directories(dir, ec);
   Sha256 program_key;
-  program_key.add(std::string("builder ") + LINATTN_BUILDER_SOURCES_SHA256 + " link: objects, -pthread");
+  program_key.add(std::string("builder ") + LINATTN_BUILDER_SOURCES_SHA256 +
+                  " link: objects, -pthread");
   std::vector<fs::path> objects;
   for (const auto& [name, text] : sources) {
     const std::string key = scratch_object_key(name, text);
@@ -329,7 +350,9 @@ ScratchBuild build_scratch(const std::string& exercise,
     if (compiled) result.compiled.push_back(name);
     result.log += log;
     if (!ok || !fs::is_regular_file(objects.back(), ec)) {
-      if (ok) result.log += "grader fault: cannot store the object of " + name + " in " + dir.string() + "\n";
+      if (ok)
+        result.log +=
+            "grader fault: cannot store the object of " + name + " in " + dir.string() + "\n";
       return result;
     }
   }
@@ -362,14 +385,16 @@ ScratchBuild build_scratch(const std::string& exercise,
   for (std::size_t i = 0; i < objects.size(); ++i)
     replace_all(log, stage.in("object-" + std::to_string(i) + ".o"), sources[i].first);
   result.log += own_files_only_log(
-      log, [&](const std::string& path) {
+      log,
+      [&](const std::string& path) {
         for (const auto& source : sources)
           if (path == source.first) return true;
         return false;
       },
       [](const std::string&) { return false; });
   if (r.ending != RunOutcome::Ending::Exited || r.exit_code != 0) {
-    if (r.ending != RunOutcome::Ending::Exited) result.log += "the linker was " + ending_text(r, 240) + "\n";
+    if (r.ending != RunOutcome::Ending::Exited)
+      result.log += "the linker was " + ending_text(r, 240) + "\n";
     return result;
   }
   const fs::path tmp = program.string() + unique_suffix();

@@ -20,7 +20,7 @@ struct BuildResult {
   };
   Status status = Status::Failed;
   bool ok() const { return status == Status::Built; }
-  bool cached = false;           // nothing was compiled
+  bool cached = false;  // nothing was compiled
   double seconds = 0.0;
   std::string log;               // compiler and linker output, paths shown as the student's
   std::filesystem::path runner;  // the program to run, if ok
@@ -55,8 +55,9 @@ struct ScratchBuild {
   bool ok = false;
   std::string log;                // messages about the sources only (see build_log.hpp)
   std::filesystem::path program;  // if ok
-  std::vector<std::string> compiled;  // the sources compiled this time (the rest came from the cache)
-  bool linked = false;                // false: the program itself came from the cache
+  std::vector<std::string>
+      compiled;         // the sources compiled this time (the rest came from the cache)
+  bool linked = false;  // false: the program itself came from the cache
 };
 ScratchBuild build_scratch(const std::string& exercise,
                            const std::vector<std::pair<std::string, std::string>>& sources);

@@ -53,8 +53,8 @@ ElfContents read_open_elf(Elf* elf, const ElfBounds& bounds) {
     return c;
   }
   if (section_count > bounds.max_sections) {
-    c.error = "it has " + std::to_string(section_count) + " sections, more than the grader reads (" +
-              std::to_string(bounds.max_sections) + ")";
+    c.error = "it has " + std::to_string(section_count) +
+              " sections, more than the grader reads (" + std::to_string(bounds.max_sections) + ")";
     return c;
   }
   c.sections.reserve(section_count);
@@ -126,7 +126,8 @@ void start_libelf() {
 }
 
 // Opens `file` read-only for libelf, refusing it when it is not a regular file or too large.
-UniqueFd open_bounded(const std::filesystem::path& file, const ElfBounds& bounds, std::string& error) {
+UniqueFd open_bounded(const std::filesystem::path& file, const ElfBounds& bounds,
+                      std::string& error) {
   UniqueFd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
   struct stat st {};
   if (!fd.valid() || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -147,11 +148,13 @@ UniqueFd open_bounded(const std::filesystem::path& file, const ElfBounds& bounds
 bool header_section_count(int fd, std::size_t& count) {
   Elf64_Ehdr ehdr;
   if (::pread(fd, &ehdr, sizeof ehdr, 0) != static_cast<ssize_t>(sizeof ehdr)) return false;
-  if (std::memcmp(ehdr.e_ident, ELFMAG, SELFMAG) != 0 || ehdr.e_ident[EI_CLASS] != ELFCLASS64) return false;
+  if (std::memcmp(ehdr.e_ident, ELFMAG, SELFMAG) != 0 || ehdr.e_ident[EI_CLASS] != ELFCLASS64)
+    return false;
   count = ehdr.e_shnum;
   if (count == 0 && ehdr.e_shoff != 0) {  // extended numbering: the count is section 0's size
     Elf64_Shdr first;
-    if (::pread(fd, &first, sizeof first, static_cast<off_t>(ehdr.e_shoff)) != static_cast<ssize_t>(sizeof first))
+    if (::pread(fd, &first, sizeof first, static_cast<off_t>(ehdr.e_shoff)) !=
+        static_cast<ssize_t>(sizeof first))
       return false;
     count = first.sh_size;
   }
@@ -196,7 +199,8 @@ std::string hide_symbols(const std::filesystem::path& object, const std::set<std
   for (Elf_Scn* scn = elf ? elf_nextscn(elf, nullptr) : nullptr; scn != nullptr && error.empty();
        scn = elf_nextscn(elf, scn)) {
     GElf_Shdr shdr;
-    if (gelf_getshdr(scn, &shdr) == nullptr || shdr.sh_type != SHT_SYMTAB || shdr.sh_entsize == 0) continue;
+    if (gelf_getshdr(scn, &shdr) == nullptr || shdr.sh_type != SHT_SYMTAB || shdr.sh_entsize == 0)
+      continue;
     Elf_Data* data = elf_getdata(scn, nullptr);
     if (data == nullptr) {
       error = std::string("its symbol table cannot be read: ") + elf_errmsg(-1);
@@ -226,7 +230,8 @@ std::string hide_symbols(const std::filesystem::path& object, const std::set<std
   return error;
 }
 
-std::vector<ElfContents> read_elf_archive(const std::filesystem::path& file, const ElfBounds& bounds) {
+std::vector<ElfContents> read_elf_archive(const std::filesystem::path& file,
+                                          const ElfBounds& bounds) {
   start_libelf();
   std::vector<ElfContents> members;
   std::string error;

@@ -19,9 +19,9 @@ struct ElfSection {
 
 struct ElfSymbol {
   std::string name;
-  unsigned char bind = 0;  // STB_*
-  unsigned char type = 0;  // STT_*
-  bool defined = false;    // in a section of the file, common or absolute
+  unsigned char bind = 0;        // STB_*
+  unsigned char type = 0;        // STT_*
+  bool defined = false;          // in a section of the file, common or absolute
   unsigned char visibility = 0;  // STV_*
 };
 

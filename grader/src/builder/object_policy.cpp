@@ -46,18 +46,18 @@ std::string readable(const std::string& symbol) {
 bool in_grader_namespace(const std::string& name) {
   std::size_t i = 2;
   for (;;) {
-    if (name.compare(i, 2, "TV") == 0 || name.compare(i, 2, "TI") == 0 || name.compare(i, 2, "TS") == 0 ||
-        name.compare(i, 2, "TT") == 0 || name.compare(i, 2, "TH") == 0 || name.compare(i, 2, "TW") == 0 ||
+    if (name.compare(i, 2, "TV") == 0 || name.compare(i, 2, "TI") == 0 ||
+        name.compare(i, 2, "TS") == 0 || name.compare(i, 2, "TT") == 0 ||
+        name.compare(i, 2, "TH") == 0 || name.compare(i, 2, "TW") == 0 ||
         name.compare(i, 2, "GV") == 0 || name.compare(i, 2, "GR") == 0)
       i += 2;
-    else if (name.compare(i, 1, "Z") == 0)
-      i += 1;
-    else
-      break;
+    else if (name.compare(i, 1, "Z") == 0) i += 1;
+    else break;
   }
   if (name.compare(i, 1, "N") != 0) return false;
   ++i;
-  while (i < name.size() && (name[i] == 'r' || name[i] == 'V' || name[i] == 'K' || name[i] == 'R' || name[i] == 'O'))
+  while (i < name.size() &&
+         (name[i] == 'r' || name[i] == 'V' || name[i] == 'K' || name[i] == 'R' || name[i] == 'O'))
     ++i;
   for (const char* ns : {"3api", "4wire", "6runner"}) {
     const std::string prefix = ns;
@@ -69,8 +69,9 @@ bool in_grader_namespace(const std::string& name) {
 bool runs_before_harness(const ElfSection& s) {
   const std::string& n = s.name;
   return s.type == SHT_PREINIT_ARRAY || (s.type == SHT_INIT_ARRAY && n != ".init_array") ||
-         n.find(".preinit_array") != std::string::npos || n.find(".init_array.") != std::string::npos ||
-         n.find(".ctors") != std::string::npos || n == ".init" || n == ".rela.init";
+         n.find(".preinit_array") != std::string::npos ||
+         n.find(".init_array.") != std::string::npos || n.find(".ctors") != std::string::npos ||
+         n == ".init" || n == ".rela.init";
 }
 
 // GCC's intermediate code (LTO). The linker plugin claims any object with a section named so and
@@ -115,9 +116,10 @@ std::string object_policy_violations(const ElfContents& object, const RunnerSymb
   std::set<std::string> refused;
   for (const ElfSection& s : object.sections)
     if (runs_before_harness(s))
-      refused.insert(shown + ": error: the object has a section " + shown_name(s.name) +
-                     ", whose code would run before the grader's harness is set up; a "
-                     "submission may not have one (plain static objects and constructors are fine)");
+      refused.insert(
+          shown + ": error: the object has a section " + shown_name(s.name) +
+          ", whose code would run before the grader's harness is set up; a "
+          "submission may not have one (plain static objects and constructors are fine)");
   for (const ElfSection& s : object.sections)
     if (holds_intermediate_code(s))
       refused.insert(shown + ": error: the object has a section " + shown_name(s.name) +
@@ -131,7 +133,8 @@ std::string object_policy_violations(const ElfContents& object, const RunnerSymb
   for (const ElfSymbol& s : object.symbols) {
     const std::string name = readable(s.name);
     if (s.type == STT_GNU_IFUNC) {
-      refused.insert(shown + ": error: " + name + " is an IFUNC, whose resolver would run before "
+      refused.insert(shown + ": error: " + name +
+                     " is an IFUNC, whose resolver would run before "
                      "the grader's harness is set up; a submission may not define one");
       continue;
     }
@@ -140,7 +143,8 @@ std::string object_policy_violations(const ElfContents& object, const RunnerSymb
       // Naming the harness's internals is enough to get around it: runner::binding_table()
       // hands out the table of bindings, which a constructor can rewrite.
       if (s.name.rfind("_Z", 0) == 0 && in_grader_namespace(s.name))
-        refused.insert(shown + ": error: the file uses " + name + ", which is the grader's own; "
+        refused.insert(shown + ": error: the file uses " + name +
+                       ", which is the grader's own; "
                        "a submission may not call or read the grader's code or data");
       continue;
     }
@@ -170,19 +174,27 @@ std::string object_policy_violations(const ElfContents& object, const RunnerSymb
       refused.insert(shown + ": error: the file replaces operator new or delete (" + name +
                      "), which the grader's memory meter relies on; a submission may not");
     } else if (in_grader_namespace(s.name)) {
-      refused.insert(shown + ": error: the file defines " + name + ", in the grader's own "
-                     "namespace" + kOwnOnly);
+      refused.insert(shown + ": error: the file defines " + name +
+                     ", in the grader's own "
+                     "namespace" +
+                     kOwnOnly);
     } else if (runner.api.count(s.name) != 0) {
       continue;  // the exercise's function
     } else if (runner.harness_used.count(s.name) != 0) {
-      refused.insert(shown + ": error: the file defines " + name + ", which the grader's harness "
-                     "calls" + kOwnOnly);
+      refused.insert(shown + ": error: the file defines " + name +
+                     ", which the grader's harness "
+                     "calls" +
+                     kOwnOnly);
     } else if (!weak && runner.harness_defined.count(s.name) != 0) {
-      refused.insert(shown + ": error: the file defines " + name + ", which would take the place "
-                     "of the grader's harness's own" + kOwnOnly);
+      refused.insert(shown + ": error: the file defines " + name +
+                     ", which would take the place "
+                     "of the grader's harness's own" +
+                     kOwnOnly);
     } else if ((!weak || s.type != STT_FUNC) && runner.library.count(s.name) != 0) {
-      refused.insert(shown + ": error: the file defines " + name + ", which would take the place "
-                     "of the standard library's own" + kOwnOnly);
+      refused.insert(shown + ": error: the file defines " + name +
+                     ", which would take the place "
+                     "of the standard library's own" +
+                     kOwnOnly);
     }
   }
   std::string out;

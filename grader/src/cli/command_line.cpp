@@ -65,7 +65,8 @@ CLI::Option* add_check_options(CLI::App* app, Options& o, std::uint64_t& seed) {
   app->add_option("--jobs", o.jobs, "run N builds and checks at a time (default: one per core)")
       ->check(CLI::Range(1, 256).description(""))
       ->type_name("N");
-  app->add_flag("--visible-only", o.visible_only, "grade only the checks students see now (visible)");
+  app->add_flag("--visible-only", o.visible_only,
+                "grade only the checks students see now (visible)");
   app->add_option("--assignment", o.assignment,
                   "grade the exercises of assignments/NAME.json (or of FILE.json), with its points "
                   "and visibility (default: default)")
@@ -82,92 +83,132 @@ std::unique_ptr<CLI::App> make_app(Targets& t) {
   app->footer(kFooter);
   app->require_subcommand(0, 1);
   app->get_formatter()->column_width(34);
-  app->add_option("--kit", t.kit, "the kit's folder (./kit passes it): grade's DIR defaults to KIT/exercises")
+  app->add_option("--kit", t.kit,
+                  "the kit's folder (./kit passes it): grade's DIR defaults to KIT/exercises")
       ->type_name("DIR");
   Options& o = t.command.options;
 
-  t.grade = app->add_subcommand("grade", "grade one submission (the default command): build, check, report");
+  t.grade = app->add_subcommand("grade",
+                                "grade one submission (the default command): build, check, report");
   t.grade->allow_extras();
-  t.grade->add_option("DIR", o.submission, "the submission folder (default: exercises/)")->type_name("");
+  t.grade->add_option("DIR", o.submission, "the submission folder (default: exercises/)")
+      ->type_name("");
   t.grade->add_option("--only", t.only, "grade one exercise, or one check of it")
       ->check(kExerciseOrCheck)
       ->type_name("EXERCISE[/CHECK]");
   t.seed_option = add_check_options(t.grade, o, t.seed);
   t.grade->add_option("--json", o.json_path, "write the native report (JSON)")->type_name("FILE");
-  t.grade->add_option("--gradescope", o.gradescope_path, "write Gradescope's results.json")->type_name("FILE");
-  t.grade->add_option("--junit", o.junit_path, "write a JUnit XML report")->type_name("FILE");
-  t.grade->add_option("--github-classroom", o.classroom_path, "write GitHub Classroom's autograding payload (JSON)")
+  t.grade->add_option("--gradescope", o.gradescope_path, "write Gradescope's results.json")
       ->type_name("FILE");
-  t.grade->add_option("--html", o.html_path, "write the report as one static page (opens from disk)")
+  t.grade->add_option("--junit", o.junit_path, "write a JUnit XML report")->type_name("FILE");
+  t.grade
+      ->add_option("--github-classroom", o.classroom_path,
+                   "write GitHub Classroom's autograding payload (JSON)")
+      ->type_name("FILE");
+  t.grade
+      ->add_option("--html", o.html_path, "write the report as one static page (opens from disk)")
       ->type_name("FILE");
   t.grade->add_flag("--quiet", o.quiet, "no report on the terminal");
-  t.grade->add_flag("--verbose", o.verbose, "every check's details in full (repeats are folded otherwise)");
+  t.grade->add_flag("--verbose", o.verbose,
+                    "every check's details in full (repeats are folded otherwise)");
   t.grade->add_flag("--course", o.course, "grade with the course's own seeds (implies --strict)");
-  t.grade->add_option("--submitted-at", o.submitted_at,
-                      "when it was handed in (ISO 8601 with its zone): late against the assignment's due time")
+  t.grade
+      ->add_option(
+          "--submitted-at", o.submitted_at,
+          "when it was handed in (ISO 8601 with its zone): late against the assignment's due time")
       ->type_name("TIME");
-  t.grade->add_option("--submission-metadata", o.submission_metadata,
-                      "Gradescope's submission_metadata.json: late by its created_at against its due_date")
+  t.grade
+      ->add_option(
+          "--submission-metadata", o.submission_metadata,
+          "Gradescope's submission_metadata.json: late by its created_at against its due_date")
       ->type_name("FILE");
-  t.grade->add_option("--student", o.student,
-                      "whose seeds, for an assignment with per-student seeds (implies --course)")
+  t.grade
+      ->add_option("--student", o.student,
+                   "whose seeds, for an assignment with per-student seeds (implies --course)")
       ->type_name("ID");
-  t.grade->add_option("--replay", o.replay_path, "expected values recorded by record-oracle")->type_name("FILE");
+  t.grade->add_option("--replay", o.replay_path, "expected values recorded by record-oracle")
+      ->type_name("FILE");
 
   BatchOptions& b = t.command.batch;
-  t.batch = app->add_subcommand("grade-all",
-                                "grade every sub-folder of DIR as a submission, in parallel, in the sandbox, with "
-                                "the course's seeds; unchanged submissions are skipped");
+  t.batch = app->add_subcommand(
+      "grade-all",
+      "grade every sub-folder of DIR as a submission, in parallel, in the sandbox, with "
+      "the course's seeds; unchanged submissions are skipped");
   t.batch->allow_extras();
   t.batch->add_option("DIR", b.dir, "the folder of submissions")->required()->type_name("");
-  t.batch->add_option("--out", b.out, "write OUT/gradebook.csv, OUT/class-report.html and OUT/reports/<name>.json and .html "
-                  "(default: DIR-grades)")
+  t.batch
+      ->add_option(
+          "--out", b.out,
+          "write OUT/gradebook.csv, OUT/class-report.html and OUT/reports/<name>.json and .html "
+          "(default: DIR-grades)")
       ->type_name("OUT");
-  t.batch->add_option("--roster", b.roster_path,
-                      "join a roster (CSV: folder,id,name,email): ids and statuses in the gradebook; "
-                      "canvas.csv, moodle.csv, scores.csv for LMS imports")
+  t.batch
+      ->add_option("--roster", b.roster_path,
+                   "join a roster (CSV: folder,id,name,email): ids and statuses in the gradebook; "
+                   "canvas.csv, moodle.csv, scores.csv for LMS imports")
       ->type_name("FILE");
   t.batch->add_flag("--bom", b.bom, "start every CSV with a UTF-8 byte-order mark (spreadsheets)");
-  t.batch->add_option("--lms-column", b.lms_column,
-                      "the grade column's name in the LMS imports (default: the assignment's name; its "
-                      "title in Moodle's)")
+  t.batch
+      ->add_option(
+          "--lms-column", b.lms_column,
+          "the grade column's name in the LMS imports (default: the assignment's name; its "
+          "title in Moodle's)")
       ->type_name("NAME");
   t.batch_seed_option = add_check_options(t.batch, o, t.seed);
-  t.batch->add_option("--shard", t.shard,
-                      "grade only the K-th of N parts of the class (a stable split by submission name); "
-                      "join the parts' --out folders with merge-grades")
+  t.batch
+      ->add_option(
+          "--shard", t.shard,
+          "grade only the K-th of N parts of the class (a stable split by submission name); "
+          "join the parts' --out folders with merge-grades")
       ->type_name("K/N");
 
-  t.merge = app->add_subcommand("merge-grades",
-                                "join the --out folders of grade-all --shard runs into one gradebook and one set "
-                                "of exports in OUT");
+  t.merge = app->add_subcommand(
+      "merge-grades",
+      "join the --out folders of grade-all --shard runs into one gradebook and one set "
+      "of exports in OUT");
   t.merge->add_option("OUT", b.out, "the folder to write")->required()->type_name("");
   t.merge->add_option("DIR", b.merge_dirs, "the shards' --out folders")->required()->type_name("");
-  t.merge->add_option("--roster", b.roster_path, "the roster, as given to grade-all")->type_name("FILE");
+  t.merge->add_option("--roster", b.roster_path, "the roster, as given to grade-all")
+      ->type_name("FILE");
   t.merge->add_flag("--bom", b.bom, "start every CSV with a UTF-8 byte-order mark (spreadsheets)");
-  t.merge->add_option("--lms-column", b.lms_column, "the grade column's name in the LMS imports")->type_name("NAME");
-  t.merge->add_option("--assignment", o.assignment, "the assignment the shards graded (default: default)")
+  t.merge->add_option("--lms-column", b.lms_column, "the grade column's name in the LMS imports")
+      ->type_name("NAME");
+  t.merge
+      ->add_option("--assignment", o.assignment,
+                   "the assignment the shards graded (default: default)")
       ->type_name("NAME");
 
-  t.try_ = app->add_subcommand("try", "build EXERCISE.cpp with the exercise's scratch program (try.cpp) and run it");
+  t.try_ = app->add_subcommand(
+      "try", "build EXERCISE.cpp with the exercise's scratch program (try.cpp) and run it");
   t.try_->add_option("EXERCISE", t.command.try_exercise, "the exercise")->required()->type_name("");
-  t.try_->add_option("DIR", t.command.try_dir, "the folder that holds EXERCISE/ (default: exercises/)")->type_name("");
+  t.try_
+      ->add_option("DIR", t.command.try_dir,
+                   "the folder that holds EXERCISE/ (default: exercises/)")
+      ->type_name("");
 
-  t.show = app->add_subcommand("assignment",
-                               "read an assignment and print its exercises, points, and when students see each check");
-  t.show->add_option("NAME", o.assignment, "assignments/NAME.json, or FILE.json (default: default)")->type_name("");
+  t.show = app->add_subcommand(
+      "assignment",
+      "read an assignment and print its exercises, points, and when students see each check");
+  t.show->add_option("NAME", o.assignment, "assignments/NAME.json, or FILE.json (default: default)")
+      ->type_name("");
 
-  t.describe = app->add_subcommand("describe-api",
-                                   "print every API function's arguments and results as a request and a "
-                                   "reply carry them (from the exercises' API descriptions)");
+  t.describe =
+      app->add_subcommand("describe-api",
+                          "print every API function's arguments and results as a request and a "
+                          "reply carry them (from the exercises' API descriptions)");
 
   // The release tools' own commands, left out of the usage text.
-  t.record = app->add_subcommand("record-oracle", "record the expected values of the checks (the student release)");
+  t.record = app->add_subcommand("record-oracle",
+                                 "record the expected values of the checks (the student release)");
   t.record->group("");
-  t.record->add_option("FILE", t.command.record_path, "the file to write")->required()->type_name("");
+  t.record->add_option("FILE", t.command.record_path, "the file to write")
+      ->required()
+      ->type_name("");
   t.record->add_flag("--visible-only", o.visible_only, "only the checks students see now");
-  t.record->add_option("--assignment", o.assignment, "the assignment whose checks to record")->type_name("NAME");
-  t.course_key = app->add_subcommand("make-course-key", "make the course key if there is none (the Gradescope release)");
+  t.record->add_option("--assignment", o.assignment, "the assignment whose checks to record")
+      ->type_name("NAME");
+  t.course_key = app->add_subcommand(
+      "make-course-key", "make the course key if there is none (the Gradescope release)");
   t.course_key->group("");
   return app;
 }
@@ -176,12 +217,14 @@ std::unique_ptr<CLI::App> make_app(Targets& t) {
 // arguments are grade's. The older spellings of the commands are read as the new.
 std::vector<std::string> with_command(const CLI::App& app, std::vector<std::string> args) {
   std::size_t i = 0;
-  while (i < args.size() && (args[i] == "--kit" || args[i].rfind("--kit=", 0) == 0)) i += args[i] == "--kit" ? 2 : 1;
+  while (i < args.size() && (args[i] == "--kit" || args[i].rfind("--kit=", 0) == 0))
+    i += args[i] == "--kit" ? 2 : 1;
   if (i >= args.size()) {
     args.push_back("grade");
     return args;
   }
-  const std::pair<const char*, const char*> older[] = {{"--batch", "grade-all"}, {"--try", "try"},
+  const std::pair<const char*, const char*> older[] = {{"--batch", "grade-all"},
+                                                       {"--try", "try"},
                                                        {"--record-oracle", "record-oracle"},
                                                        {"--make-course-key", "make-course-key"}};
   for (const auto& [old_name, name] : older)
@@ -260,9 +303,11 @@ std::variant<Command, int> parse_command_line(int argc, char** argv) {
     return 2;
   }
   for (const CLI::App* sub : {t.grade, t.batch}) {
-    const std::string error = sub->parsed() ? leftover_error(*sub, t.command.options.submission) : "";
+    const std::string error =
+        sub->parsed() ? leftover_error(*sub, t.command.options.submission) : "";
     if (!error.empty()) {
-      std::cerr << "linattn-grade: " << error << "\nlinattn-grade --help (or ./kit --help) lists the options.\n";
+      std::cerr << "linattn-grade: " << error
+                << "\nlinattn-grade --help (or ./kit --help) lists the options.\n";
       return 2;
     }
   }

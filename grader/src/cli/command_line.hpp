@@ -20,13 +20,22 @@
 namespace grader {
 
 struct Command {
-  enum class Mode { Grade, Batch, Merge, Try, ShowAssignment, DescribeApi, RecordOracle, MakeCourseKey };
+  enum class Mode {
+    Grade,
+    Batch,
+    Merge,
+    Try,
+    ShowAssignment,
+    DescribeApi,
+    RecordOracle,
+    MakeCourseKey
+  };
   Mode mode = Mode::Grade;
-  Options options;             // grade, grade-all (the checks part), record-oracle (its few)
-  BatchOptions batch;          // grade-all
-  std::string try_exercise;    // try
+  Options options;           // grade, grade-all (the checks part), record-oracle (its few)
+  BatchOptions batch;        // grade-all
+  std::string try_exercise;  // try
   std::string try_dir;
-  std::string record_path;     // record-oracle
+  std::string record_path;  // record-oracle
 };
 
 // The command, or the exit status when there is nothing more to do (0 after --help, 2 after

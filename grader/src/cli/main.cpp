@@ -1,26 +1,26 @@
 // linattn-grade: the judge's command line (`./kit grade` calls it).
 // Exit status: 0 full marks, 1 graded but not full marks, 2 could not grade.
-#include "../judge/api_schemas.hpp"
 #include "../course/archive_staging.hpp"
-#include "../engine/assignment.hpp"
-#include "../course/grade_shards.hpp"
 #include "../course/batch.hpp"
-#include "command_line.hpp"
+#include "../course/grade_shards.hpp"
+#include "../engine/assignment.hpp"
 #include "../engine/course_seeds.hpp"
-#include "grader_config.hpp"
 #include "../engine/engine.hpp"
-#include "../engine/progress.hpp"
 #include "../engine/oracle_source.hpp"
+#include "../engine/progress.hpp"
+#include "../judge/api_schemas.hpp"
 #include "../report/report.hpp"
 #include "../report/report_html.hpp"
+#include "command_line.hpp"
+#include "grader_config.hpp"
 #include "try_run.hpp"
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <unistd.h>
 #include <variant>
+#include <unistd.h>
 
 namespace {
 
@@ -57,13 +57,15 @@ int record(const grader::Command& c) {
 #else
   grader::Assignment assignment;
   try {
-    assignment = grader::load_assignment(LINATTN_SOURCE_DIR, c.options.assignment, grader::exercise_checks());
+    assignment = grader::load_assignment(LINATTN_SOURCE_DIR, c.options.assignment,
+                                         grader::exercise_checks());
   } catch (const grader::AssignmentError& e) {
     std::cerr << "linattn-grade: " << e.what() << "\n";
     return 2;
   }
   try {
-    if (!grader::write_oracle_file(c.record_path, grader::record_oracle(assignment, c.options.visible_only))) {
+    if (!grader::write_oracle_file(c.record_path,
+                                   grader::record_oracle(assignment, c.options.visible_only))) {
       std::cerr << "linattn-grade: cannot write " << c.record_path << "\n";
       return 2;
     }
@@ -95,12 +97,15 @@ int grade(const grader::Options& given) {
     std::vector<std::string> intake;
     if (std::filesystem::is_directory(given.submission))
       if (const auto archives = grader::archives_in(given.submission); !archives.empty()) {
-        std::string pattern = (std::filesystem::temp_directory_path() / "linattn-grade-XXXXXX").string();
-        if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot make a folder to unpack archives in");
+        std::string pattern =
+            (std::filesystem::temp_directory_path() / "linattn-grade-XXXXXX").string();
+        if (!::mkdtemp(pattern.data()))
+          throw std::runtime_error("cannot make a folder to unpack archives in");
         staging.path = pattern;
         std::vector<std::string> exercises;
         for (const auto& ex : grader::exercise_checks()) exercises.push_back(ex.exercise);
-        const auto staged = grader::stage_archives(given.submission, archives, staging.path / "submission", exercises);
+        const auto staged = grader::stage_archives(given.submission, archives,
+                                                   staging.path / "submission", exercises);
         options.submission = staged.folder.string();
         intake = staged.notes;
       }
@@ -124,11 +129,14 @@ int grade(const grader::Options& given) {
       written &= write_file(options.json_path, json_text(grader::to_native_json(report)));
     if (!options.gradescope_path.empty())
       written &= write_file(options.gradescope_path, json_text(grader::to_gradescope_json(report)));
-    if (!options.junit_path.empty()) written &= write_file(options.junit_path, grader::to_junit_xml(report));
+    if (!options.junit_path.empty())
+      written &= write_file(options.junit_path, grader::to_junit_xml(report));
     if (!options.classroom_path.empty())
-      written &= write_file(options.classroom_path, json_text(grader::to_github_classroom_json(report)));
+      written &=
+          write_file(options.classroom_path, json_text(grader::to_github_classroom_json(report)));
     if (!options.html_path.empty())
-      written &= write_file(options.html_path, grader::student_report_html(grader::to_native_json(report)));
+      written &= write_file(options.html_path,
+                            grader::student_report_html(grader::to_native_json(report)));
     if (!written || report.grader_fault) return 2;
     return report.full_marks() ? 0 : 1;
   } catch (const grader::UsageError& e) {
@@ -150,12 +158,14 @@ int main(int argc, char** argv) {
     switch (c.mode) {
       case grader::Command::Mode::Grade: return grade(c.options);
       case grader::Command::Mode::Batch: return grader::run_batch(c.batch, c.options);
-      case grader::Command::Mode::Merge: return grader::run_merge(c.batch.out, c.batch.merge_dirs, c.batch, c.options);
+      case grader::Command::Mode::Merge:
+        return grader::run_merge(c.batch.out, c.batch.merge_dirs, c.batch, c.options);
       case grader::Command::Mode::Try: return grader::run_try(c.try_exercise, c.try_dir);
       case grader::Command::Mode::ShowAssignment:
-        std::cout << grader::describe(grader::load_assignment(LINATTN_SOURCE_DIR, c.options.assignment,
-                                                              grader::exercise_checks()),
-                                      grader::exercise_checks());
+        std::cout << grader::describe(
+            grader::load_assignment(LINATTN_SOURCE_DIR, c.options.assignment,
+                                    grader::exercise_checks()),
+            grader::exercise_checks());
         return 0;
       case grader::Command::Mode::DescribeApi: api::describe(std::cout); return 0;
       case grader::Command::Mode::RecordOracle: return record(c);

@@ -1,12 +1,12 @@
 #include "try_run.hpp"
 
 #include "../builder/builder.hpp"
-#include "../util/find_files.hpp"
-#include "grader_config.hpp"
-#include "../sandbox/isolation.hpp"
-#include "../util/read_file.hpp"
 #include "../report/report.hpp"
+#include "../sandbox/isolation.hpp"
 #include "../sandbox/sandbox.hpp"
+#include "../util/find_files.hpp"
+#include "../util/read_file.hpp"
+#include "grader_config.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -31,8 +31,10 @@ int run_try(const std::string& exercise, const fs::path& dir) {
   // Through the grader's door (find_files.hpp), as grading reads them: no link, at most 1 MiB.
   SubmissionFile own = read_submission_file(dir, mine);
   if (!own.ok()) {
-    std::cerr << "linattn-grade: " << (own.status == SubmissionFile::Status::Absent ? "no " + (dir / mine).string()
-                                                                                     : own.problem) << "\n";
+    std::cerr << "linattn-grade: "
+              << (own.status == SubmissionFile::Status::Absent ? "no " + (dir / mine).string()
+                                                               : own.problem)
+              << "\n";
     return 2;
   }
   mine_text = std::move(own.bytes);
@@ -47,14 +49,15 @@ int run_try(const std::string& exercise, const fs::path& dir) {
     scratch_text = std::move(own_scratch.bytes);
   } else {
     if (!read_file(kit_scratch, scratch_text)) {
-      std::cerr << "linattn-grade: no " << (dir / scratch).string() << " and no " << kit_scratch.string()
-                << " (the exercise's scratch program)\n";
+      std::cerr << "linattn-grade: no " << (dir / scratch).string() << " and no "
+                << kit_scratch.string() << " (the exercise's scratch program)\n";
       return 2;
     }
     std::cout << "(no " << scratch << " in " << dir.string() << ": using the kit's)\n";
   }
-  std::cout << "Building " << mine << " with " << scratch << " (in the sandbox: "
-            << layer_name(isolation().layer) << ")\n" << std::flush;
+  std::cout << "Building " << mine << " with " << scratch
+            << " (in the sandbox: " << layer_name(isolation().layer) << ")\n"
+            << std::flush;
   const ScratchBuild build = build_scratch(exercise, {{mine, mine_text}, {scratch, scratch_text}});
   if (!build.ok) {
     std::cout << printable(build.log) << "It does not build; the messages above say why.\n";

@@ -1,8 +1,8 @@
 // Uploaded archives in grade-all: see archive_staging.hpp.
 #include "archive_staging.hpp"
 
-#include "archive_unpack.hpp"
 #include "../util/find_files.hpp"
+#include "archive_unpack.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -38,8 +38,7 @@ std::vector<fs::path> archives_in(const fs::path& submission) {
 }
 
 StagedSubmission stage_archives(const fs::path& submission, const std::vector<fs::path>& archives,
-                                const fs::path& staging,
-                                const std::vector<std::string>& exercises,
+                                const fs::path& staging, const std::vector<std::string>& exercises,
                                 const ArchiveLimits& limits) {
   StagedSubmission out;
   std::error_code ec;
@@ -58,7 +57,8 @@ StagedSubmission stage_archives(const fs::path& submission, const std::vector<fs
         // Through the finder's door: no link on the way, at most a source's size.
         const std::string problem = copy_submission_file(submission, rel, target, kMaxSourceBytes);
         if (!problem.empty())
-          out.notes.push_back("could not copy " + rel + " to grade it beside the archives: " + problem);
+          out.notes.push_back("could not copy " + rel +
+                              " to grade it beside the archives: " + problem);
       }
     }
   // One budget for all of the submission's archives: each within the limits alone, a hundred
@@ -72,10 +72,13 @@ StagedSubmission stage_archives(const fs::path& submission, const std::vector<fs
       left.max_bytes -= r.bytes;
       left.max_entries -= r.entries;
     }
-    const bool shared = left.max_bytes != limits.max_bytes || left.max_entries != limits.max_entries;
-    out.notes.push_back(r.ok ? name + " was unpacked (" + files + "); its files are graded as " +
-                                   name + "/..."
-                             : r.problem + (shared ? " (the limits hold for all of a submission's archives together)" : ""));
+    const bool shared =
+        left.max_bytes != limits.max_bytes || left.max_entries != limits.max_entries;
+    out.notes.push_back(
+        r.ok
+            ? name + " was unpacked (" + files + "); its files are graded as " + name + "/..."
+            : r.problem +
+                  (shared ? " (the limits hold for all of a submission's archives together)" : ""));
   }
   out.folder = staging;
   return out;

@@ -120,7 +120,8 @@ std::string unpack_entries(archive* a, const fs::path& into, const ArchiveLimits
     }
     // A file whose last bytes the close could not write is not there whole.
     if (problem.empty() && ::close(fd.release()) != 0)
-      problem = "the entry " + shown + " cannot be written: " + std::generic_category().message(errno);
+      problem =
+          "the entry " + shown + " cannot be written: " + std::generic_category().message(errno);
     if (!problem.empty()) return problem;
     ++result.files;
   }

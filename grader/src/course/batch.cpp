@@ -1,19 +1,19 @@
 #include "batch.hpp"
 
-#include "archive_staging.hpp"
-#include "archive_unpack.hpp"
 #include "../engine/assignment.hpp"
-#include "canvas_download.hpp"
-#include "../judge/check.hpp"
 #include "../engine/course_seeds.hpp"
 #include "../engine/engine.hpp"
+#include "../engine/progress.hpp"
+#include "../judge/check.hpp"
+#include "../report/report.hpp"
 #include "../util/find_files.hpp"
+#include "../util/sha256.hpp"
+#include "archive_staging.hpp"
+#include "archive_unpack.hpp"
+#include "canvas_download.hpp"
 #include "grade_shards.hpp"
 #include "gradebook.hpp"
-#include "../engine/progress.hpp"
-#include "../report/report.hpp"
 #include "grader_config.hpp"
-#include "../util/sha256.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -53,10 +53,12 @@ std::string stamp_of(const FoundSources& found_files, const std::string& kit_has
     h.add(ex);
     const FoundSource& found = found_files.at(ex);
     h.add(std::string(found.kind_name()) + "\n" + found.shown);
-    for (const auto& other : found.kind == FoundSource::Kind::Ambiguous ? found.candidates : found.ignored)
+    for (const auto& other :
+         found.kind == FoundSource::Kind::Ambiguous ? found.candidates : found.ignored)
       h.add("\n" + other);
     for (const auto& link : found.links) h.add("\nlink " + link);
-    if (found.kind == FoundSource::Kind::Found) h.add(found.refused.empty() ? found.text : "refused " + found.refused);
+    if (found.kind == FoundSource::Kind::Found)
+      h.add(found.refused.empty() ? found.text : "refused " + found.refused);
   }
   return h.hex();
 }
@@ -69,7 +71,8 @@ std::string kit_hash() {
   h.add(course_key(LINATTN_SOURCE_DIR));
   for (const std::string ex : {LINATTN_EXERCISE_LIST})
     add_file(h, fs::path(LINATTN_HARNESS_DIR) / ("liblinattn_harness_" + ex + ".a"));
-  for (const auto& entry : fs::recursive_directory_iterator(fs::path(LINATTN_SOURCE_DIR) / "exercises"))
+  for (const auto& entry :
+       fs::recursive_directory_iterator(fs::path(LINATTN_SOURCE_DIR) / "exercises"))
     if (entry.path().extension() == ".hpp") {
       h.add(entry.path().string());
       add_file(h, entry.path());
@@ -98,7 +101,9 @@ double newest_file(const fs::path& path) {
   std::error_code ec;
   std::size_t entries = 0;
   if (fs::symlink_status(path, ec).type() == fs::file_type::directory)
-    for (fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, ec), end;
+    for (fs::recursive_directory_iterator
+             it(path, fs::directory_options::skip_permission_denied, ec),
+         end;
          !ec && it != end && ++entries <= 20000; it.increment(ec))
       newest = std::max(newest, mtime(it->path()));  // links and folders give 0
   return newest;
@@ -130,7 +135,8 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   const std::string& roster_path = batch.roster_path;
   std::string out = batch.out;
   if (!fs::is_directory(dir)) {
-    std::cerr << "linattn-grade: grade-all needs a folder of submissions; there is no folder " << dir << "\n";
+    std::cerr << "linattn-grade: grade-all needs a folder of submissions; there is no folder "
+              << dir << "\n";
     return 2;
   }
   // The assignment, read before any grading: its exercises are the gradebook's columns.
@@ -180,15 +186,17 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   }
   std::sort(linked.begin(), linked.end());
   if (!linked.empty())
-    std::cerr << "grade-all: not graded, symbolic links (a submission must be a folder of its own): "
-              << list(linked) << "\n";
+    std::cerr
+        << "grade-all: not graded, symbolic links (a submission must be a folder of its own): "
+        << list(linked) << "\n";
   // What each report says of how its files were taken (a Canvas resubmission, an archive).
   std::map<std::string, std::vector<std::string>> notes_of;
   std::set<std::string> canvas_late;  // graded from Canvas files it named _LATE_
   const CanvasUnpacked canvas = unpack_canvas_download(dir, fs::path(out) / "canvas-download");
   for (const auto& student : canvas.students) {
     if (folder_of.count(student)) {
-      std::cerr << "grade-all: " << student << " is both a folder and a student of the Canvas download; "
+      std::cerr << "grade-all: " << student
+                << " is both a folder and a student of the Canvas download; "
                 << "the folder is graded\n";
       continue;
     }
@@ -198,7 +206,8 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
       notes_of[student] = notes->second;
   }
   if (!canvas.students.empty())
-    std::cerr << "grade-all: " << canvas.students.size() << " student(s) from Canvas download files\n";
+    std::cerr << "grade-all: " << canvas.students.size()
+              << " student(s) from Canvas download files\n";
   // Archives: a loose one in the class folder is a submission of its own ("kim.zip": kim); one
   // in a submission folder is graded with it. Each is unpacked into a folder of the grader's.
   std::map<std::string, std::vector<fs::path>> archives_of;
@@ -211,7 +220,8 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
     }
     const std::string student = archive_submission_name(file);
     if (folder_of.count(student)) {
-      std::cerr << "grade-all: " << file << " is beside a submission named " << student << "; not graded\n";
+      std::cerr << "grade-all: " << file << " is beside a submission named " << student
+                << "; not graded\n";
       continue;
     }
     archives_of[student].push_back(path);
@@ -233,17 +243,17 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
       archives_of.erase(name);
       notes_of.erase(name);
     }
-    std::cerr << "grade-all: shard " << batch.shard.index << "/" << batch.shard.count << ": " << kept << " of "
-              << all.size() << " submissions\n";
+    std::cerr << "grade-all: shard " << batch.shard.index << "/" << batch.shard.count << ": "
+              << kept << " of " << all.size() << " submissions\n";
   }
   // How recent each submission is, for a student with several (before archives are unpacked).
   std::map<std::string, gradebook::Recency> recency;
   for (const auto& [name, folder] : folder_of) {
     const auto canvas_id = canvas.latest_submission.find(name);
-    if (canvas_id != canvas.latest_submission.end() && folder.parent_path() == fs::path(out) / "canvas-download")
+    if (canvas_id != canvas.latest_submission.end() &&
+        folder.parent_path() == fs::path(out) / "canvas-download")
       recency[name].canvas_submission = canvas_id->second;
-    else
-      recency[name].newest_file = newest_file(folder);
+    else recency[name].newest_file = newest_file(folder);
   }
   for (const auto& [name, archives] : archives_of)
     if (!folder_of.count(name))  // a loose archive: its own time
@@ -253,22 +263,25 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   fs::remove_all(unpacked);  // made anew, like the Canvas folders
   for (const auto& [name, archives] : archives_of) {
     const fs::path own = folder_of.count(name) ? folder_of.at(name) : fs::path();
-    StagedSubmission staged = stage_archives(own, archives, unpacked / name, assignment.exercise_names());
+    StagedSubmission staged =
+        stage_archives(own, archives, unpacked / name, assignment.exercise_names());
     folder_of[name] = staged.folder;
     auto& notes = notes_of[name];
     notes.insert(notes.end(), staged.notes.begin(), staged.notes.end());
   }
   for (const auto& [student, notes] : notes_of)
-    for (const auto& note : notes) std::cerr << "grade-all: " << printable(student) << ": " << printable(note) << "\n";
+    for (const auto& note : notes)
+      std::cerr << "grade-all: " << printable(student) << ": " << printable(note) << "\n";
   if (!ignored.empty())
-    std::cerr << "grade-all: files of " << dir << " that are neither a folder nor a Canvas download file, "
+    std::cerr << "grade-all: files of " << dir
+              << " that are neither a folder nor a Canvas download file, "
               << "not graded: " << list(ignored) << "\n";
   for (const auto& [name, folder] : folder_of) names.push_back(name);  // sorted: a map's order
   // Reports of submissions whose folder is gone go too: the reports folder mirrors the class.
   const auto stale = gradebook::remove_stale_reports(reports_dir, {names.begin(), names.end()});
   if (!stale.empty())
-    std::cerr << "grade-all: removed the reports of " << stale.size() << " submission(s) no longer in "
-              << dir << ": " << list(stale) << "\n";
+    std::cerr << "grade-all: removed the reports of " << stale.size()
+              << " submission(s) no longer in " << dir << ": " << list(stale) << "\n";
   // Each student's files, found and read once through the finder's door: the stamps, the
   // grading and the similarity pass below all use these copies.
   std::map<std::string, FoundSources> found_of;
@@ -305,8 +318,8 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
       students_to_grade.push_back(student);
     }
   }
-  std::cerr << "grade-all: " << names.size() << " submissions, " << to_grade.size()
-            << " to grade, " << names.size() - to_grade.size() << " unchanged since their report\n";
+  std::cerr << "grade-all: " << names.size() << " submissions, " << to_grade.size() << " to grade, "
+            << names.size() - to_grade.size() << " unchanged since their report\n";
 
   const Progress progress = stderr_progress(/*lines_in_logs=*/true);
 
@@ -359,7 +372,8 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
     // Canvas named its file _LATE_: the gradebook applies the late policy (late_policy.hpp).
     if (canvas_late.count(name)) j["canvas_late"] = true;
     else j.erase("canvas_late");
-    written &= write_text(file, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    written &=
+        write_text(file, j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
     reports[name] = std::move(j);
   }
   ClassOutputs to;

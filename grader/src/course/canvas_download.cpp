@@ -1,7 +1,7 @@
 #include "canvas_download.hpp"
 
-#include "archive_unpack.hpp"
 #include "../util/find_files.hpp"
+#include "archive_unpack.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -15,7 +15,8 @@ namespace fs = std::filesystem;
 namespace {
 
 bool all_digits(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
 // Canvas writes the student's name as lower-case letters and digits only.
@@ -62,7 +63,8 @@ std::optional<CanvasFileName> parse_canvas_name(const std::string& filename) {
 
 std::string canvas_copy_of(const std::string& uploaded) {
   const std::size_t dot = uploaded.find('.');
-  const std::string stem = uploaded.substr(0, dot), ext = dot == std::string::npos ? "" : uploaded.substr(dot);
+  const std::string stem = uploaded.substr(0, dot),
+                    ext = dot == std::string::npos ? "" : uploaded.substr(dot);
   const std::size_t dash = stem.rfind('-');
   if (dash == std::string::npos || dash == 0 || !all_digits(stem.substr(dash + 1))) return uploaded;
   return stem.substr(0, dash) + ext;
@@ -70,7 +72,8 @@ std::string canvas_copy_of(const std::string& uploaded) {
 
 CanvasUnpacked unpack_canvas_download(const fs::path& class_dir, const fs::path& staging) {
   // student -> the file a "-N" copy stands for -> every upload of it
-  std::map<std::string, std::map<std::string, std::vector<std::pair<fs::path, CanvasFileName>>>> by_student;
+  std::map<std::string, std::map<std::string, std::vector<std::pair<fs::path, CanvasFileName>>>>
+      by_student;
   CanvasUnpacked out;
   for (const auto& entry : fs::directory_iterator(class_dir)) {
     // A folder is a submission of its own, a link is named by grade-all (it could point
@@ -103,7 +106,8 @@ CanvasUnpacked unpack_canvas_download(const fs::path& class_dir, const fs::path&
       std::stable_sort(copies.begin(), copies.end(), later);  // the latest first
       const std::string& latest = copies.front().second.submission_id;
       std::string& newest = out.latest_submission[student];
-      if (newest.size() < latest.size() || (newest.size() == latest.size() && newest < latest)) newest = latest;
+      if (newest.size() < latest.size() || (newest.size() == latest.size() && newest < latest))
+        newest = latest;
       std::vector<std::string> older;
       for (const auto& [from, name] : copies) {
         if (name.submission_id == latest) {
@@ -112,8 +116,8 @@ CanvasUnpacked unpack_canvas_download(const fs::path& class_dir, const fs::path&
           // to), so that a 2 GiB sparse upload is never written out in full.
           const std::uint64_t cap =
               is_archive_name(name.uploaded) ? ArchiveLimits{}.max_bytes : kMaxSourceBytes;
-          const std::string problem =
-              copy_submission_file(class_dir, from.filename().string(), folder / name.uploaded, cap);
+          const std::string problem = copy_submission_file(class_dir, from.filename().string(),
+                                                           folder / name.uploaded, cap);
           if (!problem.empty()) out.notes[student].push_back(problem + "; it was not graded");
           if (problem.empty() && name.late) out.late.insert(student);
         } else {

@@ -16,8 +16,8 @@
 namespace grader {
 
 struct CanvasFileName {
-  std::string student;   // "lovelaceada_1001": Canvas's name and user id, one per student
-  std::string uploaded;  // "causal.cpp": the name the student gave the file
+  std::string student;        // "lovelaceada_1001": Canvas's name and user id, one per student
+  std::string uploaded;       // "causal.cpp": the name the student gave the file
   std::string submission_id;  // Canvas's, larger for a later submission
   bool late = false;
 };

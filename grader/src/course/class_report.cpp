@@ -20,17 +20,20 @@ std::string number(double x) {
 }
 
 std::string percent(int part, int whole) {
-  return whole > 0 ? std::to_string(static_cast<int>(std::lround(100.0 * part / whole))) + "%" : "-";
+  return whole > 0 ? std::to_string(static_cast<int>(std::lround(100.0 * part / whole))) + "%"
+                   : "-";
 }
 
 std::string link_to(const std::string& submission) {
-  return "<a class=\"report\" href=\"" + report_link(submission) + "\">" + escape(submission) + "</a>";
+  return "<a class=\"report\" href=\"" + report_link(submission) + "\">" + escape(submission) +
+         "</a>";
 }
 
 // The bins' labels in points: "0-1", ..., "9-10", "10" for full marks.
 std::string bin_label(const Histogram& h, std::size_t bin) {
   if (bin + 1 == h.counts.size()) return number(h.max);
-  return number(h.max * static_cast<double>(bin) / 10) + "-" + number(h.max * static_cast<double>(bin + 1) / 10);
+  return number(h.max * static_cast<double>(bin) / 10) + "-" +
+         number(h.max * static_cast<double>(bin + 1) / 10);
 }
 
 // A bar chart of a histogram, each bar with its count above it and its range below; the counts
@@ -41,10 +44,11 @@ std::string histogram_svg(const Histogram& h, const std::string& caption, const 
   const int slot = (width - 2 * left) / n;
   const int most = std::max(1, *std::max_element(h.counts.begin(), h.counts.end()));
   std::ostringstream o;
-  o << "<figure class=\"histogram\" id=\"" << id << "\">\n<svg width=\"" << width << "\" height=\"" << height
-    << "\" viewBox=\"0 0 " << width << ' ' << height << "\" role=\"img\" aria-labelledby=\"" << id << "-caption\">\n";
-  o << "<line x1=\"" << left << "\" y1=\"" << height - bottom << "\" x2=\"" << width - left << "\" y2=\""
-    << height - bottom << "\" stroke=\"#999\"/>\n";
+  o << "<figure class=\"histogram\" id=\"" << id << "\">\n<svg width=\"" << width << "\" height=\""
+    << height << "\" viewBox=\"0 0 " << width << ' ' << height
+    << "\" role=\"img\" aria-labelledby=\"" << id << "-caption\">\n";
+  o << "<line x1=\"" << left << "\" y1=\"" << height - bottom << "\" x2=\"" << width - left
+    << "\" y2=\"" << height - bottom << "\" stroke=\"#999\"/>\n";
   for (int i = 0; i < n; ++i) {
     const int count = h.counts[static_cast<std::size_t>(i)];
     const int bar = (height - bottom - top) * count / most;
@@ -52,17 +56,20 @@ std::string histogram_svg(const Histogram& h, const std::string& caption, const 
     const std::string label = bin_label(h, static_cast<std::size_t>(i));
     o << "<g class=\"bin\" data-bin=\"" << escape(label) << "\" data-count=\"" << count << "\">";
     o << "<title>" << escape(label) << " points: " << count << "</title>";
-    o << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << slot - 4 << "\" height=\"" << bar << "\" fill=\""
-      << (i + 1 == n ? html::kPassColour : html::kSeriesColour) << "\"/>";
+    o << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << slot - 4 << "\" height=\"" << bar
+      << "\" fill=\"" << (i + 1 == n ? html::kPassColour : html::kSeriesColour) << "\"/>";
     if (count > 0)
-      o << "<text x=\"" << x + (slot - 4) / 2 << "\" y=\"" << y - 3 << "\" text-anchor=\"middle\">" << count
-        << "</text>";
-    o << "<text x=\"" << x + (slot - 4) / 2 << "\" y=\"" << height - bottom + 14 << "\" text-anchor=\"middle\""
-      << (n > 6 ? " font-size=\"9\"" : "") << ">" << escape(label) << "</text>";
+      o << "<text x=\"" << x + (slot - 4) / 2 << "\" y=\"" << y - 3 << "\" text-anchor=\"middle\">"
+        << count << "</text>";
+    o << "<text x=\"" << x + (slot - 4) / 2 << "\" y=\"" << height - bottom + 14
+      << "\" text-anchor=\"middle\"" << (n > 6 ? " font-size=\"9\"" : "") << ">" << escape(label)
+      << "</text>";
     o << "</g>\n";
   }
-  o << "<text x=\"" << width / 2 << "\" y=\"" << height - 6 << "\" text-anchor=\"middle\">points (last bar: full "
-    << "marks)</text>\n</svg>\n<figcaption id=\"" << id << "-caption\">" << escape(caption) << "</figcaption>\n</figure>\n";
+  o << "<text x=\"" << width / 2 << "\" y=\"" << height - 6
+    << "\" text-anchor=\"middle\">points (last bar: full "
+    << "marks)</text>\n</svg>\n<figcaption id=\"" << id << "-caption\">" << escape(caption)
+    << "</figcaption>\n</figure>\n";
   return o.str();
 }
 
@@ -72,18 +79,19 @@ std::string rate_bar(int passed, int graded) {
   const int green = graded > 0 ? width * passed / graded : 0;
   std::ostringstream o;
   o << "<svg width=\"" << width << "\" height=\"12\" aria-hidden=\"true\"><rect width=\"" << green
-    << "\" height=\"12\" fill=\"" << html::kPassColour << "\"/><rect x=\"" << green << "\" width=\"" << width - green
-    << "\" height=\"12\" fill=\"" << html::kFailColour << "\"/></svg>";
+    << "\" height=\"12\" fill=\"" << html::kPassColour << "\"/><rect x=\"" << green << "\" width=\""
+    << width - green << "\" height=\"12\" fill=\"" << html::kFailColour << "\"/></svg>";
   return o.str();
 }
 
-std::string listed_section(const std::string& heading, const std::string& id, const std::vector<Listed>& items,
-                           const std::string& none) {
-  std::string out = "<section id=\"" + id + "\">\n<h2>" + escape(heading) + " <span class=\"count\">" +
-                    std::to_string(items.size()) + "</span></h2>\n";
+std::string listed_section(const std::string& heading, const std::string& id,
+                           const std::vector<Listed>& items, const std::string& none) {
+  std::string out = "<section id=\"" + id + "\">\n<h2>" + escape(heading) +
+                    " <span class=\"count\">" + std::to_string(items.size()) + "</span></h2>\n";
   if (items.empty()) return out + "<p class=\"muted\">" + escape(none) + "</p>\n</section>\n";
   out += "<ul>\n";
-  for (const auto& item : items) out += "<li>" + link_to(item.submission) + ": " + escape(item.text) + "</li>\n";
+  for (const auto& item : items)
+    out += "<li>" + link_to(item.submission) + ": " + escape(item.text) + "</li>\n";
   return out + "</ul>\n</section>\n";
 }
 
@@ -107,62 +115,81 @@ std::string class_report_html(const ClassSummary& s, const std::string& title) {
   if (!s.no_submission.empty())
     body += "; <span id=\"no-submission\">" + std::to_string(s.no_submission.size()) +
             "</span> roster entr" + (s.no_submission.size() == 1 ? "y" : "ies") + " without one";
-  body += ". Scores are before any late penalty. The files beside this page: <code>gradebook.csv</code> "
-          "and the exports; each submission's own page is under <code>reports/</code>.</p>\n";
-  body += "<nav><a href=\"#scores\">scores</a> · <a href=\"#checks\">checks</a> · <a href=\"#mistakes\">likely "
-          "mistakes</a> · <a href=\"#build-errors\">build errors</a> · <a href=\"#missing\">missing files</a> · "
-          "<a href=\"#ambiguous\">competing files</a> · <a href=\"#late\">late</a> · <a href=\"#students\">every "
-          "submission</a></nav>\n";
+  body +=
+      ". Scores are before any late penalty. The files beside this page: "
+      "<code>gradebook.csv</code> "
+      "and the exports; each submission's own page is under <code>reports/</code>.</p>\n";
+  body +=
+      "<nav><a href=\"#scores\">scores</a> · <a href=\"#checks\">checks</a> · <a "
+      "href=\"#mistakes\">likely "
+      "mistakes</a> · <a href=\"#build-errors\">build errors</a> · <a href=\"#missing\">missing "
+      "files</a> · "
+      "<a href=\"#ambiguous\">competing files</a> · <a href=\"#late\">late</a> · <a "
+      "href=\"#students\">every "
+      "submission</a></nav>\n";
 
   // Scores.
   body += "<section id=\"scores\">\n<h2>Scores</h2>\n<div class=\"histograms\">\n" +
           histogram_svg(s.total, "Totals, out of " + number(s.total.max), "hist-total");
   for (std::size_t i = 0; i < s.exercises.size(); ++i)
-    body += histogram_svg(s.per_exercise[i], s.exercises[i] + ", out of " + number(s.per_exercise[i].max),
+    body += histogram_svg(s.per_exercise[i],
+                          s.exercises[i] + ", out of " + number(s.per_exercise[i].max),
                           "hist-" + html::url_segment(s.exercises[i]));
   body += "</div>\n</section>\n";
 
   // Checks.
-  body += "<section id=\"checks\">\n<h2>Pass rate of each check</h2>\n<div class=\"scroll\"><table>\n<tr><th>exercise"
-          "</th><th>check</th><th>function</th><th class=\"num\">passed</th><th></th><th>the others</th></tr>\n";
+  body +=
+      "<section id=\"checks\">\n<h2>Pass rate of each check</h2>\n<div "
+      "class=\"scroll\"><table>\n<tr><th>exercise"
+      "</th><th>check</th><th>function</th><th class=\"num\">passed</th><th></th><th>the "
+      "others</th></tr>\n";
   for (const auto& c : s.checks) {
     std::string others;
     for (const auto& [status, count] : c.not_passed)
       others += (others.empty() ? "" : ", ") + escape(status) + " " + std::to_string(count);
-    body += "<tr class=\"check\" data-check=\"" + escape(c.exercise + "/" + c.check) + "\" data-passed=\"" +
-            std::to_string(c.passed) + "\" data-graded=\"" + std::to_string(c.graded) + "\"><td>" + escape(c.exercise) +
-            "</td><td>" + escape(c.check) + "</td><td><code>" + escape(c.function) + "</code></td><td class=\"num\">" +
-            std::to_string(c.passed) + "/" + std::to_string(c.graded) + " (" + percent(c.passed, c.graded) +
-            ")</td><td>" + rate_bar(c.passed, c.graded) + "</td><td>" + others + "</td></tr>\n";
+    body += "<tr class=\"check\" data-check=\"" + escape(c.exercise + "/" + c.check) +
+            "\" data-passed=\"" + std::to_string(c.passed) + "\" data-graded=\"" +
+            std::to_string(c.graded) + "\"><td>" + escape(c.exercise) + "</td><td>" +
+            escape(c.check) + "</td><td><code>" + escape(c.function) +
+            "</code></td><td class=\"num\">" + std::to_string(c.passed) + "/" +
+            std::to_string(c.graded) + " (" + percent(c.passed, c.graded) + ")</td><td>" +
+            rate_bar(c.passed, c.graded) + "</td><td>" + others + "</td></tr>\n";
   }
   body += "</table></div>\n</section>\n";
 
   // Likely mistakes, the most frequent first.
-  body += "<section id=\"mistakes\">\n<h2>Likely mistakes, the most frequent first <span class=\"count\">" +
-          std::to_string(s.mistakes.size()) + "</span></h2>\n";
+  body +=
+      "<section id=\"mistakes\">\n<h2>Likely mistakes, the most frequent first <span "
+      "class=\"count\">" +
+      std::to_string(s.mistakes.size()) + "</span></h2>\n";
   if (s.mistakes.empty()) {
     body += "<p class=\"muted\">No check named a likely mistake.</p>\n";
   } else {
-    body += "<p>As the checks named them (a student counts once per mistake, however many checks saw it).</p>\n"
-            "<div class=\"scroll\"><table>\n<tr><th class=\"num\">students</th><th>exercise</th><th>likely mistake"
-            "</th><th>seen by</th><th>who</th></tr>\n";
+    body +=
+        "<p>As the checks named them (a student counts once per mistake, however many checks saw "
+        "it).</p>\n"
+        "<div class=\"scroll\"><table>\n<tr><th "
+        "class=\"num\">students</th><th>exercise</th><th>likely mistake"
+        "</th><th>seen by</th><th>who</th></tr>\n";
     for (const auto& m : s.mistakes) {
       std::string who;
       for (const auto& sub : m.submissions) who += (who.empty() ? "" : ", ") + link_to(sub);
       std::string checks;
       for (const auto& c : m.checks) checks += (checks.empty() ? "" : ", ") + escape(c);
       body += "<tr class=\"mistake\" data-students=\"" + std::to_string(m.submissions.size()) +
-              "\"><td class=\"num\">" + std::to_string(m.submissions.size()) + "</td><td>" + escape(m.exercise) +
-              "</td><td class=\"text\">" + escape(m.mistake) + "</td><td>" + checks + "</td><td class=\"students\">" +
-              who + "</td></tr>\n";
+              "\"><td class=\"num\">" + std::to_string(m.submissions.size()) + "</td><td>" +
+              escape(m.exercise) + "</td><td class=\"text\">" + escape(m.mistake) + "</td><td>" +
+              checks + "</td><td class=\"students\">" + who + "</td></tr>\n";
     }
     body += "</table></div>\n";
   }
   body += "</section>\n";
 
-  body += listed_section("Does not build", "build-errors", s.build_errors, "Every file that was found built.");
+  body += listed_section("Does not build", "build-errors", s.build_errors,
+                         "Every file that was found built.");
   body += listed_section("Missing files", "missing", s.missing, "No exercise is missing a file.");
-  body += listed_section("Competing files (none graded)", "ambiguous", s.ambiguous, "No exercise has competing files.");
+  body += listed_section("Competing files (none graded)", "ambiguous", s.ambiguous,
+                         "No exercise has competing files.");
   body += listed_section("Late", "late", s.late, "No submission is late.");
   if (!s.no_submission.empty()) {
     body += "<section id=\"no-submissions\">\n<h2>In the roster, no submission</h2>\n<ul>\n";
@@ -171,18 +198,22 @@ std::string class_report_html(const ClassSummary& s, const std::string& title) {
   }
 
   // Every submission.
-  body += "<section id=\"students\">\n<h2>Every submission</h2>\n<div class=\"scroll\"><table>\n<tr><th>submission"
-          "</th><th>id</th><th>name</th>";
+  body +=
+      "<section id=\"students\">\n<h2>Every submission</h2>\n<div "
+      "class=\"scroll\"><table>\n<tr><th>submission"
+      "</th><th>id</th><th>name</th>";
   for (const auto& ex : s.exercises) body += "<th class=\"num\">" + escape(ex) + "</th>";
   body += "<th class=\"num\">total</th><th class=\"num\">after late</th><th>status</th></tr>\n";
   for (const auto& st : s.students) {
-    body += "<tr class=\"student\"><td>" + (st.submission.empty() ? "<span class=\"muted\">none</span>"
-                                                                    : link_to(st.submission)) +
-            (st.submission.empty() || st.counted ? "" : " <span class=\"muted\">(not counted)</span>") + "</td><td>" +
-            escape(st.id) + "</td><td>" + escape(st.name) + "</td>";
+    body +=
+        "<tr class=\"student\"><td>" +
+        (st.submission.empty() ? "<span class=\"muted\">none</span>" : link_to(st.submission)) +
+        (st.submission.empty() || st.counted ? "" : " <span class=\"muted\">(not counted)</span>") +
+        "</td><td>" + escape(st.id) + "</td><td>" + escape(st.name) + "</td>";
     for (double score : st.scores) body += "<td class=\"num\">" + number(score) + "</td>";
-    body += "<td class=\"num\">" + number(st.total) + "/" + number(st.max_score) + "</td><td class=\"num\">" +
-            number(st.total_after_late) + (st.late ? " (late)" : "") + "</td><td>" + escape(st.status) + "</td></tr>\n";
+    body += "<td class=\"num\">" + number(st.total) + "/" + number(st.max_score) +
+            "</td><td class=\"num\">" + number(st.total_after_late) + (st.late ? " (late)" : "") +
+            "</td><td>" + escape(st.status) + "</td></tr>\n";
   }
   body += "</table></div>\n</section>\n";
   return html::page("Class report: " + title, kStyle, body);

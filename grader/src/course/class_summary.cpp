@@ -51,13 +51,23 @@ ClassSummary summarize_class(const gradebook::Book& book) {
   s.exercises = book.exercises;
   s.no_submission = book.no_submission;
   for (const auto& ex : book.exercises) s.per_exercise.push_back({exercise_max(book, ex)});
-  std::map<std::pair<std::string, std::string>, std::size_t> check_at;    // (exercise, check) -> index
-  std::map<std::pair<std::string, std::string>, std::size_t> mistake_at;  // (exercise, mistake) -> index
+  std::map<std::pair<std::string, std::string>, std::size_t>
+      check_at;  // (exercise, check) -> index
+  std::map<std::pair<std::string, std::string>, std::size_t>
+      mistake_at;  // (exercise, mistake) -> index
   std::set<const gradebook::Student*> seen;
   for (const auto& row : book.rows) {
     const gradebook::RowFacts f = gradebook::facts(book, row);
-    StudentLine line{row.submission, row.student ? row.student->id : "", row.student ? row.student->name : "",
-                     f.total, f.total_after_late, f.max_score, f.scores, f.status, f.late.late, false};
+    StudentLine line{row.submission,
+                     row.student ? row.student->id : "",
+                     row.student ? row.student->name : "",
+                     f.total,
+                     f.total_after_late,
+                     f.max_score,
+                     f.scores,
+                     f.status,
+                     f.late.late,
+                     false};
     // The exports' choice: a roster entry's first row (join puts the folder it takes first).
     line.counted = !row.report.is_null() && (!row.student || seen.insert(row.student).second);
     s.students.push_back(line);
@@ -67,17 +77,20 @@ ClassSummary summarize_class(const gradebook::Book& book) {
     s.total.add(f.total);
     for (std::size_t i = 0; i < book.exercises.size(); ++i)
       if (!f.statuses[i].empty()) s.per_exercise[i].add(f.scores[i]);
-    if (!f.build_errors.empty()) s.build_errors.push_back({row.submission, join(f.build_errors, ", ")});
+    if (!f.build_errors.empty())
+      s.build_errors.push_back({row.submission, join(f.build_errors, ", ")});
     if (!f.missing.empty()) s.missing.push_back({row.submission, join(f.missing, ", ")});
     for (const auto& a : f.ambiguous) s.ambiguous.push_back({row.submission, a});
     if (f.late.late)
-      s.late.push_back({row.submission,
-                        std::to_string(f.late.days_late) + " day(s) late (" +
-                            (f.late.source == "roster" ? "submitted " + f.late.submitted_at : f.late.source) +
-                            "), " + number(f.total) + " -> " + number(f.total_after_late)});
+      s.late.push_back(
+          {row.submission,
+           std::to_string(f.late.days_late) + " day(s) late (" +
+               (f.late.source == "roster" ? "submitted " + f.late.submitted_at : f.late.source) +
+               "), " + number(f.total) + " -> " + number(f.total_after_late)});
     for (const auto& e : row.report.at("exercises")) {
       const std::string exercise = e.value("name", "");
-      if (std::find(book.exercises.begin(), book.exercises.end(), exercise) == book.exercises.end()) continue;
+      if (std::find(book.exercises.begin(), book.exercises.end(), exercise) == book.exercises.end())
+        continue;
       for (const auto& c : e.value("checks", nlohmann::json::array())) {
         const std::string name = c.value("name", ""), status = c.value("status", "");
         auto at = check_at.find({exercise, name});
@@ -108,10 +121,12 @@ ClassSummary summarize_class(const gradebook::Book& book) {
       }
     }
   }
-  std::stable_sort(s.mistakes.begin(), s.mistakes.end(), [](const MistakeCount& a, const MistakeCount& b) {
-    if (a.submissions.size() != b.submissions.size()) return a.submissions.size() > b.submissions.size();
-    return a.exercise != b.exercise ? a.exercise < b.exercise : a.mistake < b.mistake;
-  });
+  std::stable_sort(
+      s.mistakes.begin(), s.mistakes.end(), [](const MistakeCount& a, const MistakeCount& b) {
+        if (a.submissions.size() != b.submissions.size())
+          return a.submissions.size() > b.submissions.size();
+        return a.exercise != b.exercise ? a.exercise < b.exercise : a.mistake < b.mistake;
+      });
   return s;
 }
 

@@ -25,15 +25,15 @@ struct Histogram {
 
 struct CheckRate {
   std::string exercise, check, function;
-  int passed = 0, graded = 0;              // graded: every counted submission with this exercise
+  int passed = 0, graded = 0;             // graded: every counted submission with this exercise
   std::map<std::string, int> not_passed;  // status word -> how many
 };
 
 struct MistakeCount {
   std::string exercise;
-  std::string mistake;                    // the sentence after "Likely mistake: "
-  std::vector<std::string> submissions;   // each once, in the gradebook's order
-  std::vector<std::string> checks;        // the checks that named it, each once, in report order
+  std::string mistake;                   // the sentence after "Likely mistake: "
+  std::vector<std::string> submissions;  // each once, in the gradebook's order
+  std::vector<std::string> checks;       // the checks that named it, each once, in report order
 };
 
 // One line of a list: a submission, and what is said of it there.
@@ -43,25 +43,25 @@ struct Listed {
 };
 
 struct StudentLine {
-  std::string submission;                 // empty: a roster entry with no submission
+  std::string submission;  // empty: a roster entry with no submission
   std::string id, name;
   double total = 0, total_after_late = 0, max_score = 0;
-  std::vector<double> scores;             // per exercise
+  std::vector<double> scores;  // per exercise
   std::string status;
   bool late = false;
-  bool counted = false;                   // in the counts above (see the top of this file)
+  bool counted = false;  // in the counts above (see the top of this file)
 };
 
 struct ClassSummary {
   std::vector<std::string> exercises;
-  int counted = 0;                        // submissions in the counts
+  int counted = 0;  // submissions in the counts
   Histogram total;
-  std::vector<Histogram> per_exercise;    // in the order of `exercises`
-  std::vector<CheckRate> checks;          // in hand-out order
-  std::vector<MistakeCount> mistakes;     // most students first; ties by exercise, then text
+  std::vector<Histogram> per_exercise;  // in the order of `exercises`
+  std::vector<CheckRate> checks;        // in hand-out order
+  std::vector<MistakeCount> mistakes;   // most students first; ties by exercise, then text
   std::vector<Listed> build_errors, missing, ambiguous, late;
   std::vector<std::string> no_submission;  // roster entries: "id name"
-  std::vector<StudentLine> students;      // every row of the gradebook, in its order
+  std::vector<StudentLine> students;       // every row of the gradebook, in its order
 };
 
 ClassSummary summarize_class(const gradebook::Book& book);

@@ -1,12 +1,12 @@
 // Sharded grading and the class's files from reports: see grade_shards.hpp.
 #include "grade_shards.hpp"
 
-#include "class_report.hpp"
-#include "../util/find_files.hpp"
-#include "grader_config.hpp"
 #include "../report/report.hpp"
 #include "../report/report_html.hpp"
+#include "../util/find_files.hpp"
 #include "../util/sha256.hpp"
+#include "class_report.hpp"
+#include "grader_config.hpp"
 
 #include <fstream>
 #include <iostream>
@@ -152,7 +152,8 @@ bool write_class_outputs(const ClassOutputs& to,
   for (const auto& [name, j] : reports)
     written &= write_text(reports_dir / (name + ".html"), student_report_html(j));
   const std::string title = lms_columns("", assignment).moodle;  // its title, else its name
-  written &= write_text(to.out / "class-report.html", class_report_html(summarize_class(book), title));
+  written &=
+      write_text(to.out / "class-report.html", class_report_html(summarize_class(book), title));
   files.push_back("class-report.html");
 
   // The summary: what needs a person's eyes.

@@ -9,8 +9,8 @@
 
 #include "../engine/assignment.hpp"
 #include "../engine/engine.hpp"
-#include "gradebook.hpp"
 #include "../engine/options.hpp"
+#include "gradebook.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -41,8 +41,9 @@ struct ClassOutputs {
   std::string lms_column;
 };
 // gradebook.csv, canvas.csv, moodle.csv, scores.csv (with a roster), similarity.csv,
-// class-report.html and reports/<name>.html (one page per report) in out, from the reports (submission name -> native report with "class"), and the summary of what
-// needs a person's eyes on stderr. Returns whether every file was written.
+// class-report.html and reports/<name>.html (one page per report) in out, from the reports
+// (submission name -> native report with "class"), and the summary of what needs a person's eyes on
+// stderr. Returns whether every file was written.
 bool write_class_outputs(const ClassOutputs& to,
                          const std::map<std::string, nlohmann::json>& reports);
 

@@ -32,7 +32,9 @@ std::string trim(const std::string& s) {
 // "Student ID", "student_id", "STUDENT-ID" -> "student id".
 std::string header_key(const std::string& s) {
   std::string out;
-  for (char c : trim(s)) out += (c == '_' || c == '-') ? ' ' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char c : trim(s))
+    out += (c == '_' || c == '-') ? ' '
+                                  : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
 
@@ -99,7 +101,8 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& input) {
   auto end_row = [&] {
     if (any || !field.empty() || !row.empty()) {
       row.push_back(field);
-      bool blank = std::all_of(row.begin(), row.end(), [](const std::string& f) { return trim(f).empty(); });
+      bool blank =
+          std::all_of(row.begin(), row.end(), [](const std::string& f) { return trim(f).empty(); });
       if (!blank) rows.push_back(row);
     }
     row.clear();
@@ -133,23 +136,46 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& input) {
       field += c;
     }
   }
-  if (quoted) throw std::runtime_error("a quoted field is not closed (line " + std::to_string(line) + ")");
+  if (quoted)
+    throw std::runtime_error("a quoted field is not closed (line " + std::to_string(line) + ")");
   end_row();
   return rows;
 }
 
 std::vector<Student> parse_roster(const std::string& text) {
   const auto rows = parse_csv(text);
-  if (rows.empty()) throw std::runtime_error("the roster is empty (it needs a header row: folder,id,name,email)");
-  const std::map<std::string, std::string> aliases = {
-      {"folder", "folder"}, {"submission", "folder"}, {"pattern", "folder"}, {"file", "folder"},
-      {"id", "id"}, {"student id", "id"}, {"sis user id", "id"}, {"id number", "id"}, {"idnumber", "id"},
-      {"name", "name"}, {"student", "name"}, {"full name", "name"}, {"student name", "name"},
-      {"email", "email"}, {"email address", "email"}, {"e mail", "email"},
-      {"first name", "first_name"}, {"last name", "last_name"}, {"canvas id", "canvas_id"},
-      {"sis login id", "sis_login_id"}, {"login", "sis_login_id"}, {"section", "section"},
-      {"pin", "pin"}, {"take", "pin"}, {"submitted", "submitted"}, {"submitted at", "submitted"},
-      {"submission time", "submitted"}, {"due", "due"}, {"due date", "due"}, {"extension", "due"}};
+  if (rows.empty())
+    throw std::runtime_error("the roster is empty (it needs a header row: folder,id,name,email)");
+  const std::map<std::string, std::string> aliases = {{"folder", "folder"},
+                                                      {"submission", "folder"},
+                                                      {"pattern", "folder"},
+                                                      {"file", "folder"},
+                                                      {"id", "id"},
+                                                      {"student id", "id"},
+                                                      {"sis user id", "id"},
+                                                      {"id number", "id"},
+                                                      {"idnumber", "id"},
+                                                      {"name", "name"},
+                                                      {"student", "name"},
+                                                      {"full name", "name"},
+                                                      {"student name", "name"},
+                                                      {"email", "email"},
+                                                      {"email address", "email"},
+                                                      {"e mail", "email"},
+                                                      {"first name", "first_name"},
+                                                      {"last name", "last_name"},
+                                                      {"canvas id", "canvas_id"},
+                                                      {"sis login id", "sis_login_id"},
+                                                      {"login", "sis_login_id"},
+                                                      {"section", "section"},
+                                                      {"pin", "pin"},
+                                                      {"take", "pin"},
+                                                      {"submitted", "submitted"},
+                                                      {"submitted at", "submitted"},
+                                                      {"submission time", "submitted"},
+                                                      {"due", "due"},
+                                                      {"due date", "due"},
+                                                      {"extension", "due"}};
   // Canvas's gradebook export: "ID" is Canvas's user id when "SIS User ID" is there too.
   bool canvas_export = false, has_id = false;
   for (const auto& cell : rows[0]) {
@@ -161,18 +187,23 @@ std::vector<Student> parse_roster(const std::string& text) {
   for (std::size_t i = 0; i < rows[0].size(); ++i) {
     const std::string key = header_key(rows[0][i]);
     const auto a = aliases.find(key);
-    const std::string field = canvas_export && key == "id" ? "canvas_id" : a != aliases.end() ? a->second : "";
+    const std::string field = canvas_export && key == "id" ? "canvas_id"
+                              : a != aliases.end()         ? a->second
+                                                           : "";
     if (!field.empty() && !col.count(field)) col[field] = i;
   }
   if (!col.count("id"))
-    throw std::runtime_error("the roster's header has no id column (one of: id, student_id, sis_user_id, "
-                             "id_number); its header is: " + line_of(rows[0]));
+    throw std::runtime_error(
+        "the roster's header has no id column (one of: id, student_id, sis_user_id, "
+        "id_number); its header is: " +
+        line_of(rows[0]));
   const bool folder_from_id = !col.count("folder");
   std::vector<Student> roster;
   for (std::size_t r = 1; r < rows.size(); ++r) {
     auto get = [&](const char* key) {
       const auto c = col.find(key);
-      return c != col.end() && c->second < rows[r].size() ? trim(rows[r][c->second]) : std::string();
+      return c != col.end() && c->second < rows[r].size() ? trim(rows[r][c->second])
+                                                          : std::string();
     };
     Student s;
     s.canvas_id = get("canvas_id");
@@ -193,17 +224,20 @@ std::vector<Student> parse_roster(const std::string& text) {
     if (!s.submitted.empty()) try {
         parse_iso8601(s.submitted);
       } catch (const LatePolicyError& e) {
-        throw std::runtime_error("roster entry " + std::to_string(r + 1) + ": its submitted time " + e.what());
+        throw std::runtime_error("roster entry " + std::to_string(r + 1) + ": its submitted time " +
+                                 e.what());
       }
     s.due = get("due");
     if (!s.due.empty()) try {
         parse_iso8601(s.due);
       } catch (const LatePolicyError& e) {
-        throw std::runtime_error("roster entry " + std::to_string(r + 1) + ": its due time " + e.what());
+        throw std::runtime_error("roster entry " + std::to_string(r + 1) + ": its due time " +
+                                 e.what());
       }
     if (s.id.empty() || s.folder.empty())
-      throw std::runtime_error("roster entry " + std::to_string(r + 1) + " (" + trim(line_of(rows[r])) +
-                               ") has no " + (s.id.empty() ? "id" : "folder"));
+      throw std::runtime_error("roster entry " + std::to_string(r + 1) + " (" +
+                               trim(line_of(rows[r])) + ") has no " +
+                               (s.id.empty() ? "id" : "folder"));
     roster.push_back(std::move(s));
   }
   return roster;
@@ -233,7 +267,8 @@ std::string submission_status(const std::vector<std::string>& statuses) {
 
 bool later(const Recency& a, const Recency& b) {
   if (!a.canvas_submission.empty() && !b.canvas_submission.empty()) {
-    const std::string &x = a.canvas_submission, &y = b.canvas_submission;  // digits: longer is larger
+    const std::string &x = a.canvas_submission,
+                      &y = b.canvas_submission;  // digits: longer is larger
     return x.size() != y.size() ? x.size() > y.size() : x > y;
   }
   return a.newest_file > b.newest_file;
@@ -261,7 +296,8 @@ const Student* owner_of(const std::vector<Student>& roster, const std::string& f
 }
 
 Book join(const std::vector<Student>& roster, const std::map<std::string, nlohmann::json>& reports,
-          const std::vector<std::string>& exercises, const std::map<std::string, Recency>& recency) {
+          const std::vector<std::string>& exercises,
+          const std::map<std::string, Recency>& recency) {
   Book book;
   book.exercises = exercises;
   // Each folder to one entry: an exact name first, else the first pattern that matches, else
@@ -302,17 +338,20 @@ Book join(const std::vector<Student>& roster, const std::map<std::string, nlohma
       why = r.canvas_submission.empty() ? "the newest files"
                                         : "the latest Canvas submission, " + r.canvas_submission;
     }
-    std::stable_partition(mine.begin(), mine.end(), [&](const std::string& f) { return f == taken; });
-    book.several_folders.push_back(s.id + ": " + join_names(mine) + " (the exports take " + taken + ": " + why +
-                                   ")");
+    std::stable_partition(mine.begin(), mine.end(),
+                          [&](const std::string& f) { return f == taken; });
+    book.several_folders.push_back(s.id + ": " + join_names(mine) + " (the exports take " + taken +
+                                   ": " + why + ")");
     for (const auto& folder : mine)
       book.rows.push_back({folder, &s, reports.at(folder),
-                           folder == taken ? "one of " + std::to_string(mine.size()) + " folders of " + s.id +
-                                                 ", the one in the exports (" + why + ")"
-                                           : "one of " + std::to_string(mine.size()) + " folders of " + s.id +
-                                                 "; the exports take " + taken});
+                           folder == taken
+                               ? "one of " + std::to_string(mine.size()) + " folders of " + s.id +
+                                     ", the one in the exports (" + why + ")"
+                               : "one of " + std::to_string(mine.size()) + " folders of " + s.id +
+                                     "; the exports take " + taken});
   }
-  for (const auto& folder : book.not_in_roster) book.rows.push_back({folder, nullptr, reports.at(folder), ""});
+  for (const auto& folder : book.not_in_roster)
+    book.rows.push_back({folder, nullptr, reports.at(folder), ""});
   return book;
 }
 
@@ -361,14 +400,14 @@ RowFacts facts(const Book& book, const Row& row) {
   // A student's own due time in the roster (an extension) replaces the assignment's.
   if (row.student && !row.student->submitted.empty()) {
     const std::string& own_due = row.student->due;
-    f.late = lateness_at(book.late, parse_iso8601(row.student->submitted), "roster", row.student->submitted,
-                         own_due.empty() ? std::nullopt : std::optional<std::int64_t>(parse_iso8601(own_due)));
+    f.late = lateness_at(
+        book.late, parse_iso8601(row.student->submitted), "roster", row.student->submitted,
+        own_due.empty() ? std::nullopt : std::optional<std::int64_t>(parse_iso8601(own_due)));
     if (!own_due.empty()) {
       f.late.due = own_due;
       f.late.due_from = "roster extension";
     }
-  }
-  else if (!row.report.is_null() && row.report.value("canvas_late", false))
+  } else if (!row.report.is_null() && row.report.value("canvas_late", false))
     f.late = lateness_flagged(book.late, "canvas _LATE_");
   f.total_after_late = after_penalty(f.total, f.late);
   return f;
@@ -377,37 +416,46 @@ RowFacts facts(const Book& book, const Row& row) {
 std::string gradebook_csv(const Book& book, bool bom) {
   std::vector<std::string> head = {"submission", "student_id", "name", "email"};
   for (const auto& ex : book.exercises) head.push_back(ex);
-  head.insert(head.end(), {"total", "total_after_late", "max_score", "late", "days_late", "status"});
+  head.insert(head.end(),
+              {"total", "total_after_late", "max_score", "late", "days_late", "status"});
   for (const auto& ex : book.exercises) head.push_back(ex + "_status");
   head.push_back("notes");
   std::string out = (bom ? kBom : "") + line_of(head);
   for (const auto& row : book.rows) {
     const RowFacts f = facts(book, row);
     std::vector<std::string> cells = {row.submission, row.student ? row.student->id : "",
-                                      row.student ? row.student->name : "", row.student ? row.student->email : ""};
+                                      row.student ? row.student->name : "",
+                                      row.student ? row.student->email : ""};
     for (double s : f.scores) cells.push_back(number(s));
-    cells.insert(cells.end(), {number(f.total), number(f.total_after_late), number(f.max_score),
-                               f.late.late ? "yes" : "no", std::to_string(f.late.days_late), f.status});
+    cells.insert(cells.end(),
+                 {number(f.total), number(f.total_after_late), number(f.max_score),
+                  f.late.late ? "yes" : "no", std::to_string(f.late.days_late), f.status});
     for (const auto& s : f.statuses) cells.push_back(s);
     std::vector<std::string> notes;
     if (row.report.is_null()) notes.push_back("no submission");
     if (!row.student) notes.push_back("not in the roster");
     if (!row.note.empty()) notes.push_back(row.note);
-    if (!f.missing.empty() && !row.report.is_null()) notes.push_back("missing: " + join_names(f.missing));
+    if (!f.missing.empty() && !row.report.is_null())
+      notes.push_back("missing: " + join_names(f.missing));
     if (!f.build_errors.empty()) notes.push_back("does not build: " + join_names(f.build_errors));
     if (f.late.late) {
-      const std::string taken = book.late.penalises ? number(f.late.penalty_percent) + "% off" : "no penalty";
+      const std::string taken =
+          book.late.penalises ? number(f.late.penalty_percent) + "% off" : "no penalty";
       notes.push_back(f.late.source == "roster"
                           ? "late: submitted " + f.late.submitted_at + " (roster), " +
-                                (f.late.due.empty() ? "" : "against the student's own due time " + f.late.due + ", ") +
+                                (f.late.due.empty()
+                                     ? ""
+                                     : "against the student's own due time " + f.late.due + ", ") +
                                 taken
-                          : "late: Canvas's _LATE_ flag, no time known, counted as 1 day, " + taken);
+                          : "late: Canvas's _LATE_ flag, no time known, counted as 1 day, " +
+                                taken);
     } else if (!f.late.due.empty()) {
       notes.push_back("on time by the student's own due time " + f.late.due + " (roster)");
     }
     for (const auto& a : f.ambiguous) notes.push_back("several files, none graded: " + a);
     if (!row.report.is_null())  // how grade-all took the files: a Canvas resubmission, an archive
-      for (const auto& n : row.report.value("intake", std::vector<std::string>{})) notes.push_back(n);
+      for (const auto& n : row.report.value("intake", std::vector<std::string>{}))
+        notes.push_back(n);
     std::string note;
     for (const auto& n : notes) note += (note.empty() ? "" : "; ") + n;
     cells.push_back(note);
@@ -433,26 +481,31 @@ void per_student(const Book& book, Fn fn) {
 }  // namespace
 
 std::string canvas_csv(const Book& book, const std::string& column, bool bom) {
-  std::string out = (bom ? kBom : "") + line_of({"Student", "ID", "SIS User ID", "SIS Login ID", "Section", column});
+  std::string out = (bom ? kBom : "") +
+                    line_of({"Student", "ID", "SIS User ID", "SIS Login ID", "Section", column});
   per_student(book, [&](const Student& s, const RowFacts& f) {
-    out += line_of({s.name, s.canvas_id, s.id, s.sis_login_id, s.section, number(f.total_after_late)});
+    out +=
+        line_of({s.name, s.canvas_id, s.id, s.sis_login_id, s.section, number(f.total_after_late)});
   });
   return out;
 }
 
 std::string moodle_csv(const Book& book, const std::string& column, bool bom) {
-  std::string out = (bom ? kBom : "") + line_of({"First name", "Last name", "ID number", "Email address", column});
+  std::string out = (bom ? kBom : "") +
+                    line_of({"First name", "Last name", "ID number", "Email address", column});
   per_student(book, [&](const Student& s, const RowFacts& f) {
     const bool split = !s.first_name.empty() || !s.last_name.empty();
-    out += line_of(
-        {split ? s.first_name : s.name, split ? s.last_name : "", s.id, s.email, number(f.total_after_late)});
+    out += line_of({split ? s.first_name : s.name, split ? s.last_name : "", s.id, s.email,
+                    number(f.total_after_late)});
   });
   return out;
 }
 
 std::string scores_csv(const Book& book, bool bom) {
   std::string out = (bom ? kBom : "") + line_of({"id", "score"});
-  per_student(book, [&](const Student& s, const RowFacts& f) { out += line_of({s.id, number(f.total_after_late)}); });
+  per_student(book, [&](const Student& s, const RowFacts& f) {
+    out += line_of({s.id, number(f.total_after_late)});
+  });
   return out;
 }
 
@@ -511,15 +564,18 @@ std::vector<SimilarGroup> similar_groups(
     const std::map<std::string, std::string>& stubs) {
   std::map<std::string, std::map<std::string, std::string>> hashes;
   for (const auto& [exercise, files] : sources)
-    for (const auto& [submission, text] : files) hashes[exercise][submission] = normalized_hash(text);
+    for (const auto& [submission, text] : files)
+      hashes[exercise][submission] = normalized_hash(text);
   std::map<std::string, std::string> stub_hashes;
   for (const auto& [exercise, text] : stubs) stub_hashes[exercise] = normalized_hash(text);
   return similar_groups_by_hash(hashes, stub_hashes);
 }
 
 std::string similarity_csv(const std::vector<SimilarGroup>& groups, const Book& book,
-                           const std::map<std::string, std::map<std::string, std::string>>& files, bool bom) {
-  std::string out = (bom ? kBom : "") + line_of({"exercise", "group", "hash", "submission", "student_id", "name", "file"});
+                           const std::map<std::string, std::map<std::string, std::string>>& files,
+                           bool bom) {
+  std::string out = (bom ? kBom : "") + line_of({"exercise", "group", "hash", "submission",
+                                                 "student_id", "name", "file"});
   int n = 0;
   for (const auto& g : groups) {
     ++n;
@@ -530,13 +586,15 @@ std::string similarity_csv(const std::vector<SimilarGroup>& groups, const Book& 
       std::string file;
       if (const auto e = files.find(g.exercise); e != files.end())
         if (const auto f = e->second.find(m); f != e->second.end()) file = f->second;
-      out += line_of({g.exercise, std::to_string(n), g.hash, m, who ? who->id : "", who ? who->name : "", file});
+      out += line_of({g.exercise, std::to_string(n), g.hash, m, who ? who->id : "",
+                      who ? who->name : "", file});
     }
   }
   return out;
 }
 
-std::vector<std::string> remove_stale_reports(const fs::path& reports_dir, const std::set<std::string>& submissions) {
+std::vector<std::string> remove_stale_reports(const fs::path& reports_dir,
+                                              const std::set<std::string>& submissions) {
   std::vector<std::string> removed;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(reports_dir, ec)) {

@@ -10,8 +10,9 @@
 //   partial        its file built and was graded, below full marks (zero included: a stub
 //                  that still throws NotImplemented is `partial` with 0 points).
 // Per submission: `ok` when every exercise is ok; otherwise the first of build_error,
-// ambiguous, missing_files, partial that one of its exercises has. A roster entry with no submission
-// folder is `missing_files`, with "no submission" in its notes (and scores 0 in the exports).
+// ambiguous, missing_files, partial that one of its exercises has. A roster entry with no
+// submission folder is `missing_files`, with "no submission" in its notes (and scores 0 in the
+// exports).
 //
 // Files written (UTF-8; with --bom each starts with a byte-order mark, for spreadsheet
 // programs that otherwise read UTF-8 as a legacy code page), RFC 4180 quoting:
@@ -64,11 +65,11 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& text);
 struct Student {
   std::string folder;  // a submission folder's name, or a pattern with * ? [..] (fnmatch)
   std::string id, name, email;
-  std::string first_name, last_name;  // optional, for Moodle
+  std::string first_name, last_name;             // optional, for Moodle
   std::string canvas_id, sis_login_id, section;  // optional, for Canvas
-  std::string pin;  // optional: of several folders that match, the one to take (see join)
+  std::string pin;        // optional: of several folders that match, the one to take (see join)
   std::string submitted;  // optional: when it was handed in, ISO 8601 with its zone (late work)
-  std::string due;        // optional: the student's own due time (an extension), ISO 8601 with its zone
+  std::string due;  // optional: the student's own due time (an extension), ISO 8601 with its zone
 };
 
 // The roster: a CSV with a header row. Column names, any case, spaces or underscores:
@@ -102,9 +103,9 @@ struct Book {
   std::vector<std::string> exercises;
   LatePolicy late;  // the assignment's (set after join)
   std::vector<Row> rows;
-  std::vector<std::string> not_in_roster;       // folders no roster entry names
-  std::vector<std::string> no_submission;       // roster entries with no folder ("id name")
-  std::vector<std::string> several_folders;     // roster entries matching more than one folder
+  std::vector<std::string> not_in_roster;    // folders no roster entry names
+  std::vector<std::string> no_submission;    // roster entries with no folder ("id name")
+  std::vector<std::string> several_folders;  // roster entries matching more than one folder
 };
 
 // How recent a submission folder is, to choose among one student's several folders.
@@ -126,17 +127,19 @@ const Student* owner_of(const std::vector<Student>& roster, const std::string& f
 // when it names one of them, else the latest by `recency` (folders it lacks count as oldest);
 // its row comes first, and each row's note says which was taken.
 Book join(const std::vector<Student>& roster, const std::map<std::string, nlohmann::json>& reports,
-          const std::vector<std::string>& exercises, const std::map<std::string, Recency>& recency = {});
+          const std::vector<std::string>& exercises,
+          const std::map<std::string, Recency>& recency = {});
 
 struct RowFacts {
   double total = 0, max_score = 0;
   std::string status;
-  std::vector<double> scores;            // per exercise
-  std::vector<std::string> statuses;     // per exercise
-  std::vector<std::string> missing;      // exercises with missing_files
+  std::vector<double> scores;         // per exercise
+  std::vector<std::string> statuses;  // per exercise
+  std::vector<std::string> missing;   // exercises with missing_files
   std::vector<std::string> build_errors;
-  std::vector<std::string> ambiguous;    // "causal (causal (1).cpp, old/causal.cpp)": the competing files
-  Lateness late;                         // the roster's time, else a report's canvas_late flag
+  std::vector<std::string>
+      ambiguous;  // "causal (causal (1).cpp, old/causal.cpp)": the competing files
+  Lateness late;  // the roster's time, else a report's canvas_late flag
   double total_after_late = 0;
 };
 RowFacts facts(const Book& book, const Row& row);

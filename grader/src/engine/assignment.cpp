@@ -36,44 +36,53 @@ void only_keys(const json& j, const std::vector<std::string>& allowed, const std
   if (!j.is_object()) throw AssignmentError(where + " must be a JSON object");
   for (const auto& [key, value] : j.items())
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-      throw AssignmentError(where + " has an unknown field \"" + key + "\" (known: " + listed(allowed) + ")");
+      throw AssignmentError(where + " has an unknown field \"" + key +
+                            "\" (known: " + listed(allowed) + ")");
 }
 
 Visibility table_default(Visibility v) {
   return v == Visibility::Hidden ? Visibility::AfterDueDate : v;
 }
 
-AssignedExercise parse_exercise(const json& j, const std::vector<ExerciseChecks>& kit, std::size_t index) {
+AssignedExercise parse_exercise(const json& j, const std::vector<ExerciseChecks>& kit,
+                                std::size_t index) {
   const std::string where = "exercise " + std::to_string(index + 1);
   only_keys(j, {"name", "points", "visibility", "check_points"}, where);
-  if (!j.contains("name") || !j["name"].is_string()) throw AssignmentError(where + " needs a \"name\"");
+  if (!j.contains("name") || !j["name"].is_string())
+    throw AssignmentError(where + " needs a \"name\"");
   AssignedExercise ex;
   ex.name = j["name"].get<std::string>();
-  auto known = std::find_if(kit.begin(), kit.end(), [&](const ExerciseChecks& e) { return e.exercise == ex.name; });
+  auto known = std::find_if(kit.begin(), kit.end(),
+                            [&](const ExerciseChecks& e) { return e.exercise == ex.name; });
   if (known == kit.end()) {
     std::vector<std::string> names;
     for (const auto& e : kit) names.push_back(e.exercise);
-    throw AssignmentError("no exercise named '" + ex.name + "' in this kit; its exercises are: " + listed(names));
+    throw AssignmentError("no exercise named '" + ex.name +
+                          "' in this kit; its exercises are: " + listed(names));
   }
   if (!j.contains("points") || !j["points"].is_number())
     throw AssignmentError("exercise '" + ex.name + "' needs its \"points\" (a number)");
   ex.points = j["points"].get<double>();
   if (ex.points < 0 || std::abs(ex.points * 100 - std::round(ex.points * 100)) > 1e-6)
-    throw AssignmentError("exercise '" + ex.name + "': points must be 0 or more, in hundredths (got " +
-                          number(ex.points) + ")");
+    throw AssignmentError("exercise '" + ex.name +
+                          "': points must be 0 or more, in hundredths (got " + number(ex.points) +
+                          ")");
   if (j.contains("check_points")) {
     if (!j["check_points"].is_array())
-      throw AssignmentError("the \"check_points\" of exercise '" + ex.name + "' must be a list of rules");
+      throw AssignmentError("the \"check_points\" of exercise '" + ex.name +
+                            "' must be a list of rules");
     for (const json& r : j["check_points"]) {
       const std::string rule_where = "a check_points rule of exercise '" + ex.name + "'";
       only_keys(r, {"checks", "points"}, rule_where);
-      if (!r.contains("checks") || !r["checks"].is_string() || !r.contains("points") || !r["points"].is_number() ||
-          r["points"].get<double>() < 0)
-        throw AssignmentError(rule_where + " needs \"checks\" (a name or a glob) and \"points\" (0 or more)");
+      if (!r.contains("checks") || !r["checks"].is_string() || !r.contains("points") ||
+          !r["points"].is_number() || r["points"].get<double>() < 0)
+        throw AssignmentError(rule_where +
+                              " needs \"checks\" (a name or a glob) and \"points\" (0 or more)");
       PointsRule rule{r["checks"].get<std::string>(), r["points"].get<double>()};
       const bool any = std::any_of(known->checks.begin(), known->checks.end(),
                                    [&](const Check& c) { return matches(rule.checks, c.name); });
-      if (!any) throw AssignmentError(rule_where + ": \"" + rule.checks + "\" names none of its checks");
+      if (!any)
+        throw AssignmentError(rule_where + ": \"" + rule.checks + "\" names none of its checks");
       ex.point_rules.push_back(std::move(rule));
     }
   }
@@ -90,19 +99,24 @@ AssignedExercise parse_exercise(const json& j, const std::vector<ExerciseChecks>
   } catch (const AssignmentError& e) {
     throw AssignmentError("exercise '" + ex.name + "': " + e.what());
   }
-  for (std::size_t i = 0; i < known->checks.size(); ++i) ex.check_points[known->checks[i].name] = shares[i];
+  for (std::size_t i = 0; i < known->checks.size(); ++i)
+    ex.check_points[known->checks[i].name] = shares[i];
   if (!j.contains("visibility")) return ex;
   if (!j["visibility"].is_array())
-    throw AssignmentError("the \"visibility\" of exercise '" + ex.name + "' must be a list of rules");
+    throw AssignmentError("the \"visibility\" of exercise '" + ex.name +
+                          "' must be a list of rules");
   for (const json& r : j["visibility"]) {
     const std::string rule_where = "a visibility rule of exercise '" + ex.name + "'";
     only_keys(r, {"checks", "visibility"}, rule_where);
-    if (!r.contains("checks") || !r["checks"].is_string() || !r.contains("visibility") || !r["visibility"].is_string())
+    if (!r.contains("checks") || !r["checks"].is_string() || !r.contains("visibility") ||
+        !r["visibility"].is_string())
       throw AssignmentError(rule_where + " needs \"checks\" (a name or a glob) and \"visibility\"");
-    VisibilityRule rule{r["checks"].get<std::string>(), parse_visibility(r["visibility"].get<std::string>())};
+    VisibilityRule rule{r["checks"].get<std::string>(),
+                        parse_visibility(r["visibility"].get<std::string>())};
     const bool any = std::any_of(known->checks.begin(), known->checks.end(),
                                  [&](const Check& c) { return matches(rule.checks, c.name); });
-    if (!any) throw AssignmentError(rule_where + ": \"" + rule.checks + "\" names none of its checks");
+    if (!any)
+      throw AssignmentError(rule_where + ": \"" + rule.checks + "\" names none of its checks");
     ex.rules.push_back(std::move(rule));
   }
   return ex;
@@ -126,24 +140,27 @@ void check_total_stays_hidden(Assignment& a, const std::vector<ExerciseChecks>& 
     }
   }
   if (!hidden_with_points.empty() && !total_held_back)
-    throw AssignmentError("checks with points are hidden (" + listed(hidden_with_points) +
-                          "), and no check is after_due_date or after_published: Gradescope would show "
-                          "students a total that includes them. Make one of them after_due_date, or "
-                          "after_published.");
+    throw AssignmentError(
+        "checks with points are hidden (" + listed(hidden_with_points) +
+        "), and no check is after_due_date or after_published: Gradescope would show "
+        "students a total that includes them. Make one of them after_due_date, or "
+        "after_published.");
   // Once grades are published, Gradescope shows the after_published checks and the total, and
   // still hides the hidden ones: their points are then the total minus what students see.
   if (!hidden_with_points.empty() && published)
-    a.warnings.push_back("hidden checks carry points (" + listed(hidden_with_points) +
-                         ") while others are after_published: once grades are published, students "
-                         "see the total and can work out the hidden checks' result as the total minus "
-                         "the checks they see. Give the hidden checks 0 points (check_points), or make "
-                         "them after_due_date or after_published.");
+    a.warnings.push_back(
+        "hidden checks carry points (" + listed(hidden_with_points) +
+        ") while others are after_published: once grades are published, students "
+        "see the total and can work out the hidden checks' result as the total minus "
+        "the checks they see. Give the hidden checks 0 points (check_points), or make "
+        "them after_due_date or after_published.");
 }
 
 }  // namespace
 
 Visibility parse_visibility(const std::string& word) {
-  for (Visibility v : {Visibility::Visible, Visibility::Hidden, Visibility::AfterDueDate, Visibility::AfterPublished})
+  for (Visibility v : {Visibility::Visible, Visibility::Hidden, Visibility::AfterDueDate,
+                       Visibility::AfterPublished})
     if (word == visibility_name(v)) return v;
   throw AssignmentError("unknown visibility '" + word +
                         "' (Gradescope's are visible, hidden, after_due_date, after_published)");
@@ -154,7 +171,8 @@ std::vector<double> shares_of(const std::vector<double>& weights, double total) 
   for (double w : weights) sum += w;
   // The table's own points, when they already add up: nothing to share out.
   if (std::abs(sum - total) <= 1e-9) return weights;
-  if (sum <= 0) throw AssignmentError("its checks all have 0 points, so they cannot share " + number(total));
+  if (sum <= 0)
+    throw AssignmentError("its checks all have 0 points, so they cannot share " + number(total));
   const long long cents = std::llround(total * 100);
   std::vector<long long> whole(weights.size());
   std::vector<double> remainder(weights.size());
@@ -177,7 +195,8 @@ std::vector<double> shares_of(const std::vector<double>& weights, double total) 
 
 double Assignment::points_of(const std::string& exercise, const Check& check) const {
   if (const AssignedExercise* ex = find(exercise))
-    if (const auto p = ex->check_points.find(check.name); p != ex->check_points.end()) return p->second;
+    if (const auto p = ex->check_points.find(check.name); p != ex->check_points.end())
+      return p->second;
   return check.points;
 }
 
@@ -201,7 +220,8 @@ Visibility Assignment::visibility_of(const std::string& exercise, const Check& c
   return v;
 }
 
-Assignment parse_assignment(const std::string& name, const std::string& text, const std::vector<ExerciseChecks>& kit) {
+Assignment parse_assignment(const std::string& name, const std::string& text,
+                            const std::vector<ExerciseChecks>& kit) {
   json j;
   try {
     j = json::parse(text);
@@ -210,14 +230,16 @@ Assignment parse_assignment(const std::string& name, const std::string& text, co
   }
   only_keys(j, {"title", "exercises", "due", "late", "late_policy", "seeds"}, "the assignment");
   if (j.contains("late") && j.contains("late_policy"))
-    throw AssignmentError("the assignment has both \"late\" and \"late_policy\"; they are the same field: keep one");
+    throw AssignmentError(
+        "the assignment has both \"late\" and \"late_policy\"; they are the same field: keep one");
   if (!j.contains("exercises") || !j["exercises"].is_array() || j["exercises"].empty())
     throw AssignmentError("the assignment needs \"exercises\", a list of {\"name\", \"points\"}");
   Assignment a;
   a.name = name;
   a.text = text;
   try {
-    a.late = parse_late_policy(j.value("due", json()), j.value("late", j.value("late_policy", json())));
+    a.late =
+        parse_late_policy(j.value("due", json()), j.value("late", j.value("late_policy", json())));
   } catch (const LatePolicyError& e) {
     throw AssignmentError(e.what());
   }
@@ -225,8 +247,9 @@ Assignment parse_assignment(const std::string& name, const std::string& text, co
     const json& seeds = j["seeds"];
     if (seeds == "per-student") a.seeds = Seeds::PerStudent;
     else if (seeds != "course")
-      throw AssignmentError("\"seeds\" must be \"course\" (one set of seeds for the class, the default) or "
-                            "\"per-student\" (each student's own, from the course key and their id)");
+      throw AssignmentError(
+          "\"seeds\" must be \"course\" (one set of seeds for the class, the default) or "
+          "\"per-student\" (each student's own, from the course key and their id)");
   }
   std::set<std::string> seen;
   for (std::size_t i = 0; i < j["exercises"].size(); ++i) {
@@ -249,8 +272,8 @@ fs::path assignment_path(const fs::path& kit, const std::string& name_or_path) {
   for (const auto& entry : fs::directory_iterator(folder, ec))
     if (entry.path().extension() == ".json") found.push_back(entry.path());
   if (found.size() == 1) return found.front();
-  throw AssignmentError("no default assignment in " + folder.string() + " (default.json, or a single file): " +
-                        "name one with --assignment NAME");
+  throw AssignmentError("no default assignment in " + folder.string() +
+                        " (default.json, or a single file): " + "name one with --assignment NAME");
 }
 
 Assignment load_assignment(const fs::path& kit, const std::string& name_or_path,
@@ -263,8 +286,9 @@ Assignment load_assignment(const fs::path& kit, const std::string& name_or_path,
     for (const auto& entry : fs::directory_iterator(kit / "assignments", ec))
       if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
     std::sort(names.begin(), names.end());
-    throw AssignmentError("no assignment file " + path.string() +
-                          (names.empty() ? std::string() : "; the kit's assignments are: " + listed(names)));
+    throw AssignmentError(
+        "no assignment file " + path.string() +
+        (names.empty() ? std::string() : "; the kit's assignments are: " + listed(names)));
   }
   std::stringstream text;
   text << f.rdbuf();
@@ -274,7 +298,8 @@ Assignment load_assignment(const fs::path& kit, const std::string& name_or_path,
     // Once per process: grade-all reads the assignment twice (its columns, then its checks).
     static std::set<std::string> said;
     for (const auto& w : a.warnings)
-      if (said.insert(w).second) std::cerr << "linattn-grade: warning: the assignment " << a.path << ": " << w << "\n";
+      if (said.insert(w).second)
+        std::cerr << "linattn-grade: warning: the assignment " << a.path << ": " << w << "\n";
     return a;
   } catch (const AssignmentError& e) {
     throw AssignmentError("the assignment " + path.string() + ": " + e.what());
@@ -285,8 +310,8 @@ std::string describe(const Assignment& a, const std::vector<ExerciseChecks>& kit
   std::ostringstream out;
   double total = 0;
   for (const auto& ex : a.exercises) total += ex.points;
-  out << "assignment " << a.name << " (" << a.path << "): " << a.exercises.size() << " exercises, " << total
-      << " points\n";
+  out << "assignment " << a.name << " (" << a.path << "): " << a.exercises.size() << " exercises, "
+      << total << " points\n";
   if (a.late.due || a.late.penalises) out << "late work: " << describe_late_policy(a.late) << "\n";
   if (a.seeds == Seeds::PerStudent)
     out << "seeds: per-student (course grading: from the course key and each student's id)\n";

@@ -94,7 +94,8 @@ Assignment parse_assignment(const std::string& name, const std::string& text,
 // The file of `name_or_path`: a path when it has a '/' or ends in .json, otherwise
 // KIT/assignments/NAME.json. Empty means the kit's default: `default`, or the only assignment
 // there is (a student kit ships the one it was made for).
-std::filesystem::path assignment_path(const std::filesystem::path& kit, const std::string& name_or_path);
+std::filesystem::path assignment_path(const std::filesystem::path& kit,
+                                      const std::string& name_or_path);
 
 // Reads, parses and checks it; prints its warnings to stderr. Throws AssignmentError.
 Assignment load_assignment(const std::filesystem::path& kit, const std::string& name_or_path,

@@ -118,11 +118,12 @@ class ReplyWalker {
   // A matrix's numbers, packed (grader/common/wire.hpp): counted as the array they stand for.
   bool binary(json::binary_t& bytes) {
     if (here() != Want::Data) return refuse("a byte string");
-    if (bytes.size() % sizeof(double) != 0) return fail("a matrix's data that is not a whole number of doubles");
+    if (bytes.size() % sizeof(double) != 0)
+      return fail("a matrix's data that is not a whole number of doubles");
     const std::uint64_t items = bytes.size() / sizeof(double);
     if (items > numbers_left_)
-      return fail(std::to_string(items) + " numbers where at most " + std::to_string(numbers_left_) +
-                  " can come back");
+      return fail(std::to_string(items) + " numbers where at most " +
+                  std::to_string(numbers_left_) + " can come back");
     numbers_left_ -= items;
     stack_.back().data = items;  // set against rows x cols when the matrix closes
     return took_value();

@@ -23,7 +23,8 @@ std::string course_key(const std::filesystem::path& kit_dir) {
   unsigned char random[16];
   {
     const UniqueFd fd(::open("/dev/urandom", O_RDONLY | O_CLOEXEC));
-    if (!fd.valid() || ::read(fd.get(), random, sizeof random) != static_cast<ssize_t>(sizeof random))
+    if (!fd.valid() ||
+        ::read(fd.get(), random, sizeof random) != static_cast<ssize_t>(sizeof random))
       throw std::runtime_error("cannot draw a course key from /dev/urandom");
   }
   std::ostringstream hex;
@@ -33,7 +34,8 @@ std::string course_key(const std::filesystem::path& kit_dir) {
   UniqueFd out(::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
   if (out.valid()) {
     const std::string text = hex.str() + "\n";
-    const bool written = ::write(out.get(), text.data(), text.size()) == static_cast<ssize_t>(text.size());
+    const bool written =
+        ::write(out.get(), text.data(), text.size()) == static_cast<ssize_t>(text.size());
     // The key is the course's secret: a close that fails may have lost it on the way to disk.
     const bool ok = written && ::close(out.release()) == 0;
     if (!ok) throw std::runtime_error("cannot write " + file.string());
@@ -66,11 +68,13 @@ std::uint64_t student_seed(const std::string& key, const std::string& student,
                            const std::string& exercise, const std::string& check,
                            std::uint64_t own_seed) {
   const auto first = student.find_first_not_of(" \t\r\n");
-  const std::string id = first == std::string::npos
-                             ? std::string()
-                             : student.substr(first, student.find_last_not_of(" \t\r\n") - first + 1);
+  const std::string id =
+      first == std::string::npos
+          ? std::string()
+          : student.substr(first, student.find_last_not_of(" \t\r\n") - first + 1);
   // "student" and a newline keep an id from posing as part of the check's name.
-  return seed_of(key + "\nstudent " + id + "\n" + exercise + "/" + check + "\n" + std::to_string(own_seed));
+  return seed_of(key + "\nstudent " + id + "\n" + exercise + "/" + check + "\n" +
+                 std::to_string(own_seed));
 }
 
 }  // namespace grader

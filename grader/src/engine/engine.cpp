@@ -1,19 +1,19 @@
 #include "engine.hpp"
 
-#include "assignment.hpp"
+#include "../builder/build_log.hpp"
 #include "../builder/builder.hpp"
 #include "../judge/check.hpp"
-#include "grader_config.hpp"
-#include "course_seeds.hpp"
-#include "../util/find_files.hpp"
+#include "../report/submission_metadata.hpp"
 #include "../sandbox/isolation.hpp"
 #include "../sandbox/landlock.hpp"
+#include "../util/find_files.hpp"
+#include "../util/utf8.hpp"
+#include "assignment.hpp"
+#include "course_seeds.hpp"
+#include "grader_config.hpp"
 #include "oracle_cache.hpp"
 #include "oracle_source.hpp"
-#include "../builder/build_log.hpp"
-#include "../report/submission_metadata.hpp"
 #include "run_check.hpp"
-#include "../util/utf8.hpp"
 
 #include "../../common/wire.hpp"
 
@@ -21,8 +21,8 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
-#include <map>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -60,7 +60,8 @@ void parallel_for(std::size_t n, int workers, Job job) {
 }
 
 std::string shell_quote(const std::string& s) {
-  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+=:@") ==
+  if (!s.empty() && s.find_first_not_of(
+                        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+=:@") ==
                         std::string::npos)
     return s;
   std::string q = "'";
@@ -83,8 +84,9 @@ std::vector<const Check*> selected_checks(const ExerciseChecks& ex, const Option
       const auto recorded = oracle.recorded_seed(ex.exercise, c);
       if (!recorded) {
         if (visibility == Visibility::Visible)
-          throw UsageError("the recorded expected values in " + oracle.path() + " have no entry for " +
-                           key + "; this copy of the kit is incomplete (make it again with "
+          throw UsageError("the recorded expected values in " + oracle.path() +
+                           " have no entry for " + key +
+                           "; this copy of the kit is incomplete (make it again with "
                            "./kit release student)");
         if (!o.only_check.empty())
           throw UsageError("check " + key + " is " + visibility_name(visibility) +
@@ -93,12 +95,15 @@ std::vector<const Check*> selected_checks(const ExerciseChecks& ex, const Option
         continue;
       }
       if (o.seed && *o.seed != *recorded)
-        throw UsageError("--seed " + std::to_string(*o.seed) + ": this kit grades with expected values "
-                         "recorded at each check's own seed, and " + key + " has seed " +
-                         std::to_string(*recorded) + ". Leave out --seed (or give --seed " +
-                         std::to_string(*recorded) + "). A seed the course's grader printed (Gradescope's "
-                         "course or per-student seeds) needs the course's reference to work out its expected "
-                         "values: the course staff can rerun it.");
+        throw UsageError(
+            "--seed " + std::to_string(*o.seed) +
+            ": this kit grades with expected values "
+            "recorded at each check's own seed, and " +
+            key + " has seed " + std::to_string(*recorded) + ". Leave out --seed (or give --seed " +
+            std::to_string(*recorded) +
+            "). A seed the course's grader printed (Gradescope's "
+            "course or per-student seeds) needs the course's reference to work out its expected "
+            "values: the course staff can rerun it.");
     }
     if (o.visible_only && visibility != Visibility::Visible) {
       course_only.push_back(&c);
@@ -114,7 +119,7 @@ std::vector<const Check*> selected_checks(const ExerciseChecks& ex, const Option
 struct Plan {
   Assignment assignment;
   std::vector<const ExerciseChecks*> exercises;
-  std::vector<std::vector<const Check*>> checks;  // per exercise
+  std::vector<std::vector<const Check*>> checks;       // per exercise
   std::vector<std::vector<const Check*>> course_only;  // left for the course's grader, per exercise
 };
 
@@ -148,7 +153,8 @@ Plan make_plan(const Options& o, const OracleSource& oracle) {
   }
   for (const auto* ex : plan.exercises) {
     plan.course_only.emplace_back();
-    plan.checks.push_back(selected_checks(*ex, o, plan.assignment, oracle, plan.course_only.back()));
+    plan.checks.push_back(
+        selected_checks(*ex, o, plan.assignment, oracle, plan.course_only.back()));
   }
   if (!o.only_check.empty() && plan.checks.front().empty()) {
     std::string names;
@@ -192,9 +198,13 @@ Layer required_isolation(const Options& o) {
   // work is warned.
   const std::string kit_file = std::string(LINATTN_SOURCE_DIR) + "/README.md";
   if (layer == Layer::Chroot && !landlock_available() && readable_by_sandbox(kit_file)) {
-    const std::string why = "under the chroot layer, compilers run as an unprivileged user id, and "
-                            "that id can read the kit (" + kit_file + "); close it with "
-                            "chmod 700 " + std::string(LINATTN_SOURCE_DIR);
+    const std::string why =
+        "under the chroot layer, compilers run as an unprivileged user id, and "
+        "that id can read the kit (" +
+        kit_file +
+        "); close it with "
+        "chmod 700 " +
+        std::string(LINATTN_SOURCE_DIR);
     if (o.strict) throw UsageError("refusing to grade: " + why);
     std::cerr << "linattn-grade: warning: " << why << "\n";
   }
@@ -204,7 +214,8 @@ Layer required_isolation(const Options& o) {
 // Whose seeds each submission gets under per-student seeds (see grade_many in engine.hpp).
 // Throws UsageError when one has no student: its seeds would be nobody's.
 std::vector<std::string> students_of(const std::vector<std::string>& submissions, const Options& o,
-                                     const std::vector<std::string>& given, const Assignment& assignment) {
+                                     const std::vector<std::string>& given,
+                                     const Assignment& assignment) {
   std::string fallback = o.student;
   if (fallback.empty() && !o.submission_metadata.empty()) {
     try {
@@ -217,10 +228,13 @@ std::vector<std::string> students_of(const std::vector<std::string>& submissions
   for (std::size_t s = 0; s < submissions.size(); ++s) {
     out[s] = s < given.size() && !given[s].empty() ? given[s] : fallback;
     if (out[s].find_first_not_of(" \t\r\n") == std::string::npos)
-      throw UsageError("the assignment '" + assignment.name + "' gives each student seeds of their own "
-                       "(\"seeds\": \"per-student\"), and nothing says whose submission " + submissions[s] +
-                       " is: name the student with --student ID (the Gradescope bundle reads it from "
-                       "submission_metadata.json; grade-all from the roster's id, else the folder's name)");
+      throw UsageError(
+          "the assignment '" + assignment.name +
+          "' gives each student seeds of their own "
+          "(\"seeds\": \"per-student\"), and nothing says whose submission " +
+          submissions[s] +
+          " is: name the student with --student ID (the Gradescope bundle reads it from "
+          "submission_metadata.json; grade-all from the roster's id, else the folder's name)");
   }
   return out;
 }
@@ -234,13 +248,15 @@ namespace {
 // An assignment with per-student seeds draws them from the key and each submission's student:
 // the oracle then works out each student's cases (a recording, which holds each check's own
 // seed only, cannot; so per-student seeds need the reference).
-std::string course_key_for(const Options& o, const OracleSource& oracle, const Assignment& assignment) {
+std::string course_key_for(const Options& o, const OracleSource& oracle,
+                           const Assignment& assignment) {
   std::string key;
   const bool per_student = assignment.seeds == Seeds::PerStudent;
   // A driver that always names the student (the Classroom workflow) grades any assignment.
   if (!o.student.empty() && !o.seed && !per_student)
     std::cerr << "linattn-grade: note: --student " << o.student << " is not used: the assignment '"
-              << assignment.name << "' has one set of seeds for the whole class (its \"seeds\" is not "
+              << assignment.name
+              << "' has one set of seeds for the whole class (its \"seeds\" is not "
               << "\"per-student\")\n";
   if (o.course && !o.seed) {
     if (oracle.replaying())
@@ -263,13 +279,19 @@ std::string course_key_for(const Options& o, const OracleSource& oracle, const A
 class Grading {
  public:
   Grading(const std::vector<std::string>& submissions, const Options& o, const Progress& progress,
-          const std::vector<const FoundSources*>& found, const OracleSource& oracle, const Plan& plan,
-          const std::vector<std::string>& students)
-      : submissions_(submissions), o_(o), progress_(progress), found_(found), oracle_(oracle), plan_(plan),
+          const std::vector<const FoundSources*>& found, const OracleSource& oracle,
+          const Plan& plan, const std::vector<std::string>& students)
+      : submissions_(submissions),
+        o_(o),
+        progress_(progress),
+        found_(found),
+        oracle_(oracle),
+        plan_(plan),
         key_(course_key_for(o, oracle, plan.assignment)),
         per_student_(o.course && !o.seed && plan.assignment.seeds == Seeds::PerStudent),
         n_ex_(plan.exercises.size()),
-        jobs_(o.jobs > 0 ? o.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))) {
+        jobs_(o.jobs > 0 ? o.jobs
+                         : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))) {
     if (per_student_) student_of_ = students_of(submissions, o, students, plan.assignment);
     // Submissions of one student share their cases: group g's seeds are student_ids_[g]'s.
     group_of_.assign(submissions.size(), 0);
@@ -280,7 +302,8 @@ class Grading {
     }
   }
 
-  std::vector<Report> run(Layer layer, const std::optional<Lateness>& late, Clock::time_point start) {
+  std::vector<Report> run(Layer layer, const std::optional<Lateness>& late,
+                          Clock::time_point start) {
     plan_cases();
     build_and_fetch();
     // Making the oracle cases freed far more memory than they keep (the time checks' problems
@@ -336,7 +359,8 @@ class Grading {
     // holds the file's bytes), else one found here and kept in `own_found_`.
     own_found_.resize(builds_.size());
     sources_.resize(builds_.size());
-    for (std::size_t b = 0; b < builds_.size(); ++b) sources_[b] = &own_found_[b];  // "missing" until found
+    for (std::size_t b = 0; b < builds_.size(); ++b)
+      sources_[b] = &own_found_[b];  // "missing" until found
     std::atomic<std::size_t> built{0};
     parallel_for_worker(builds_.size() + cases_.size(), jobs_, [&](std::size_t b, int worker) {
       if (b >= builds_.size()) {
@@ -391,7 +415,8 @@ class Grading {
       if (source.kind == FoundSource::Kind::Found && source.refused.empty()) {
         builds_[b] = build_runner_from_source(exercise, source.text, static_cast<unsigned>(worker));
       } else if (source.kind == FoundSource::Kind::Found) {
-        builds_[b].log = source.refused + "\n";  // a link or a size refused: the student's build error
+        builds_[b].log =
+            source.refused + "\n";  // a link or a size refused: the student's build error
       } else {
         builds_[b].status = BuildResult::Status::Missing;
         builds_[b].log = source.problem(exercise) + "\n";
@@ -412,7 +437,8 @@ class Grading {
       for (std::size_t e = 0; e < n_ex_; ++e) report.exercises.push_back(open_exercise(s, e));
     }
     for (std::size_t b = 0; b < builds_.size(); ++b)
-      if (builds_[b].status == BuildResult::Status::Fault) reports_[b / n_ex_].grader_fault = true;  // not the student's doing: exit 2
+      if (builds_[b].status == BuildResult::Status::Fault)
+        reports_[b / n_ex_].grader_fault = true;  // not the student's doing: exit 2
   }
 
   ExerciseResult open_exercise(std::size_t s, std::size_t e) {
@@ -434,7 +460,8 @@ class Grading {
     ex.build_log = build_log;
     ex.source = found.shown;
     ex.source_status = found.kind_name();
-    ex.source_others = found.kind == FoundSource::Kind::Ambiguous ? found.candidates : found.ignored;
+    ex.source_others =
+        found.kind == FoundSource::Kind::Ambiguous ? found.candidates : found.ignored;
     if (o.only_check.empty())
       for (const Check* c : plan.course_only[e])
         ex.course_only.push_back({c->name, plan.assignment.points_of(exercise, *c)});
@@ -445,16 +472,20 @@ class Grading {
       r.max_score = plan.assignment.points_of(exercise, *c);  // scaled to the exercise's points
       r.seed = seed_of(group_of_[s], exercise, *c);
       r.visibility = visibility_name(plan.assignment.visibility_of(exercise, *c));
-      r.rerun = "./kit grade " + shell_quote(submissions_[s]) + " --only " + exercise + "/" + c->name +
-                " --seed " + std::to_string(r.seed);
+      r.rerun = "./kit grade " + shell_quote(submissions_[s]) + " --only " + exercise + "/" +
+                c->name + " --seed " + std::to_string(r.seed);
       if (!build.ok()) {
         const bool missing = build.status == BuildResult::Status::Missing;
-        r.status = found.kind == FoundSource::Kind::Ambiguous ? Status::Ambiguous : Status::BuildError;
-        if (missing) r.reason = found.kind == FoundSource::Kind::Ambiguous ? "ambiguous" : "missing_files";
-        r.grader_fault = build.status == BuildResult::Status::Fault;  // the grader's set-up, not the submission
+        r.status =
+            found.kind == FoundSource::Kind::Ambiguous ? Status::Ambiguous : Status::BuildError;
+        if (missing)
+          r.reason = found.kind == FoundSource::Kind::Ambiguous ? "ambiguous" : "missing_files";
+        r.grader_fault =
+            build.status == BuildResult::Status::Fault;  // the grader's set-up, not the submission
         r.message = !found.refused.empty() ? "The exercise does not build: " + found.refused + "."
-                    : missing ? (found.problem(exercise).empty() ? build.log : found.problem(exercise))
-                                    : "The exercise does not build:\n" + first_errors(build_log);
+                    : missing
+                        ? (found.problem(exercise).empty() ? build.log : found.problem(exercise))
+                        : "The exercise does not build:\n" + first_errors(build_log);
         r.rerun.clear();
       } else {
         queue_.push_back({s, e, ex.checks.size(), c});
@@ -489,7 +520,8 @@ class Grading {
   // Add up the scores; make every text valid UTF-8 for the JSON and XML reports.
   void total_up(Layer layer, const std::optional<Lateness>& late, Clock::time_point start) {
     if (per_student_)
-      for (std::size_t s = 0; s < reports_.size(); ++s) reports_[s].student = valid_utf8(student_of_[s]);
+      for (std::size_t s = 0; s < reports_.size(); ++s)
+        reports_[s].student = valid_utf8(student_of_[s]);
     for (auto& report : reports_) {
       report.submission = valid_utf8(report.submission);
       for (auto& ex : report.exercises) {
@@ -510,9 +542,13 @@ class Grading {
       report.assignment = plan_.assignment.name;
       report.late = late;
       report.late_policy = describe_late_policy(plan_.assignment.late);
-      report.seeds = o_.seed ? "given" : key_.empty() ? "own" : per_student_ ? "per-student" : "course";
+      report.seeds = o_.seed        ? "given"
+                     : key_.empty() ? "own"
+                     : per_student_ ? "per-student"
+                                    : "course";
       for (const auto& header : edited_headers())
-        report.notices.push_back(header + " differs from the kit's: your changes to it are ignored, "
+        report.notices.push_back(header +
+                                 " differs from the kit's: your changes to it are ignored, "
                                  "and every submission is compiled against the kit's own copy.");
     }
   }
@@ -542,7 +578,8 @@ class Grading {
 }  // namespace
 
 std::vector<Report> grade_many(const std::vector<std::string>& submissions, const Options& o,
-                               const Progress& progress, const std::vector<const FoundSources*>& found,
+                               const Progress& progress,
+                               const std::vector<const FoundSources*>& found,
                                const std::vector<std::string>& students) {
   const auto start = Clock::now();
   for (const auto& s : submissions)

@@ -2,9 +2,9 @@
 // parallel, add up the scores. Nothing here runs student code in this process.
 #pragma once
 
+#include "../report/report.hpp"
 #include "../util/find_files.hpp"
 #include "options.hpp"
-#include "../report/report.hpp"
 
 #include <functional>
 #include <map>
@@ -32,7 +32,8 @@ using Progress = std::function<void(const char* phase, std::size_t done, std::si
 // options.student, else the student of options.submission_metadata (Gradescope's users).
 using FoundSources = std::map<std::string, FoundSource>;
 std::vector<Report> grade_many(const std::vector<std::string>& submissions, const Options& options,
-                               const Progress& progress = {}, const std::vector<const FoundSources*>& found = {},
+                               const Progress& progress = {},
+                               const std::vector<const FoundSources*>& found = {},
                                const std::vector<std::string>& students = {});
 
 }  // namespace grader

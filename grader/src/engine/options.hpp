@@ -10,24 +10,26 @@ namespace grader {
 
 // `grade` (and the checks part of `grade-all`).
 struct Options {
-  std::string submission;               // the folder to grade, as the user wrote it
-  std::string only_exercise;            // --only EXERCISE[/CHECK]
+  std::string submission;     // the folder to grade, as the user wrote it
+  std::string only_exercise;  // --only EXERCISE[/CHECK]
   std::string only_check;
-  std::optional<std::uint64_t> seed;    // --seed N
+  std::optional<std::uint64_t> seed;  // --seed N
   std::string json_path, gradescope_path, junit_path;
-  std::string classroom_path;           // --github-classroom FILE: GitHub Classroom's payload
-  std::string html_path;                // --html FILE: the report as a static page (report_html.hpp)
-  int jobs = 0;                         // --jobs N; 0 = one per core
-  bool visible_only = false;            // --visible-only: skip the checks students do not see yet
-  bool quiet = false;                   // --quiet: no terminal report
-  bool verbose = false;                 // --verbose: no folding in the terminal report
-  bool strict = false;                  // --strict: refuse to grade without a sandbox (course grading)
-  bool course = false;                  // --course: the course's own seeds (course_seeds.hpp); implies --strict
-  std::string replay_path;              // --replay FILE: expected values recorded by record-oracle
-  std::string assignment;               // --assignment NAME (assignment.hpp); empty: the kit's default
-  std::string submitted_at;             // --submitted-at TIME: when it was handed in (late_policy.hpp)
-  std::string submission_metadata;      // --submission-metadata FILE: Gradescope's submission_metadata.json
-  std::string student;                  // --student ID: whose seeds, for a "per-student" assignment (implies --course)
+  std::string classroom_path;  // --github-classroom FILE: GitHub Classroom's payload
+  std::string html_path;       // --html FILE: the report as a static page (report_html.hpp)
+  int jobs = 0;                // --jobs N; 0 = one per core
+  bool visible_only = false;   // --visible-only: skip the checks students do not see yet
+  bool quiet = false;          // --quiet: no terminal report
+  bool verbose = false;        // --verbose: no folding in the terminal report
+  bool strict = false;         // --strict: refuse to grade without a sandbox (course grading)
+  bool course = false;      // --course: the course's own seeds (course_seeds.hpp); implies --strict
+  std::string replay_path;  // --replay FILE: expected values recorded by record-oracle
+  std::string assignment;   // --assignment NAME (assignment.hpp); empty: the kit's default
+  std::string submitted_at;  // --submitted-at TIME: when it was handed in (late_policy.hpp)
+  std::string
+      submission_metadata;  // --submission-metadata FILE: Gradescope's submission_metadata.json
+  std::string
+      student;  // --student ID: whose seeds, for a "per-student" assignment (implies --course)
 };
 
 // --shard K/N of grade-all (grade_shards.hpp): the K-th of N parts of the class, K from 1.

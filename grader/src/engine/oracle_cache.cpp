@@ -35,7 +35,8 @@ std::string program_build_id(const dl_phdr_info& info) {
       const char* name = at + sizeof note;
       const char* desc = name + ((note.n_namesz + 3) & ~3u);
       if (desc + note.n_descsz > end) break;
-      if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 && std::memcmp(name, "GNU", 4) == 0) {
+      if (note.n_type == NT_GNU_BUILD_ID && note.n_namesz == 4 &&
+          std::memcmp(name, "GNU", 4) == 0) {
         std::ostringstream hex;
         for (unsigned j = 0; j < note.n_descsz; ++j)
           hex << "0123456789abcdef"[(desc[j] >> 4) & 15] << "0123456789abcdef"[desc[j] & 15];
@@ -64,8 +65,8 @@ const std::string& code_identity() {
       }
       struct stat st {};
       if (!name.empty() && ::stat(name.c_str(), &st) == 0)
-        text += "library " + name + " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) +
-                "." + std::to_string(st.st_mtim.tv_nsec) + "\n";
+        text += "library " + name + " " + std::to_string(st.st_size) + " " +
+                std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + "\n";
     };
     ::dl_iterate_phdr(
         [](dl_phdr_info* info, size_t, void* data) {
@@ -139,10 +140,11 @@ void keep_oracle_case(const std::string& exercise, const Check& check, std::uint
     // The same check's case kept by an earlier build of the judge is stale: one file per check
     // and seed, whatever the number of rebuilds (a time check's case is tens of MB).
     const std::string prefix = case_prefix(exercise, check, seed);
-    for (auto it = fs::directory_iterator(file.parent_path(), ec); !ec && it != fs::directory_iterator();
-         it.increment(ec)) {
+    for (auto it = fs::directory_iterator(file.parent_path(), ec);
+         !ec && it != fs::directory_iterator(); it.increment(ec)) {
       const std::string name = it->path().filename().string();
-      if (name.rfind(prefix, 0) == 0 && it->path() != file && name.find(".tmp-") == std::string::npos) {
+      if (name.rfind(prefix, 0) == 0 && it->path() != file &&
+          name.find(".tmp-") == std::string::npos) {
         std::error_code ignored;
         fs::remove(it->path(), ignored);
       }

@@ -27,7 +27,8 @@ namespace grader {
 std::optional<OracleCase> cached_oracle_case(const std::string& exercise, const Check& check,
                                              std::uint64_t seed);
 
-// Keeps `oracle_case` (as the oracle made it, or packed) for a later run; a failure to write costs nothing but the next run's time.
+// Keeps `oracle_case` (as the oracle made it, or packed) for a later run; a failure to write costs
+// nothing but the next run's time.
 void keep_oracle_case(const std::string& exercise, const Check& check, std::uint64_t seed,
                       const OracleCase& oracle_case);
 

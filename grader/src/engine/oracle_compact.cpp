@@ -38,8 +38,9 @@ std::size_t count_numbers(const json& j) {
 
 bool is_matrix(const json& j) {
   return j.is_object() && j.contains("rows") && j.contains("cols") && j.contains("data") &&
-         j["rows"].is_number_integer() && j["cols"].is_number_integer() && j["rows"].get<long long>() >= 0 &&
-         j["cols"].get<long long>() >= 0 && j["data"].is_array() &&
+         j["rows"].is_number_integer() && j["cols"].is_number_integer() &&
+         j["rows"].get<long long>() >= 0 && j["cols"].get<long long>() >= 0 &&
+         j["data"].is_array() &&
          j["data"].size() == j["rows"].get<std::size_t>() * j["cols"].get<std::size_t>();
 }
 
@@ -69,11 +70,15 @@ json shrink_call(const json& call, std::uint64_t seed) {
     if (is_matrix(v) && v["rows"].get<std::size_t>() == tokens) {
       const std::size_t cols = v["cols"].get<std::size_t>();
       const auto first = v["data"].begin();
-      out[name] = json{{"rows", kPoolTokens}, {"cols", cols},
-                       {"data", json(std::vector<json>(first, first + static_cast<std::ptrdiff_t>(kPoolTokens * cols)))}};
+      out[name] =
+          json{{"rows", kPoolTokens},
+               {"cols", cols},
+               {"data", json(std::vector<json>(
+                            first, first + static_cast<std::ptrdiff_t>(kPoolTokens * cols)))}};
       args.push_back(name);
     } else if (is_number_array(v) && v.size() == tokens) {
-      out[name] = json(std::vector<json>(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(kPoolTokens)));
+      out[name] =
+          json(std::vector<json>(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(kPoolTokens)));
       args.push_back(name);
     }
   }
@@ -116,7 +121,8 @@ double column_weight(std::size_t c) { return 1.0 + static_cast<double>(c % 7) / 
 json shrink_matrix(const json& m) {
   const std::size_t rows = m["rows"].get<std::size_t>(), cols = m["cols"].get<std::size_t>();
   const json& data = m["data"];
-  json kept = json::array(), sums = json::array(), weighted = json::array(), magnitudes = json::array();
+  json kept = json::array(), sums = json::array(), weighted = json::array(),
+       magnitudes = json::array();
   for (std::size_t r = 0; r < rows; ++r) {
     double s = 0, w = 0, a = 0;
     for (std::size_t c = 0; c < cols; ++c) {
@@ -130,8 +136,12 @@ json shrink_matrix(const json& m) {
     weighted.push_back(w);
     magnitudes.push_back(a);
   }
-  return json{{"rows", rows}, {"cols", cols}, {kKeptEveryKey, kKeptRowEvery}, {"kept", std::move(kept)},
-              {"row_sums", std::move(sums)}, {"row_weighted_sums", std::move(weighted)},
+  return json{{"rows", rows},
+              {"cols", cols},
+              {kKeptEveryKey, kKeptRowEvery},
+              {"kept", std::move(kept)},
+              {"row_sums", std::move(sums)},
+              {"row_weighted_sums", std::move(weighted)},
               {"row_abs_sums", std::move(magnitudes)}};
 }
 
@@ -176,7 +186,8 @@ bool row_matches(const std::vector<double>& got, double sum, double weighted, do
 // shape, or anything else); says in `mismatches` which rows miss their checksums.
 json complete_matrix(const json& shrunk, const json* got, const std::string& where,
                      std::vector<std::string>& mismatches) {
-  const std::size_t rows = shrunk.at("rows").get<std::size_t>(), cols = shrunk.at("cols").get<std::size_t>();
+  const std::size_t rows = shrunk.at("rows").get<std::size_t>(),
+                    cols = shrunk.at("cols").get<std::size_t>();
   const json& kept = shrunk.at("kept");
   const json& sums = shrunk.at("row_sums");
   const json& weighted = shrunk.at("row_weighted_sums");
@@ -184,7 +195,8 @@ json complete_matrix(const json& shrunk, const json* got, const std::string& whe
   double largest_kept = 0;
   for (const auto& x : kept) largest_kept = std::max(largest_kept, std::fabs(x.get<double>()));
   const json fallback_scale = json::array();
-  const json& magnitudes = shrunk.contains("row_abs_sums") ? shrunk.at("row_abs_sums") : fallback_scale;
+  const json& magnitudes =
+      shrunk.contains("row_abs_sums") ? shrunk.at("row_abs_sums") : fallback_scale;
   const bool same_shape = got && is_matrix(*got) && (*got)["rows"].get<std::size_t>() == rows &&
                           (*got)["cols"].get<std::size_t>() == cols;
   json data = json::array();
@@ -199,7 +211,8 @@ json complete_matrix(const json& shrunk, const json* got, const std::string& whe
     }
     if (!same_shape) {
       // The judge reports the shape (or the missing output); these rows are never read.
-      for (std::size_t c = 0; c < cols; ++c) data.push_back(std::numeric_limits<double>::quiet_NaN());
+      for (std::size_t c = 0; c < cols; ++c)
+        data.push_back(std::numeric_limits<double>::quiet_NaN());
       continue;
     }
     const json& g = (*got)["data"];
@@ -224,8 +237,8 @@ json complete_matrix(const json& shrunk, const json* got, const std::string& whe
   if (missed > 0)
     mismatches.push_back(where + ": " + std::to_string(missed) + " of its " + std::to_string(rows) +
                          " rows differ from the expected rows' checksums; the first is row " +
-                         std::to_string(first_missed) + ", whose entries should add up to " + fmt(first_sum) +
-                         " and add up to " + fmt(first_got) + ".");
+                         std::to_string(first_missed) + ", whose entries should add up to " +
+                         fmt(first_sum) + " and add up to " + fmt(first_got) + ".");
   return json{{"rows", rows}, {"cols", cols}, {"data", std::move(data)}};
 }
 
@@ -233,7 +246,8 @@ void complete_values(json& node, const json* result, const std::string& where,
                      std::vector<std::string>& mismatches) {
   if (!node.is_object()) return;
   for (auto& [name, v] : node.items()) {
-    const json* got = result && result->is_object() && result->contains(name) ? &(*result)[name] : nullptr;
+    const json* got =
+        result && result->is_object() && result->contains(name) ? &(*result)[name] : nullptr;
     if (is_shrunk_matrix(v)) v = complete_matrix(v, got, where + name, mismatches);
     else complete_values(v, result, where, mismatches);
   }
@@ -245,7 +259,8 @@ json shrink_request(const json& request, std::uint64_t salt) {
   if (!request.is_object() || !request.contains("calls")) return request;
   json out = request;
   json& calls = out["calls"];
-  for (std::size_t i = 0; i < calls.size(); ++i) calls[i] = shrink_call(calls[i], splitmix64(salt + i));
+  for (std::size_t i = 0; i < calls.size(); ++i)
+    calls[i] = shrink_call(calls[i], splitmix64(salt + i));
   return out;
 }
 
@@ -269,8 +284,10 @@ CompletedExpected complete_expected(const json& expected, const json& reply) {
   CompletedExpected done{expected, {}};
   if (!done.expected.is_object() || !done.expected.contains("calls")) return done;
   json& calls = done.expected["calls"];
-  const json* results = reply.is_object() && reply.contains("results") && reply["results"].is_array()
-                            ? &reply["results"] : nullptr;
+  const json* results =
+      reply.is_object() && reply.contains("results") && reply["results"].is_array()
+          ? &reply["results"]
+          : nullptr;
   for (std::size_t i = 0; i < calls.size(); ++i) {
     const json* result = results && i < results->size() ? &(*results)[i] : nullptr;
     const std::string where = calls.size() > 1 ? "call " + std::to_string(i + 1) + ", " : "";
@@ -285,7 +302,8 @@ std::string shrunk_values_note() {
          "two sums each. The course's grader compares every entry.)";
 }
 
-Verdict judge_shrunk(const Check& check, const json& request, const json& shrunk_expected, const json& packed_reply) {
+Verdict judge_shrunk(const Check& check, const json& request, const json& shrunk_expected,
+                     const json& packed_reply) {
   // A time check's results arrive packed (wire.hpp: byte strings of doubles, already checked
   // against the reply's shape); the completion reads a row's entries from arrays.
   json reply = packed_reply;
@@ -297,7 +315,8 @@ Verdict judge_shrunk(const Check& check, const json& request, const json& shrunk
     return v;
   }
   if (done.mismatches.empty()) return v;
-  std::string why = check.function + ": the rows that this kit compares entry by entry are right, but";
+  std::string why =
+      check.function + ": the rows that this kit compares entry by entry are right, but";
   for (const std::string& m : done.mismatches) why += "\n" + m;
   return Verdict::fail(why + "\n" + shrunk_values_note());
 }

@@ -13,8 +13,8 @@
 //  - A large expected matrix (kLargeMatrixNumbers numbers or more) is recorded as every
 //    kKeptRowEvery-th row and the last row whole, and two checksums of every row (its sum, and
 //    a sum with weights 1 + (column mod 7) / 7), with the sum of the row's magnitudes that sets
-//    their tolerance (never the reply's own magnitudes). Before the judge runs, complete_expected fills
-//    each row that was not kept from the student's own row when that row matches the row's
+//    their tolerance (never the reply's own magnitudes). Before the judge runs, complete_expected
+//    fills each row that was not kept from the student's own row when that row matches the row's
 //    checksums (so the judge compares the rows kept, entry by entry, with its own tolerance and
 //    messages), and lists the rows that do not match, which fail the check.
 //
@@ -62,6 +62,7 @@ std::string shrunk_values_note();
 // The check's judge on shrunk expected values: completed from the reply, then judged; a check
 // the judge passes still fails when rows miss their checksums. A failure says how the kit
 // compares large outputs.
-Verdict judge_shrunk(const Check& check, const json& request, const json& shrunk_expected, const json& reply);
+Verdict judge_shrunk(const Check& check, const json& request, const json& shrunk_expected,
+                     const json& reply);
 
 }  // namespace grader

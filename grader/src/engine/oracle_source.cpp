@@ -34,18 +34,22 @@ OracleSource OracleSource::live() { return OracleSource(); }
 OracleSource OracleSource::replay(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f)
-    throw std::runtime_error("the recorded expected values " + path + " are missing; this copy "
+    throw std::runtime_error("the recorded expected values " + path +
+                             " are missing; this copy "
                              "of the kit is incomplete (make it again with ./kit release student)");
-  const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(f)),
+                                        std::istreambuf_iterator<char>());
   json data;
   try {
     data = wire::decode(bytes);
   } catch (const std::exception& e) {
-    throw std::runtime_error("the recorded expected values " + path + " cannot be read: " + e.what());
+    throw std::runtime_error("the recorded expected values " + path +
+                             " cannot be read: " + e.what());
   }
   const std::string format = data.is_object() ? data.value("format", "") : "";
   if ((format != kFormat && format != kFormatWhole) || !data.contains("checks"))
-    throw std::runtime_error("the file " + path + " is not a recording of the grader's expected values");
+    throw std::runtime_error("the file " + path +
+                             " is not a recording of the grader's expected values");
   OracleSource source;
   source.data_ = std::make_shared<const json>(std::move(data.at("checks")));
   source.path_ = path;
@@ -93,7 +97,8 @@ json record_oracle(const Assignment& assignment, bool visible_only) {
       // Large calls go as pools, and their expected values are the reference's on the calls
       // the pools rebuild (the inputs the student kit will send).
       json request = shrink_request(oc.request, pool_salt(key_of(ex.exercise, c), c.seed));
-      json expected = request == oc.request ? std::move(oc.expected) : c.expect(expand_request(request));
+      json expected =
+          request == oc.request ? std::move(oc.expected) : c.expect(expand_request(request));
       checks[key_of(ex.exercise, c)] = json{{"function", c.function},
                                             {"seed", c.seed},
                                             {"request", std::move(request)},

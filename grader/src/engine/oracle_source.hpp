@@ -12,8 +12,8 @@
 // (format 1, the same without them, is still read).
 #pragma once
 
-#include "assignment.hpp"
 #include "../judge/check.hpp"
+#include "assignment.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -23,8 +23,8 @@
 namespace grader {
 
 struct OracleCase {
-  json request;   // {"function", "calls"}: sent to the runner
-  json expected;  // what the judge compares with: {"calls": [...]}
+  json request;         // {"function", "calls"}: sent to the runner
+  json expected;        // what the judge compares with: {"calls": [...]}
   bool shrunk = false;  // expected holds shrunk matrices: judge with judge_case
 };
 

@@ -7,12 +7,12 @@
 #include <cerrno>
 #include <cmath>
 #include <csignal>
-#include <optional>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iomanip>
 #include <iterator>
+#include <optional>
 #include <sstream>
 
 #include <fcntl.h>
@@ -21,15 +21,15 @@
 #include <unistd.h>
 
 #include "../judge/api_schemas.hpp"
-#include "../util/byte_units.hpp"
 #include "../judge/call_text.hpp"
 #include "../judge/crash_text.hpp"
-#include "cbor_shape.hpp"
 #include "../sandbox/isolation.hpp"
-#include "program_image.hpp"
-#include "scratch_watch.hpp"
+#include "../util/byte_units.hpp"
 #include "../util/memory_file.hpp"
 #include "../util/unique_fd.hpp"
+#include "cbor_shape.hpp"
+#include "program_image.hpp"
+#include "scratch_watch.hpp"
 
 namespace grader {
 
@@ -203,38 +203,44 @@ RunnerRun run_runner(const CheckRun& run, const json& request, double wall_secon
 
 // The time rule's way (Check::timed): every call in a runner process of its own, one after the
 // other, each under the check's wall limit (a hang guard: on a loaded machine nine processes in
-// one check's 10 s would time out code that is fine; the verdict is on CPU time). A call's CPU time is the supervisor's figure for
-// its process, so the student's code can neither skew the clock nor see a later call's inputs;
-// and no state, memo or file outlives its call. The replies are merged into one, as a single
-// runner would give it, with "cpu_seconds" from outside. The first call that does not return
-// normally (a crash, a time-out, an exception) is the check's outcome.
+// one check's 10 s would time out code that is fine; the verdict is on CPU time). A call's CPU time
+// is the supervisor's figure for its process, so the student's code can neither skew the clock nor
+// see a later call's inputs; and no state, memo or file outlives its call. The replies are merged
+// into one, as a single runner would give it, with "cpu_seconds" from outside. The first call that
+// does not return normally (a crash, a time-out, an exception) is the check's outcome.
 RunnerRun run_each_call(const CheckRun& run, const json& request) {
   const Check& check = *run.check;
   const json& calls = request.at("calls");
   RunnerRun merged;
   merged.have_reply = true;
-  merged.reply = json{{"outcome", "returned"}, {"results", json::array()}, {"cpu_seconds", json::array()},
-                      {"peak_heap_bytes", 0}, {"inputs_changed", json::array()}};
+  merged.reply = json{{"outcome", "returned"},
+                      {"results", json::array()},
+                      {"cpu_seconds", json::array()},
+                      {"peak_heap_bytes", 0},
+                      {"inputs_changed", json::array()}};
   double seconds = 0;
   std::string output;
   std::uint64_t output_bytes = 0;
   const std::uint64_t expected_numbers = numbers_in(run.oracle_case->expected);
   for (std::size_t i = 0; i < calls.size(); ++i) {
     // Packed straight from the request (wire.hpp): a call of 8192 tokens is not copied first.
-    const json one_call{{"function", request.at("function")}, {"calls", json::array({wire::pack(calls[i])})}};
+    const json one_call{{"function", request.at("function")},
+                        {"calls", json::array({wire::pack(calls[i])})}};
     RunnerRun one = run_runner(run, one_call, check.limits.wall_seconds, expected_numbers);
     seconds += one.outcome.seconds;
     output += one.outcome.output;
     output_bytes += one.outcome.output_bytes;
-    if (output.size() > check.limits.output_bytes_kept) output.resize(check.limits.output_bytes_kept);
+    if (output.size() > check.limits.output_bytes_kept)
+      output.resize(check.limits.output_bytes_kept);
     one.outcome.seconds = seconds;
     one.outcome.output = output;
     one.outcome.output_bytes = output_bytes;
     const bool returned = one.outcome.ending == RunOutcome::Ending::Exited && one.have_reply &&
                           !one.outcome.reply_over_cap && !one.scratch_stopped &&
                           one.scratch_used + (1u << 20) <= kScratchQuota &&
-                          one.reply.value("outcome", "") == "returned" && one.reply.contains("results") &&
-                          one.reply["results"].is_array() && one.reply["results"].size() == 1;
+                          one.reply.value("outcome", "") == "returned" &&
+                          one.reply.contains("results") && one.reply["results"].is_array() &&
+                          one.reply["results"].size() == 1;
     if (!returned) {
       if (one.have_reply && one.reply.contains("call")) one.reply["call"] = i;
       return one;
@@ -244,10 +250,12 @@ RunnerRun run_each_call(const CheckRun& run, const json& request) {
     m["cpu_seconds"].push_back(one.outcome.cpu_seconds);
     m["peak_heap_bytes"] = std::max(m["peak_heap_bytes"].get<std::uint64_t>(),
                                     one.reply.value("peak_heap_bytes", std::uint64_t{0}));
-    m["resident_growth_bytes"] = std::max(m.value("resident_growth_bytes", std::uint64_t{0}),
-                                          one.reply.value("resident_growth_bytes", std::uint64_t{0}));
+    m["resident_growth_bytes"] =
+        std::max(m.value("resident_growth_bytes", std::uint64_t{0}),
+                 one.reply.value("resident_growth_bytes", std::uint64_t{0}));
     for (const auto& name : one.reply.value("inputs_changed", json::array()))
-      if (std::find(m["inputs_changed"].begin(), m["inputs_changed"].end(), name) == m["inputs_changed"].end())
+      if (std::find(m["inputs_changed"].begin(), m["inputs_changed"].end(), name) ==
+          m["inputs_changed"].end())
         m["inputs_changed"].push_back(name);
     merged.outcome = std::move(one.outcome);
   }
@@ -255,17 +263,20 @@ RunnerRun run_each_call(const CheckRun& run, const json& request) {
 }
 
 // A failed time check's next looks (time_looks.hpp): every call again, each in a fresh process.
-Verdict second_look(const CheckRun& run, const json& request, const json& first, const Verdict& verdict) {
+Verdict second_look(const CheckRun& run, const json& request, const json& first,
+                    const Verdict& verdict) {
   auto measure = [&]() -> std::optional<json> {
     try {
       RunnerRun again = run_each_call(run, request);
-      if (again.have_reply && again.reply.contains("cpu_seconds")) return again.reply["cpu_seconds"];
+      if (again.have_reply && again.reply.contains("cpu_seconds"))
+        return again.reply["cpu_seconds"];
     } catch (const std::exception&) {
     }
     return std::nullopt;
   };
-  return look_again(first, verdict, measure,
-                    [&](const json& reply) { return judge_case(*run.check, *run.oracle_case, reply); });
+  return look_again(first, verdict, measure, [&](const json& reply) {
+    return judge_case(*run.check, *run.oracle_case, reply);
+  });
 }
 
 }  // namespace
@@ -299,7 +310,8 @@ std::string tried_words(const Check& check, const json& request, std::uint64_t s
     return tried_text(api::schema_of(check.function), request, seed, call);
   } catch (const std::exception&) {  // a function without a schema: the request's own names
     return "Tried: " + check.function + "(" + describe_call(request) + ")" +
-           (calls > 1 ? ", " + std::to_string(calls) + " calls" : "") + ", seed " + std::to_string(seed) + ".";
+           (calls > 1 ? ", " + std::to_string(calls) + " calls" : "") + ", seed " +
+           std::to_string(seed) + ".";
   }
 }
 
@@ -314,7 +326,8 @@ void keep_output(const RunOutcome& outcome, CheckResult& r) {
 
 // Step 1: how the runner process ended. Fills in `r` and returns true when that alone decides
 // the check (a time-out, a crash, the file quota, no readable reply).
-bool ending_decides(const CheckRun& run, const RunnerRun& done, const std::string& tried, CheckResult& r) {
+bool ending_decides(const CheckRun& run, const RunnerRun& done, const std::string& tried,
+                    CheckResult& r) {
   const Check& check = *run.check;
   const RunOutcome& outcome = done.outcome;
   using Ending = RunOutcome::Ending;
@@ -331,15 +344,17 @@ bool ending_decides(const CheckRun& run, const RunnerRun& done, const std::strin
     return true;
   }
   // A time check's call stopped by its CPU limit (sandbox.hpp: Limits::cpu_seconds).
-  const bool out_of_cpu = check.timed && outcome.ending == Ending::Signaled && outcome.signal == SIGXCPU;
+  const bool out_of_cpu =
+      check.timed && outcome.ending == Ending::Signaled && outcome.signal == SIGXCPU;
   if (outcome.ending == Ending::TimedOut || out_of_cpu) {
     r.status = Status::Timeout;
     const std::string limit =
         !check.timed ? seconds_text(check.limits.wall_seconds) + " (the limit for this check)"
-        : out_of_cpu ? seconds_text(check.limits.wall_seconds) +
-                                   " of CPU time (the limit for each call of this check)"
-                             : seconds_text(timed_call_wall_guard(check)) +
-                                   " (the wall-clock guard for each call of this check, for code that waits)";
+        : out_of_cpu
+            ? seconds_text(check.limits.wall_seconds) +
+                  " of CPU time (the limit for each call of this check)"
+            : seconds_text(timed_call_wall_guard(check)) +
+                  " (the wall-clock guard for each call of this check, for code that waits)";
     r.message = tried + "\nStopped after " + limit +
                 ". Look for a loop that never ends, or work that grows much faster than the input.";
     if (!check.timeout_hint.empty()) r.message += "\nLikely mistake: " + check.timeout_hint;
@@ -351,8 +366,7 @@ bool ending_decides(const CheckRun& run, const RunnerRun& done, const std::strin
     const auto image = program_image_bytes(run.runner);
     if (image && *image + kLoadRoom > check.limits.address_space_bytes) {
       r.status = Status::OverMemory;
-      r.message = tried +
-                  "\nThe program could not even start: its own code and static data take " +
+      r.message = tried + "\nThe program could not even start: its own code and static data take " +
                   mib(static_cast<double>(*image)) +
                   ", and the address-space limit of this check is " +
                   mib(static_cast<double>(check.limits.address_space_bytes)) +
@@ -385,15 +399,16 @@ bool ending_decides(const CheckRun& run, const RunnerRun& done, const std::strin
   }
   if (!done.have_reply) {
     r.status = Status::Error;
-    r.message = tried + (outcome.reply.empty()
-                             ? "\nThe program exited with status " + std::to_string(outcome.exit_code) +
-                                   " before the function returned. Do not call exit() or quit the "
-                                   "program from your functions."
-                             : "\nThe runner's reply could not be read (" +
-                                   capped_text(done.reply_problem) +
-                                   "), and was refused before it was decoded: something other "
-                                   "than the harness wrote to its reply channel, or a result is "
-                                   "far larger than any this check expects.");
+    r.message =
+        tried +
+        (outcome.reply.empty()
+             ? "\nThe program exited with status " + std::to_string(outcome.exit_code) +
+                   " before the function returned. Do not call exit() or quit the "
+                   "program from your functions."
+             : "\nThe runner's reply could not be read (" + capped_text(done.reply_problem) +
+                   "), and was refused before it was decoded: something other "
+                   "than the harness wrote to its reply channel, or a result is "
+                   "far larger than any this check expects.");
     return true;
   }
   return false;
@@ -406,13 +421,15 @@ std::string bad_alloc_message(const Check& check, const json& request, const jso
   // size of what it was building.
   const auto asked = reply.value("failed_allocation_bytes", std::uint64_t{0});
   const std::uint64_t wanted = peak_heap_bytes + asked;
-  std::string message = tried + "\nAn allocation" +
-                        (asked > 0 ? " of " + mib(static_cast<double>(asked)) : std::string()) +
-                        " failed under the address-space limit of " +
-                        mib(static_cast<double>(check.limits.address_space_bytes)) +
-                        (peak_heap_bytes > 0 ? ", with " + mib(static_cast<double>(peak_heap_bytes)) +
-                                                   " already taken by the call"
-                                             : std::string()) + ".";
+  std::string message =
+      tried + "\nAn allocation" +
+      (asked > 0 ? " of " + mib(static_cast<double>(asked)) : std::string()) +
+      " failed under the address-space limit of " +
+      mib(static_cast<double>(check.limits.address_space_bytes)) +
+      (peak_heap_bytes > 0
+           ? ", with " + mib(static_cast<double>(peak_heap_bytes)) + " already taken by the call"
+           : std::string()) +
+      ".";
   if (check.heap_budget_bytes) {
     message += " The memory rule allows " + mib(static_cast<double>(*check.heap_budget_bytes)) +
                " (" + check.heap_budget_rule + ").";
@@ -427,8 +444,9 @@ bool memory_decides(const Check& check, const json& request, const json& reply,
   if (check.heap_budget_bytes && r.peak_heap_bytes > *check.heap_budget_bytes) {
     r.status = Status::OverMemory;
     r.message = tried + "\nThe heap grew by " + mib(static_cast<double>(r.peak_heap_bytes)) +
-                " during the call; the budget is " + mib(static_cast<double>(*check.heap_budget_bytes)) +
-                " (" + check.heap_budget_rule + ")." +
+                " during the call; the budget is " +
+                mib(static_cast<double>(*check.heap_budget_bytes)) + " (" + check.heap_budget_rule +
+                ")." +
                 (check.memory_hint ? check.memory_hint(request, r.peak_heap_bytes) : std::string());
     return true;
   }
@@ -440,9 +458,9 @@ bool memory_decides(const Check& check, const json& request, const json& reply,
     r.message = tried + "\nThe process's memory grew by " + mib(static_cast<double>(resident)) +
                 " during the call, " + mib(static_cast<double>(r.peak_heap_bytes)) +
                 " of it on the heap: memory mapped or placed outside the heap counts too. The "
-                "budget is " + mib(static_cast<double>(*check.heap_budget_bytes)) + " (" +
-                check.heap_budget_rule + ")." +
-                (check.memory_hint ? check.memory_hint(request, resident) : std::string());
+                "budget is " +
+                mib(static_cast<double>(*check.heap_budget_bytes)) + " (" + check.heap_budget_rule +
+                ")." + (check.memory_hint ? check.memory_hint(request, resident) : std::string());
     return true;
   }
   return false;
@@ -469,15 +487,16 @@ std::string changed_inputs(const json& reply) {
 // inputs). The reply came through the runner's descriptor 4, which the code under test could
 // also have written to: it is read as untrusted, and anything malformed costs this check,
 // never the grader.
-bool reply_decides(const CheckRun& run, const json& request, const json& reply, const std::string& tried,
-                   CheckResult& r) {
+bool reply_decides(const CheckRun& run, const json& request, const json& reply,
+                   const std::string& tried, CheckResult& r) {
   const Check& check = *run.check;
   const std::size_t calls = request.contains("calls") ? request["calls"].size() : 0;
   try {
     const std::string what = reply.value("outcome", "");
     // The call the runner was in when it gave up (its reply says, for a throw or a bad_alloc).
     std::optional<std::size_t> stopped_in;
-    if (reply.contains("call") && reply["call"].is_number_unsigned()) stopped_in = reply["call"].get<std::size_t>();
+    if (reply.contains("call") && reply["call"].is_number_unsigned())
+      stopped_in = reply["call"].get<std::size_t>();
     r.peak_heap_bytes = reply.value("peak_heap_bytes", std::uint64_t{0});
     if (what == "not_implemented") {
       r.status = Status::NotImplemented;
@@ -486,8 +505,9 @@ bool reply_decides(const CheckRun& run, const json& request, const json& reply, 
     }
     if (what == "bad_alloc") {
       r.status = Status::OverMemory;
-      r.message = bad_alloc_message(check, request, reply, tried_words(check, request, r.seed, stopped_in),
-                                    r.peak_heap_bytes);
+      r.message =
+          bad_alloc_message(check, request, reply, tried_words(check, request, r.seed, stopped_in),
+                            r.peak_heap_bytes);
       return true;
     }
     if (what == "exception") {
@@ -514,7 +534,8 @@ bool reply_decides(const CheckRun& run, const json& request, const json& reply, 
                   "work on a copy.";
       return true;
     }
-    if (!reply.contains("results") || !reply["results"].is_array() || reply["results"].size() != calls)
+    if (!reply.contains("results") || !reply["results"].is_array() ||
+        reply["results"].size() != calls)
       throw std::runtime_error("not one result per call");
   } catch (const std::exception& e) {
     r.status = Status::Error;
@@ -537,7 +558,8 @@ CheckResult judged(const CheckRun& run, const json& request, const json& reply, 
   } catch (const std::exception& e) {
     return grader_fault(r, std::string("judging the results: ") + e.what());
   }
-  if (r.status == Status::Passed) r.score = r.max_score;  // the assignment's points for it (engine.cpp)
+  if (r.status == Status::Passed)
+    r.score = r.max_score;  // the assignment's points for it (engine.cpp)
   return r;
 }
 
@@ -546,15 +568,17 @@ CheckResult judged(const CheckRun& run, const json& request, const json& reply, 
 CheckResult run_check(const CheckRun& run, CheckResult r) {
   const Check& check = *run.check;
   if (!run.oracle_case)
-    return grader_fault(r, "making the inputs: " +
-                               (run.oracle_error.empty() ? std::string("no inputs") : run.oracle_error));
+    return grader_fault(
+        r, "making the inputs: " +
+               (run.oracle_error.empty() ? std::string("no inputs") : run.oracle_error));
   const json& request = run.oracle_case->request;
   const std::string tried = tried_words(check, request, r.seed, std::nullopt);
 
   RunnerRun done;
   try {
     done = check.timed ? run_each_call(run, request)
-                       : run_runner(run, request, check.limits.wall_seconds, numbers_in(run.oracle_case->expected));
+                       : run_runner(run, request, check.limits.wall_seconds,
+                                    numbers_in(run.oracle_case->expected));
   } catch (const std::exception& e) {
     return grader_fault(r, std::string("running the check: ") + e.what());
   }

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "../judge/check.hpp"
-#include "oracle_source.hpp"
 #include "../report/report.hpp"
+#include "oracle_source.hpp"
 
 #include <filesystem>
 
@@ -14,10 +14,10 @@ namespace grader {
 struct CheckRun {
   const Check* check = nullptr;
   std::string exercise;
-  std::filesystem::path runner;   // the exercise's runner program
+  std::filesystem::path runner;             // the exercise's runner program
   const OracleCase* oracle_case = nullptr;  // request and expected values at `seed`
-  std::string oracle_error;       // why there is no oracle_case (a fault of the grader)
-  unsigned worker = 0;            // the judge's worker that runs it (isolation.hpp: Jail::worker)
+  std::string oracle_error;                 // why there is no oracle_case (a fault of the grader)
+  unsigned worker = 0;  // the judge's worker that runs it (isolation.hpp: Jail::worker)
 };
 
 // Runs one check and fills in how it went: `slot` comes with what names the check (name,

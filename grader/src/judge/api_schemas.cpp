@@ -57,11 +57,14 @@ std::string check_request(const json& request) {
     for (const auto& [key, value] : calls[i].items()) {
       bool known = false;
       for (const Argument& a : s.arguments) known |= a.name == key;
-      if (!known) return "call " + std::to_string(i) + " of " + function + " has an unknown argument \"" + key + "\"";
+      if (!known)
+        return "call " + std::to_string(i) + " of " + function + " has an unknown argument \"" +
+               key + "\"";
     }
     for (const Argument& a : s.arguments)
       if (a.fallback.is_null() && !calls[i].contains(a.name))
-        return "call " + std::to_string(i) + " of " + function + " lacks the argument \"" + a.name + "\"";
+        return "call " + std::to_string(i) + " of " + function + " lacks the argument \"" + a.name +
+               "\"";
   }
   return "";
 }
@@ -90,7 +93,8 @@ void describe(std::ostream& out) {
         if (!a.fallback.is_null()) out << " = " << a.fallback.dump();
       }
       out << ") -> {";
-      for (std::size_t i = 0; i < s.results.size(); ++i) out << (i ? ", " : "") << '"' << s.results[i] << '"';
+      for (std::size_t i = 0; i < s.results.size(); ++i)
+        out << (i ? ", " : "") << '"' << s.results[i] << '"';
       out << "}";
       if (!s.watched.empty()) {
         out << "; must not change:";

@@ -6,8 +6,8 @@
 
 #include <initializer_list>
 #include <ostream>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace api {
@@ -32,11 +32,12 @@ using ReferenceBinder = std::function<Binding()>;
 template <class R, class... A>
 std::pair<std::string, ReferenceBinder> reference(const std::string& function, R (*fn)(A...)) {
   return {function, [function, fn] {
-    const Schema& s = schema_of(function);
-    if (s.arguments.size() != sizeof...(A))
-      throw std::logic_error("api: the reference for " + function + " takes another number of arguments");
-    return make_binding(s, fn);
-  }};
+            const Schema& s = schema_of(function);
+            if (s.arguments.size() != sizeof...(A))
+              throw std::logic_error("api: the reference for " + function +
+                                     " takes another number of arguments");
+            return make_binding(s, fn);
+          }};
 }
 struct References {
   References(std::initializer_list<std::pair<std::string, ReferenceBinder>> functions);

@@ -45,15 +45,19 @@ std::string tried_text(const api::Schema& schema, const api::json& request, std:
                        std::optional<std::size_t> call) {
   static const api::json no_calls = api::json::array();
   const auto listed = request.is_object() ? request.find("calls") : request.end();
-  const api::json& calls = listed != request.end() ? *listed : no_calls;  // not copied: see call_arguments
+  const api::json& calls =
+      listed != request.end() ? *listed : no_calls;  // not copied: see call_arguments
   const std::string seed_text = "seed " + std::to_string(seed);
-  auto one = [&](std::size_t i) { return schema.function + "(" + call_arguments(schema, calls[i]) + ")"; };
-  if (!calls.is_array() || calls.empty()) return "Tried: " + schema.function + ", " + seed_text + ".";
+  auto one = [&](std::size_t i) {
+    return schema.function + "(" + call_arguments(schema, calls[i]) + ")";
+  };
+  if (!calls.is_array() || calls.empty())
+    return "Tried: " + schema.function + ", " + seed_text + ".";
   const std::size_t n = calls.size();
   if (n == 1) return "Tried: " + one(0) + ", " + seed_text + ".";
   if (call && *call < n)
-    return "Tried: " + one(*call) + ", call " + std::to_string(*call + 1) + " of " + std::to_string(n) +
-           ", " + seed_text + ".";
+    return "Tried: " + one(*call) + ", call " + std::to_string(*call + 1) + " of " +
+           std::to_string(n) + ", " + seed_text + ".";
   // Which call the runner was in is not known (it crashed or was stopped): all of them.
   std::vector<std::string> lines;
   std::size_t first = 0;
@@ -61,16 +65,19 @@ std::string tried_text(const api::Schema& schema, const api::json& request, std:
   for (std::size_t i = 1; i <= n; ++i) {
     std::string text = i < n ? one(i) : std::string();
     if (i < n && text == first_text) continue;
-    const std::string which = i - first == 1 ? "call " + std::to_string(first + 1)
-                                             : "calls " + std::to_string(first + 1) + "-" + std::to_string(i);
+    const std::string which = i - first == 1
+                                  ? "call " + std::to_string(first + 1)
+                                  : "calls " + std::to_string(first + 1) + "-" + std::to_string(i);
     lines.push_back("  " + which + ": " + first_text);
     first = i;
     first_text = std::move(text);
   }
-  std::string text = "Tried " + std::to_string(n) + " calls, " + seed_text + "; it stopped in one of them:";
+  std::string text =
+      "Tried " + std::to_string(n) + " calls, " + seed_text + "; it stopped in one of them:";
   for (std::size_t i = 0; i < lines.size() && i < kCallLinesShown; ++i) text += "\n" + lines[i];
   if (lines.size() > kCallLinesShown)
-    text += "\n  ... and " + std::to_string(lines.size() - kCallLinesShown) + " more lines of calls";
+    text +=
+        "\n  ... and " + std::to_string(lines.size() - kCallLinesShown) + " more lines of calls";
   return text;
 }
 

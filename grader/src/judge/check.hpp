@@ -50,13 +50,13 @@ struct Check {
   std::string function;  // the one API function it calls
   double points = 1.0;
   Visibility visibility = Visibility::Visible;
-  std::uint64_t seed = 1;             // default seed; `--seed N` replaces it
+  std::uint64_t seed = 1;  // default seed; `--seed N` replaces it
   // The time rule's checks: each call runs in a runner process of its own, and its CPU time is
   // the supervisor's figure for that process (reply["cpu_seconds"], filled in by the judge).
   bool timed = false;
-  Limits limits{};                    // per-check process limits
-  std::optional<std::uint64_t> heap_budget_bytes;   // the memory rule, where one applies
-  std::string heap_budget_rule;       // how the budget is computed, said when it is exceeded
+  Limits limits{};                                 // per-check process limits
+  std::optional<std::uint64_t> heap_budget_bytes;  // the memory rule, where one applies
+  std::string heap_budget_rule;  // how the budget is computed, said when it is exceeded
   // The likely mistake when the code stops on an assertion (Eigen's shape checks): the checks
   // with unequal widths make a transposed product fail that way rather than give wrong numbers.
   std::string crash_hint;
@@ -88,7 +88,7 @@ inline const char* visibility_name(Visibility v) {
 }
 
 struct ExerciseChecks {
-  std::string exercise;              // "causal"
+  std::string exercise;                // "causal"
   std::vector<std::string> functions;  // its API functions, in header order
   std::vector<Check> checks;
 };

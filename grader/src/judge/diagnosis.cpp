@@ -43,7 +43,8 @@ json suspects_json(const std::vector<Suspect>& suspects) {
 
 json scalar_suspects_json(const std::vector<ScalarSuspect>& suspects) {
   json out = json::array();
-  for (const ScalarSuspect& s : suspects) out.push_back(json{{"mistake", s.mistake}, {"value", s.value}});
+  for (const ScalarSuspect& s : suspects)
+    out.push_back(json{{"mistake", s.mistake}, {"value", s.value}});
   return out;
 }
 
@@ -80,7 +81,8 @@ std::optional<std::string> diagnose_scalar(double got, const json& suspects, con
 
 json int_rules_json(const std::vector<IntRule>& rules) {
   json out = json::array();
-  for (const IntRule& r : rules) out.push_back(json{{"mistake", r.mistake}, {"lo", r.lo}, {"hi", r.hi}});
+  for (const IntRule& r : rules)
+    out.push_back(json{{"mistake", r.mistake}, {"lo", r.lo}, {"hi", r.hi}});
   return out;
 }
 

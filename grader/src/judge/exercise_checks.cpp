@@ -35,8 +35,8 @@ void join_oracles(ExerciseChecks& ex, OracleTable table) {
     table.erase(it);
   }
   if (!table.empty())
-    throw std::logic_error("the oracle of " + ex.exercise + " names a check it does not have: " +
-                           table.begin()->first);
+    throw std::logic_error("the oracle of " + ex.exercise +
+                           " names a check it does not have: " + table.begin()->first);
 }
 
 }  // namespace
@@ -45,7 +45,8 @@ std::vector<ExerciseChecks>& exercise_checks() {
   static std::once_flag once;
   std::call_once(once, [] {
     for (auto& ex : tables()) {
-      for (const api::Schema& s : api::exercise_schemas(ex.exercise)) ex.functions.push_back(s.function);
+      for (const api::Schema& s : api::exercise_schemas(ex.exercise))
+        ex.functions.push_back(s.function);
       const auto maker = oracle_makers().find(ex.exercise);
       if (maker != oracle_makers().end()) join_oracles(ex, maker->second());
     }

@@ -49,7 +49,8 @@ std::string call_label(std::size_t i, std::size_t n) {
   return n > 1 ? "Call " + std::to_string(i + 1) + " of " + std::to_string(n) + ": " : "";
 }
 
-Verdict each_call(const json& request, const json& expected, const json& reply, const OneCall& one) {
+Verdict each_call(const json& request, const json& expected, const json& reply,
+                  const OneCall& one) {
   const json& calls = request.at("calls");
   for (std::size_t i = 0; i < calls.size(); ++i) {
     std::optional<Verdict> v =

@@ -60,8 +60,8 @@ Comparison compare_impl(const Matrix& expected, const Matrix& got, const Toleran
       out << name << " has the wrong length: expected " << expected.size() << meaning << ", got "
           << got.size() << ".";
     } else {
-      out << name << " has the wrong shape: expected " << shape_of(expected) << meaning
-          << ", got " << shape_of(got) << ".";
+      out << name << " has the wrong shape: expected " << shape_of(expected) << meaning << ", got "
+          << shape_of(got) << ".";
       if (expected.rows() != expected.cols() && got.rows() == expected.cols() &&
           got.cols() == expected.rows())
         out << " That is the expected shape transposed.";
@@ -112,8 +112,8 @@ Comparison compare_impl(const Matrix& expected, const Matrix& got, const Toleran
   c.ok = c.mismatches == 0;
   if (c.ok) return c;
 
-  const std::string where = vector ? "length " + std::to_string(expected.size())
-                                   : shape_of(expected);
+  const std::string where =
+      vector ? "length " + std::to_string(expected.size()) : shape_of(expected);
   out << name << ", " << where << meaning << ": " << c.mismatches << " of " << expected.size()
       << " entries differ";
   if (c.non_finite > 0) out << ", " << c.non_finite << " of them NaN or Inf";
@@ -121,10 +121,10 @@ Comparison compare_impl(const Matrix& expected, const Matrix& got, const Toleran
   if (rel_counted)
     out << ", max rel error " << fmt(c.max_rel_error)
         << (rel_skipped ? " (where |expected| is above the absolute tolerance)" : "");
-  out << (c.non_finite > 0 ? " (over the finite entries)" : "")
-      << "\n  worst entry " << index_of(c.worst_row, c.worst_col, vector) << ": expected "
-      << fmt(c.worst_expected) << ", got " << fmt(c.worst_got)
-      << "\n  tolerance: " << tol.describe() << "\n  first mismatches: ";
+  out << (c.non_finite > 0 ? " (over the finite entries)" : "") << "\n  worst entry "
+      << index_of(c.worst_row, c.worst_col, vector) << ": expected " << fmt(c.worst_expected)
+      << ", got " << fmt(c.worst_got) << "\n  tolerance: " << tol.describe()
+      << "\n  first mismatches: ";
   for (std::size_t i = 0; i < shown.size(); ++i) out << (i ? "; " : "") << shown[i];
   if (c.mismatches > static_cast<Eigen::Index>(shown.size())) out << "; ...";
   c.report = out.str();
@@ -133,9 +133,11 @@ Comparison compare_impl(const Matrix& expected, const Matrix& got, const Toleran
 
 }  // namespace
 
-std::optional<std::string> never_written(const Matrix& expected, const Matrix& got, const Tolerance& tol,
-                                         const std::string& name, bool vector) {
-  if (expected.rows() != got.rows() || expected.cols() != got.cols() || got.size() == 0) return std::nullopt;
+std::optional<std::string> never_written(const Matrix& expected, const Matrix& got,
+                                         const Tolerance& tol, const std::string& name,
+                                         bool vector) {
+  if (expected.rows() != got.rows() || expected.cols() != got.cols() || got.size() == 0)
+    return std::nullopt;
   auto blank = [](double x) {
     const int kind = std::fpclassify(x);
     return kind == FP_ZERO || kind == FP_SUBNORMAL;
@@ -185,11 +187,14 @@ std::optional<std::string> never_written(const Matrix& expected, const Matrix& g
   for (std::size_t i = 5; i < kept.size(); ++i) rows += kept[i].last - kept[i].first + 1;
   const bool one = rows == 1;
   const std::string units = vector ? (one ? "entry" : "entries") : (one ? "row" : "rows");
-  std::string text = units + " " + where + " of " + name + (one ? " was" : " were") + " never written: " +
-                     (one ? "it holds" : "they hold") + " only 0";
-  if (example != 0.0) text += " and leftovers of memory as allocated, such as " + fmt(example) + ",";
-  text += " where values are expected. Look for a loop that stops early, or a result allocated "
-          "(or set to zero) whose " + std::string(vector ? "entries" : "rows") + " are not all filled.";
+  std::string text = units + " " + where + " of " + name + (one ? " was" : " were") +
+                     " never written: " + (one ? "it holds" : "they hold") + " only 0";
+  if (example != 0.0)
+    text += " and leftovers of memory as allocated, such as " + fmt(example) + ",";
+  text +=
+      " where values are expected. Look for a loop that stops early, or a result allocated "
+      "(or set to zero) whose " +
+      std::string(vector ? "entries" : "rows") + " are not all filled.";
   return text;
 }
 

@@ -30,13 +30,13 @@ bool within(double expected, double got, const Tolerance& tol);  // Inf must mat
 struct Comparison {
   bool ok = false;
   bool shape_ok = false;
-  Eigen::Index mismatches = 0;     // entries outside the tolerance
-  Eigen::Index non_finite = 0;     // NaN or Inf in `got` where a finite number was expected
-  double max_abs_error = 0.0;      // over finite entries
+  Eigen::Index mismatches = 0;  // entries outside the tolerance
+  Eigen::Index non_finite = 0;  // NaN or Inf in `got` where a finite number was expected
+  double max_abs_error = 0.0;   // over finite entries
   double max_rel_error = 0.0;
   Eigen::Index worst_row = -1, worst_col = -1;
   double worst_expected = 0.0, worst_got = 0.0;
-  std::string report;              // several lines; empty when ok
+  std::string report;  // several lines; empty when ok
   // When rows (entries of a vector) that should hold values hold only 0 or leftovers of
   // memory as allocated (subnormals such as 4.68e-310, which no arithmetic here produces):
   // "rows 3..5 of O were never written: ...", a likely mistake of its own (never_written).
@@ -54,16 +54,17 @@ Comparison compare_scalars(double expected, double got, const Tolerance& tol,
 
 // The rows of `got` that were never written (see Comparison::unwritten), said as a likely
 // mistake; nothing when every row was written or the shapes differ. `vector`: say "entries".
-std::optional<std::string> never_written(const Matrix& expected, const Matrix& got, const Tolerance& tol,
-                                         const std::string& name, bool vector = false);
+std::optional<std::string> never_written(const Matrix& expected, const Matrix& got,
+                                         const Tolerance& tol, const std::string& name,
+                                         bool vector = false);
 
 // Same shape and every entry within tol, NaN matching NaN: for recognising mistaken variants.
 bool same_values(const Matrix& a, const Matrix& b, const Tolerance& tol);
 
 // ---- formatting --------------------------------------------------------------------------
 
-std::string fmt(double x);                 // shortest form that reads well, "nan", "inf"
-std::string shape_of(const Matrix& m);     // "3 x 2"
+std::string fmt(double x);              // shortest form that reads well, "nan", "inf"
+std::string shape_of(const Matrix& m);  // "3 x 2"
 std::string shape_of(Eigen::Index rows, Eigen::Index cols);
 
 }  // namespace grader

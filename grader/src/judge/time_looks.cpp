@@ -15,7 +15,8 @@ bool worth_another_look(const json& cpu_seconds) {
 
 }  // namespace
 
-Verdict look_again(const json& first, Verdict verdict, const std::function<std::optional<json>()>& measure,
+Verdict look_again(const json& first, Verdict verdict,
+                   const std::function<std::optional<json>()>& measure,
                    const std::function<Verdict(const json& reply)>& judge) {
   json merged = first;
   json& least = merged.at("cpu_seconds");

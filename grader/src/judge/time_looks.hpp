@@ -23,7 +23,8 @@ inline constexpr double kLookCeiling = 1.0;  // seconds of CPU in one call
 // `first`: the check's reply, with "cpu_seconds" per call; `verdict`: its judgement. `measure`
 // runs every call again and gives the new "cpu_seconds" (nothing when a run did not return
 // normally); `judge` judges a reply. Returns the verdict that stands.
-Verdict look_again(const json& first, Verdict verdict, const std::function<std::optional<json>()>& measure,
+Verdict look_again(const json& first, Verdict verdict,
+                   const std::function<std::optional<json>()>& measure,
                    const std::function<Verdict(const json& reply)>& judge);
 
 }  // namespace grader

@@ -34,8 +34,9 @@ std::string url_segment(const std::string& name) {
   char hex[4];
   for (const char ch : name) {
     const auto c = static_cast<unsigned char>(ch);
-    const bool unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                            ch == '-' || ch == '.' || ch == '_' || ch == '~';
+    const bool unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                            (c >= '0' && c <= '9') || ch == '-' || ch == '.' || ch == '_' ||
+                            ch == '~';
     if (unreserved) {
       out += ch;
     } else {
@@ -77,8 +78,9 @@ std::string page(const std::string& title, const std::string& style, const std::
          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
          "style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'\">\n"
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-         "<title>" + escape(title) + "</title>\n<style>" + kSharedStyle + style + "</style>\n</head>\n<body>\n" +
-         body + "</body>\n</html>\n";
+         "<title>" +
+         escape(title) + "</title>\n<style>" + kSharedStyle + style +
+         "</style>\n</head>\n<body>\n" + body + "</body>\n</html>\n";
 }
 
 }  // namespace grader::html

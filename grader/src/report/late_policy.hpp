@@ -42,7 +42,7 @@ struct Lateness {
   double penalty_percent = 0;
   std::string source;        // "roster", "gradescope", "canvas _LATE_"; empty: on time, no evidence
   std::string submitted_at;  // as the source wrote it; empty for Canvas's flag
-  std::string due;           // the due time it was measured against, as written; empty: the policy's
+  std::string due;  // the due time it was measured against, as written; empty: the policy's
   // Where `due` came from when not the assignment file: "gradescope" (the assignment's due
   // date there), "gradescope extension" (the student's own, which differs from it) or
   // "roster extension" (the roster's `due` column, in grade-all).

@@ -21,7 +21,9 @@ const char* status_name(Status status) {
   return "error";
 }
 
-bool is_wrong_answer(Status status) { return status == Status::Failed || status == Status::NotImplemented; }
+bool is_wrong_answer(Status status) {
+  return status == Status::Failed || status == Status::NotImplemented;
+}
 
 std::string likely_mistake(const std::string& message) {
   const std::string label = "Likely mistake: ";

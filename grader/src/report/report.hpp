@@ -15,20 +15,30 @@ namespace grader {
 
 // The contract's statuses of a check. status_name gives the word every report writes.
 // Ambiguous: several files compete for the exercise (find_files.hpp), so none was built.
-enum class Status { Passed, Failed, NotImplemented, Error, Crashed, Timeout, OverMemory, BuildError, Ambiguous };
+enum class Status {
+  Passed,
+  Failed,
+  NotImplemented,
+  Error,
+  Crashed,
+  Timeout,
+  OverMemory,
+  BuildError,
+  Ambiguous
+};
 const char* status_name(Status status);
 // A failure of the submitted code's answers (JUnit's <failure>); the others are errors.
 bool is_wrong_answer(Status status);
 
 struct CheckResult {
-  std::string name;        // "recurrent/hand-example"
-  std::string function;    // the API function it graded
+  std::string name;               // "recurrent/hand-example"
+  std::string function;           // the API function it graded
   Status status = Status::Error;  // until a run says otherwise
   double score = 0;
   double max_score = 0;
   std::uint64_t seed = 0;
-  std::string message;     // why it did not pass; empty when it passed
-  std::string output;      // what the student's code printed (capped)
+  std::string message;  // why it did not pass; empty when it passed
+  std::string output;   // what the student's code printed (capped)
   double seconds = 0;
   std::string visibility;  // visible, hidden, after_due_date, after_published (the assignment's)
   std::string rerun;       // one command that reruns just this check
@@ -74,7 +84,7 @@ struct Report {
   // Whose seeds the checks ran with: "own" (each check's own), "given" (--seed), "course" (the
   // course key's), "per-student" (the course key's and `student`'s; course_seeds.hpp).
   std::string seeds;
-  std::string student;           // per-student seeds: the student's id they come from
+  std::string student;  // per-student seeds: the student's id they come from
   bool full_marks() const;
 };
 

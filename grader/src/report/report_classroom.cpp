@@ -72,7 +72,10 @@ nlohmann::json to_github_classroom_json(const Report& report) {
     }
   }
   const char* overall = any_fault ? "error" : all_pass && report.full_marks() ? "pass" : "fail";
-  return {{"version", 1}, {"status", overall}, {"max_score", points(max_total)}, {"tests", std::move(tests)}};
+  return {{"version", 1},
+          {"status", overall},
+          {"max_score", points(max_total)},
+          {"tests", std::move(tests)}};
 }
 
 }  // namespace grader

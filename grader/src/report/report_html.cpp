@@ -10,8 +10,8 @@ namespace grader {
 
 namespace {
 
-using nlohmann::json;
 using html::escape;
+using nlohmann::json;
 
 std::string points(double x) {
   std::ostringstream o;
@@ -44,18 +44,20 @@ std::string exercise_state(const json& ex) {
 std::string check_html(const json& c, const std::string& same_as) {
   const std::string status = text_of(c, "status");
   const bool passed = status == "passed";
-  std::string out = "<details class=\"check " + std::string(passed ? "check-passed" : "check-failed") + "\" data-status=\"" +
-                    escape(status) + "\"" + (passed ? "" : " open") + ">\n<summary><span class=\"verdict\">" +
-                    escape(status) + "</span> <span class=\"check-name\">" + escape(text_of(c, "name")) +
-                    "</span> <span class=\"muted\">(" + escape(text_of(c, "function")) + ")</span> " +
-                    points(number_of(c, "score")) + "/" + points(number_of(c, "max_score")) + "</summary>\n";
+  std::string out =
+      "<details class=\"check " + std::string(passed ? "check-passed" : "check-failed") +
+      "\" data-status=\"" + escape(status) + "\"" + (passed ? "" : " open") +
+      ">\n<summary><span class=\"verdict\">" + escape(status) +
+      "</span> <span class=\"check-name\">" + escape(text_of(c, "name")) +
+      "</span> <span class=\"muted\">(" + escape(text_of(c, "function")) + ")</span> " +
+      points(number_of(c, "score")) + "/" + points(number_of(c, "max_score")) + "</summary>\n";
   const std::string message = text_of(c, "message"), output = text_of(c, "output");
   if (!message.empty() && !same_as.empty())
     out += "<p class=\"muted\">The same message as " + escape(same_as) + ".</p>\n";
-  else if (!message.empty())
-    out += "<pre class=\"message\">" + escape(message) + "</pre>\n";
+  else if (!message.empty()) out += "<pre class=\"message\">" + escape(message) + "</pre>\n";
   if (!output.empty())
-    out += "<p class=\"muted\">What the code printed:</p>\n<pre class=\"output\">" + escape(output) + "</pre>\n";
+    out += "<p class=\"muted\">What the code printed:</p>\n<pre class=\"output\">" +
+           escape(output) + "</pre>\n";
   const std::string visibility = text_of(c, "visibility"), rerun = text_of(c, "rerun");
   if (!passed && !rerun.empty() && (visibility.empty() || visibility == "visible"))
     out += "<p>Grade it again on its own: <code>" + escape(rerun) + "</code></p>\n";
@@ -66,24 +68,28 @@ std::string check_html(const json& c, const std::string& same_as) {
 std::string exercise_html(const json& ex) {
   const std::string name = text_of(ex, "name");
   const std::string state = exercise_state(ex);
-  std::string out = "<section class=\"exercise\" id=\"ex-" + html::url_segment(name) + "\">\n<h2>" + escape(name) +
-                    " <span class=\"points\">" + points(number_of(ex, "score")) + "/" +
-                    points(number_of(ex, "max_score")) + "</span>" +
-                    (state.empty() ? "" : " <span class=\"failed\">(" + escape(state) + ")</span>") + "</h2>\n";
+  std::string out =
+      "<section class=\"exercise\" id=\"ex-" + html::url_segment(name) + "\">\n<h2>" +
+      escape(name) + " <span class=\"points\">" + points(number_of(ex, "score")) + "/" +
+      points(number_of(ex, "max_score")) + "</span>" +
+      (state.empty() ? "" : " <span class=\"failed\">(" + escape(state) + ")</span>") + "</h2>\n";
   const std::string source = text_of(ex, "source");
-  if (!source.empty()) out += "<p class=\"muted\">File graded: <code>" + escape(source) + "</code></p>\n";
+  if (!source.empty())
+    out += "<p class=\"muted\">File graded: <code>" + escape(source) + "</code></p>\n";
   if (text_of(ex, "source_status") == "ambiguous") {
     out += "<p>These files compete for the exercise; keep one:</p>\n<ul>\n";
     for (const auto& other : ex.value("source_others", json::array()))
-      if (other.is_string()) out += "<li><code>" + escape(other.get<std::string>()) + "</code></li>\n";
+      if (other.is_string())
+        out += "<li><code>" + escape(other.get<std::string>()) + "</code></li>\n";
     out += "</ul>\n";
   }
   const auto build = ex.find("build");
   if (build != ex.end() && build->is_object() && !build->value("ok", true)) {
     const std::string log = text_of(*build, "log");
     if (!log.empty())
-      out += "<details class=\"build-log\" open>\n<summary>What the compiler said</summary>\n<pre>" + escape(log) +
-             "</pre>\n</details>\n";
+      out +=
+          "<details class=\"build-log\" open>\n<summary>What the compiler said</summary>\n<pre>" +
+          escape(log) + "</pre>\n</details>\n";
   }
   const json* previous = nullptr;
   for (const auto& c : ex.value("checks", json::array())) {
@@ -95,7 +101,8 @@ std::string exercise_html(const json& ex) {
   const json course_only = ex.value("course_only", json::array());
   if (!course_only.empty()) {
     out += "<p class=\"muted\">Graded by the course only (not here):";
-    for (const auto& c : course_only) out += " " + escape(text_of(c, "name")) + " (" + points(number_of(c, "max_score")) + ")";
+    for (const auto& c : course_only)
+      out += " " + escape(text_of(c, "name")) + " (" + points(number_of(c, "max_score")) + ")";
     out += "</p>\n";
   }
   return out + "</section>\n";
@@ -113,22 +120,27 @@ details.check-passed .verdict { color: #009e73; }
 
 std::string student_report_html(const json& r) {
   const std::string submission = text_of(r, "submission");
-  std::string body = "<h1>Report: " + escape(submission) + "</h1>\n<p class=\"total\">Total: <strong>" +
-                     points(number_of(r, "score")) + "/" + points(number_of(r, "max_score")) + "</strong>";
+  std::string body = "<h1>Report: " + escape(submission) +
+                     "</h1>\n<p class=\"total\">Total: <strong>" + points(number_of(r, "score")) +
+                     "/" + points(number_of(r, "max_score")) + "</strong>";
   const std::string assignment = text_of(r, "assignment");
   if (!assignment.empty()) body += " (assignment " + escape(assignment) + ")";
   body += "</p>\n";
   const auto late = r.find("late");
   if (late != r.end() && late->is_object() && late->value("late", false))
-    body += "<p class=\"failed\">Late: " + std::to_string(late->value("days_late", 0)) + " day(s), " +
-            points(number_of(*late, "penalty_percent")) + "% off: " + points(number_of(*late, "score_after_penalty")) +
-            " after the penalty (" + escape(text_of(*late, "policy")) + ").</p>\n";
+    body += "<p class=\"failed\">Late: " + std::to_string(late->value("days_late", 0)) +
+            " day(s), " + points(number_of(*late, "penalty_percent")) +
+            "% off: " + points(number_of(*late, "score_after_penalty")) + " after the penalty (" +
+            escape(text_of(*late, "policy")) + ").</p>\n";
   for (const auto& notice : r.value("notices", json::array()))
-    if (notice.is_string()) body += "<p class=\"notice\">Note: " + escape(notice.get<std::string>()) + "</p>\n";
+    if (notice.is_string())
+      body += "<p class=\"notice\">Note: " + escape(notice.get<std::string>()) + "</p>\n";
   const std::string isolation = text_of(r, "isolation");
   if (!isolation.empty()) body += "<p class=\"muted\">Sandbox: " + escape(isolation) + "</p>\n";
   // The exercises at a glance, each a link to its section.
-  body += "<table class=\"exercises\">\n<tr><th>exercise</th><th class=\"num\">points</th><th>passed</th></tr>\n";
+  body +=
+      "<table class=\"exercises\">\n<tr><th>exercise</th><th "
+      "class=\"num\">points</th><th>passed</th></tr>\n";
   const json exercises = r.value("exercises", json::array());
   for (const auto& ex : exercises) {
     int passed = 0, all = 0;
@@ -137,10 +149,11 @@ std::string student_report_html(const json& r) {
       passed += text_of(c, "status") == "passed";
     }
     const std::string name = text_of(ex, "name"), state = exercise_state(ex);
-    body += "<tr><td><a href=\"#ex-" + html::url_segment(name) + "\">" + escape(name) + "</a></td><td class=\"num\">" +
-            points(number_of(ex, "score")) + "/" + points(number_of(ex, "max_score")) + "</td><td>" +
-            std::to_string(passed) + " of " + std::to_string(all) + " checks" +
-            (state.empty() ? "" : " (" + escape(state) + ")") + "</td></tr>\n";
+    body += "<tr><td><a href=\"#ex-" + html::url_segment(name) + "\">" + escape(name) +
+            "</a></td><td class=\"num\">" + points(number_of(ex, "score")) + "/" +
+            points(number_of(ex, "max_score")) + "</td><td>" + std::to_string(passed) + " of " +
+            std::to_string(all) + " checks" + (state.empty() ? "" : " (" + escape(state) + ")") +
+            "</td></tr>\n";
   }
   body += "</table>\n";
   for (const auto& ex : exercises) body += exercise_html(ex);

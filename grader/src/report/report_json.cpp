@@ -20,7 +20,8 @@ std::string score_text(double x) {
 
 nlohmann::json course_only_json(const ExerciseResult& ex) {
   nlohmann::json list = nlohmann::json::array();
-  for (const auto& [name, max] : ex.course_only) list.push_back({{"name", name}, {"max_score", tidy(max)}});
+  for (const auto& [name, max] : ex.course_only)
+    list.push_back({{"name", name}, {"max_score", tidy(max)}});
   return list;
 }
 
@@ -45,28 +46,25 @@ nlohmann::json to_native_json(const Report& report) {
                         {"peak_heap_bytes", c.peak_heap_bytes}});
       if (!c.reason.empty()) checks.back()["reason"] = c.reason;
     }
-    exercises.push_back({{"name", ex.name},
-                         {"score", tidy(ex.score)},
-                         {"max_score", tidy(ex.max_score)},
-                         {"build",
-                          {{"ok", ex.build_ok},
-                           {"log", ex.build_log},
-                           {"cached", ex.build_cached},
-                           {"seconds", ex.build_seconds}}},
-                         {"checks", std::move(checks)},
-                         {"course_only", course_only_json(ex)},
-                         {"source", ex.source.empty() ? nlohmann::json() : nlohmann::json(ex.source)},
-                         {"source_status", ex.source_status},
-                         {"source_others", ex.source_others}});
+    exercises.push_back(
+        {{"name", ex.name},
+         {"score", tidy(ex.score)},
+         {"max_score", tidy(ex.max_score)},
+         {"build",
+          {{"ok", ex.build_ok},
+           {"log", ex.build_log},
+           {"cached", ex.build_cached},
+           {"seconds", ex.build_seconds}}},
+         {"checks", std::move(checks)},
+         {"course_only", course_only_json(ex)},
+         {"source", ex.source.empty() ? nlohmann::json() : nlohmann::json(ex.source)},
+         {"source_status", ex.source_status},
+         {"source_others", ex.source_others}});
   }
-  nlohmann::json j = {{"submission", report.submission},
-          {"score", tidy(report.score)},
-          {"max_score", tidy(report.max_score)},
-          {"seconds", report.seconds},
-          {"isolation", report.isolation},
-          {"assignment", report.assignment},
-          {"notices", report.notices},
-          {"exercises", std::move(exercises)}};
+  nlohmann::json j = {{"submission", report.submission},     {"score", tidy(report.score)},
+                      {"max_score", tidy(report.max_score)}, {"seconds", report.seconds},
+                      {"isolation", report.isolation},       {"assignment", report.assignment},
+                      {"notices", report.notices},           {"exercises", std::move(exercises)}};
   // Whose seeds the checks ran with (each check's own is in its "seed").
   if (!report.seeds.empty()) j["seeds"] = report.seeds;
   if (!report.student.empty()) j["student"] = report.student;
@@ -99,9 +97,10 @@ std::string gradescope_summary(const Report& report) {
     }
   std::string line = "linattn-kit grader: " + score_text(score) + " / " + score_text(max);
   if (!after_due && !after_published) return line;
-  const std::string when = after_due && after_published ? "after the due date or when grades are published"
-                           : after_due                  ? "after the due date"
-                                                        : "when grades are published";
+  const std::string when = after_due && after_published
+                               ? "after the due date or when grades are published"
+                           : after_due ? "after the due date"
+                                       : "when grades are published";
   return line + " in the checks shown now. The other checks (" + score_text(later) +
          " points) count in your total, which is shown " + when + ".";
 }
@@ -129,44 +128,47 @@ nlohmann::json to_gradescope_json(const Report& report) {
         // The course's seeds are not the student kit's: say so, and give the line that
         // reproduces these very inputs in a kit with the reference (the course staff's).
         if (report.seeds == "course" || report.seeds == "per-student")
-          output += "\n(your kit runs it on its own inputs; the inputs here were seed " + std::to_string(c.seed) +
+          output += "\n(your kit runs it on its own inputs; the inputs here were seed " +
+                    std::to_string(c.seed) +
                     (report.seeds == "per-student" ? ", yours alone" : "") +
                     ", which the course staff reproduce with: " + c.rerun + ")";
       }
-      tests.push_back({{"name", ex.name + ": " + c.name},
-                       {"number", std::to_string(exercise_number) + "." + std::to_string(check_number)},
-                       {"score", tidy(c.score)},
-                       {"max_score", tidy(c.max_score)},
-                       {"status", c.status == Status::Passed ? "passed" : "failed"},
-                       {"output", output},
-                       {"visibility", c.visibility.empty() ? "visible" : c.visibility}});
+      tests.push_back(
+          {{"name", ex.name + ": " + c.name},
+           {"number", std::to_string(exercise_number) + "." + std::to_string(check_number)},
+           {"score", tidy(c.score)},
+           {"max_score", tidy(c.max_score)},
+           {"status", c.status == Status::Passed ? "passed" : "failed"},
+           {"output", output},
+           {"visibility", c.visibility.empty() ? "visible" : c.visibility}});
     }
   }
   // Late work: Gradescope takes the top-level score as the total, so it is the one after the
   // penalty; the output says so, in percent (the total itself may not be shown yet).
   std::string summary = gradescope_summary(report);
   if (report.seeds == "per-student")
-    summary += "\nYour checks ran on inputs of your own (per-student seeds, from the course's key and your "
-               "id); each test gives its seed.";
+    summary +=
+        "\nYour checks ran on inputs of your own (per-student seeds, from the course's key and "
+        "your "
+        "id); each test gives its seed.";
   // What the grader noted of the upload (an archive unpacked or refused, an edited header).
   for (const auto& notice : report.notices) summary += "\nNote: " + notice;
   double total = report.score;
   if (report.late) {
     total = after_penalty(report.score, *report.late);
     const std::string due = describe_due(*report.late);
-    summary += "\nLate work (" + report.late_policy + "): submitted " +
-               (report.late->submitted_at.empty() ? std::string("late") : report.late->submitted_at) + ", " +
-               (due.empty() ? std::string() : due + "; ") +
-               (report.late->late ? std::to_string(report.late->days_late) + " day(s) late, " +
-                                        score_text(report.late->penalty_percent) + "% off your total"
-                                  : std::string("on time")) + ".";
+    summary +=
+        "\nLate work (" + report.late_policy + "): submitted " +
+        (report.late->submitted_at.empty() ? std::string("late") : report.late->submitted_at) +
+        ", " + (due.empty() ? std::string() : due + "; ") +
+        (report.late->late ? std::to_string(report.late->days_late) + " day(s) late, " +
+                                 score_text(report.late->penalty_percent) + "% off your total"
+                           : std::string("on time")) +
+        ".";
   }
-  return {{"score", tidy(total)},
-          {"execution_time", report.seconds},
-          {"output", summary},
-          {"visibility", "visible"},
-          {"stdout_visibility", "hidden"},
-          {"tests", std::move(tests)}};
+  return {
+      {"score", tidy(total)},    {"execution_time", report.seconds}, {"output", summary},
+      {"visibility", "visible"}, {"stdout_visibility", "hidden"},    {"tests", std::move(tests)}};
 }
 
 }  // namespace grader

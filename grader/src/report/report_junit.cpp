@@ -72,9 +72,11 @@ std::string to_junit_xml(const Report& report) {
       std::string body = c.message;
       if (!c.rerun.empty()) body += "\nrerun: " + c.rerun;
       xml << ">\n      <" << tag << " type=\"" << status_name(c.status) << "\" message=\""
-          << xml_escape(std::string(status_name(c.status)) + ": " + c.message.substr(0, c.message.find('\n'))) << "\">"
-          << xml_escape(body) << "</" << tag << ">\n";
-      if (!c.output.empty()) xml << "      <system-out>" << xml_escape(c.output) << "</system-out>\n";
+          << xml_escape(std::string(status_name(c.status)) + ": " +
+                        c.message.substr(0, c.message.find('\n')))
+          << "\">" << xml_escape(body) << "</" << tag << ">\n";
+      if (!c.output.empty())
+        xml << "      <system-out>" << xml_escape(c.output) << "</system-out>\n";
       xml << "    </testcase>\n";
     }
     xml << "  </testsuite>\n";

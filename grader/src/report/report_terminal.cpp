@@ -66,7 +66,8 @@ std::string printable(const std::string& text) {
   char hex[8];
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
-    const bool c1 = c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
+    const bool c1 = c == 0xC2 && i + 1 < text.size() &&
+                    static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
                     static_cast<unsigned char>(text[i + 1]) <= 0x9F;
     if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) {
       std::snprintf(hex, sizeof hex, "\\x%02x", c);
@@ -93,8 +94,8 @@ const std::string kLikely = "Likely mistake: ";
 // A check whose details are worth reading: it did not pass, its code exists, and the grader
 // itself did not fail on it.
 bool diagnosed(const CheckResult& c) {
-  return c.status != Status::Passed && c.status != Status::NotImplemented && c.status != Status::BuildError &&
-         !c.grader_fault;
+  return c.status != Status::Passed && c.status != Status::NotImplemented &&
+         c.status != Status::BuildError && !c.grader_fault;
 }
 
 // Per exercise: each likely mistake shared by two or more checks, and the checks it covers in
@@ -117,13 +118,16 @@ void print_start_here(const Report& report, const Style& style, std::ostream& ou
   for (const auto& ex : report.exercises)
     for (const auto& c : ex.checks) {
       if (c.status == Status::Passed || c.grader_fault) continue;
-      out << "\n" << style.paint("Start here:", "1") << " " << ex.name << ", " << printable(c.name) << " ("
+      out << "\n"
+          << style.paint("Start here:", "1") << " " << ex.name << ", " << printable(c.name) << " ("
           << tag_word(c.status) << ")\n";
       if (c.status == Status::NotImplemented) {
-        out << "  " << c.function << " is not written yet: exercises/" << ex.name << "/README.md says what it "
+        out << "  " << c.function << " is not written yet: exercises/" << ex.name
+            << "/README.md says what it "
             << "computes; ./kit hint " << ex.name << " helps when stuck.\n";
       } else if (c.status == Status::BuildError) {
-        out << "  " << ex.name << " does not build: fix the first compiler error shown under it above.\n";
+        out << "  " << ex.name
+            << " does not build: fix the first compiler error shown under it above.\n";
       } else {
         const std::string mistake = likely_mistake(c.message);
         if (!mistake.empty()) out << "  " << kLikely << printable(mistake) << "\n";
@@ -141,9 +145,11 @@ void print_terminal(const Report& report, std::ostream& out, bool colour, bool v
   out << "Grading " << printable(report.submission) << "\n";
   for (const auto& notice : report.notices) out << style.paint("Note: " + notice, "33") << "\n";
   if (report.isolation == "none")
-    out << style.paint("No sandbox here: student code ran with time, memory and file limits only, "
-                       "and could read what your user can read. Fine for your own work; course "
-                       "grading refuses this.", "33")
+    out << style.paint(
+               "No sandbox here: student code ran with time, memory and file limits only, "
+               "and could read what your user can read. Fine for your own work; course "
+               "grading refuses this.",
+               "33")
         << "\n";
   for (const auto& ex : report.exercises) {
     out << "\n" << style.paint(ex.name, "1") << "  " << points(ex.score, ex.max_score);
@@ -180,20 +186,23 @@ void print_terminal(const Report& report, std::ostream& out, bool colour, bool v
           }
         std::ostringstream what;
         what << "(" << count << (count == 1 ? " check)" : " checks)");
-        out << "  " << style.paint(tag(c.status), colour_of(c.status)) << "  " << std::left << std::setw(38)
-            << what.str() << " " << std::setw(7) << points(0, max) << " " << c.function << ": not written yet\n";
+        out << "  " << style.paint(tag(c.status), colour_of(c.status)) << "  " << std::left
+            << std::setw(38) << what.str() << " " << std::setw(7) << points(0, max) << " "
+            << c.function << ": not written yet\n";
         continue;
       }
       std::ostringstream line;
       line << "  " << style.paint(tag(c.status), colour_of(c.status)) << "  " << std::left
-           << std::setw(38) << printable(c.name) << " " << std::setw(7) << points(c.score, c.max_score)
-           << " " << c.function;
+           << std::setw(38) << printable(c.name) << " " << std::setw(7)
+           << points(c.score, c.max_score) << " " << c.function;
       if (c.visibility != "visible" && !c.visibility.empty()) line << "  [" << c.visibility << "]";
       // Not verbose: a likely mistake shared with an earlier check of the exercise is not
       // explained again; the check's own line points back to it.
-      const auto group = c.status == Status::Passed ? shared.end() : shared.find(likely_mistake(c.message));
+      const auto group =
+          c.status == Status::Passed ? shared.end() : shared.find(likely_mistake(c.message));
       if (diagnosed(c) && group != shared.end() && group->second.front() != &c) {
-        out << line.str() << "  (likely mistake: as " << printable(group->second.front()->name) << ")\n";
+        out << line.str() << "  (likely mistake: as " << printable(group->second.front()->name)
+            << ")\n";
         continue;
       }
       out << line.str() << "\n";
@@ -209,7 +218,8 @@ void print_terminal(const Report& report, std::ostream& out, bool colour, bool v
       if (diagnosed(c) && group != shared.end()) {
         out << "        The same likely mistake explains " << group->second.size() - 1 << " more "
             << (group->second.size() == 2 ? "check" : "checks") << " below:";
-        for (std::size_t i = 1; i < group->second.size(); ++i) out << " " << printable(group->second[i]->name);
+        for (std::size_t i = 1; i < group->second.size(); ++i)
+          out << " " << printable(group->second[i]->name);
         out << " (--verbose shows each one's own details)\n";
       }
       if (!c.output.empty()) {
@@ -235,13 +245,16 @@ void print_terminal(const Report& report, std::ostream& out, bool colour, bool v
         << " (the course key's); each rerun line carries its check's seed\n";
   else if (report.seeds == "course")
     out << "Seeds: the course key's; each rerun line carries its check's seed\n";
-  if (report.late && !describe_due(*report.late).empty()) out << "Late work: " << describe_due(*report.late) << "\n";
+  if (report.late && !describe_due(*report.late).empty())
+    out << "Late work: " << describe_due(*report.late) << "\n";
   if (report.late && report.late->late)
-    out << "Late: " << report.late->days_late << " day(s), " << report.late->penalty_percent << "% off ("
-        << report.late_policy << "): " << after_penalty(report.score, *report.late) << " after the penalty\n";
+    out << "Late: " << report.late->days_late << " day(s), " << report.late->penalty_percent
+        << "% off (" << report.late_policy << "): " << after_penalty(report.score, *report.late)
+        << " after the penalty\n";
   if (report.grader_fault)
-    out << style.paint("The grader itself ran into a problem (see above); the score may be incomplete.",
-                       "31")
+    out << style.paint(
+               "The grader itself ran into a problem (see above); the score may be incomplete.",
+               "31")
         << "\n";
   print_start_here(report, style, out);
 }

@@ -25,7 +25,8 @@ std::string text_of(const json& object, const char* key, const std::string& wher
 // A date: text, or null / absent (Gradescope's late_due_date is null when none is set).
 std::optional<std::string> date_of(const json& object, const char* key, const std::string& where) {
   if (!object.contains(key) || object[key].is_null()) return std::nullopt;
-  if (!object[key].is_string()) throw SubmissionMetadataError(where + "'s \"" + key + "\" is not a time as text");
+  if (!object[key].is_string())
+    throw SubmissionMetadataError(where + "'s \"" + key + "\" is not a time as text");
   return object[key].get<std::string>();
 }
 
@@ -59,7 +60,8 @@ SubmissionMetadata read_submission_metadata(const std::string& path) {
       user.name = text_of(u, "name", where + ": a user");
       if (u.contains("assignment") && u["assignment"].is_object()) {
         user.due_date = date_of(u["assignment"], "due_date", where + ": a user's assignment");
-        user.late_due_date = date_of(u["assignment"], "late_due_date", where + ": a user's assignment");
+        user.late_due_date =
+            date_of(u["assignment"], "late_due_date", where + ": a user's assignment");
       }
       m.users.push_back(std::move(user));
     }

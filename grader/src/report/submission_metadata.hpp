@@ -21,14 +21,14 @@ struct SubmissionMetadataError : std::runtime_error {
 };
 
 struct GradescopeUser {
-  std::string sid, email, id, name;      // as text ("" when absent); id is Gradescope's own
-  std::optional<std::string> due_date;   // the student's own (extended) dates, when given
+  std::string sid, email, id, name;     // as text ("" when absent); id is Gradescope's own
+  std::optional<std::string> due_date;  // the student's own (extended) dates, when given
   std::optional<std::string> late_due_date;
 };
 
 struct SubmissionMetadata {
-  std::string created_at;                // when it was submitted
-  std::optional<std::string> due_date;   // the assignment's
+  std::string created_at;               // when it was submitted
+  std::optional<std::string> due_date;  // the assignment's
   std::optional<std::string> late_due_date;
   std::vector<GradescopeUser> users;
 };

@@ -1,8 +1,8 @@
 #include "isolation.hpp"
 
+#include "../util/memory_file.hpp"
 #include "grader_config.hpp"
 #include "landlock.hpp"
-#include "../util/memory_file.hpp"
 #include "program_copy.hpp"
 #include "sandbox_settings.hpp"
 
@@ -36,16 +36,26 @@ constexpr const char* kInsideId = "65534";
 
 // The system part of a bubblewrap command line: namespaces, user, what is mounted from /usr.
 std::vector<std::string> bwrap_base(bool toolchain) {
-  std::vector<std::string> a = {find_on_path("bwrap"), "--unshare-all", "--unshare-user",
-                                "--uid", kInsideId, "--gid", kInsideId, "--hostname", "sandbox",
-                                "--die-with-parent", "--new-session", "--clearenv"};
+  std::vector<std::string> a = {find_on_path("bwrap"),
+                                "--unshare-all",
+                                "--unshare-user",
+                                "--uid",
+                                kInsideId,
+                                "--gid",
+                                kInsideId,
+                                "--hostname",
+                                "sandbox",
+                                "--die-with-parent",
+                                "--new-session",
+                                "--clearenv"};
   if (toolchain) {
-    a.insert(a.end(), {"--ro-bind", "/usr", "/usr", "--symlink", "usr/lib", "/lib",
-                       "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
-                       "--symlink", "usr/sbin", "/sbin", "--proc", "/proc",
-                       "--setenv", "PATH", "/usr/bin:/bin", "--setenv", "LC_ALL", "C"});
+    a.insert(a.end(), {"--ro-bind", "/usr",          "/usr",     "--symlink", "usr/lib", "/lib",
+                       "--symlink", "usr/lib64",     "/lib64",   "--symlink", "usr/bin", "/bin",
+                       "--symlink", "usr/sbin",      "/sbin",    "--proc",    "/proc",   "--setenv",
+                       "PATH",      "/usr/bin:/bin", "--setenv", "LC_ALL",    "C"});
   } else {
-    for (const auto& [host, in] : runner_libraries()) a.insert(a.end(), {"--ro-bind", host.string(), in});
+    for (const auto& [host, in] : runner_libraries())
+      a.insert(a.end(), {"--ro-bind", host.string(), in});
   }
   a.insert(a.end(), {"--dev", "/dev"});
   return a;
@@ -61,7 +71,8 @@ bool probe_bwrap(std::string& why) {
   // The options every real run uses, not only the base: bubblewrap before 0.7.0 (Ubuntu 22.04
   // has 0.6.1) has no --size, and would pass a bare probe, then fail every compile.
   std::vector<std::string> argv = bwrap_base(true);
-  argv.insert(argv.end(), {"--size", std::to_string(1u << 20), "--tmpfs", "/tmp", "--chdir", "/tmp", "/usr/bin/true"});
+  argv.insert(argv.end(), {"--size", std::to_string(1u << 20), "--tmpfs", "/tmp", "--chdir", "/tmp",
+                           "/usr/bin/true"});
   Limits limits;
   limits.wall_seconds = 20;
   // As the programs will run: under a user id of their own when we are root.
@@ -69,7 +80,8 @@ bool probe_bwrap(std::string& why) {
   const RunOutcome r = run_sandboxed(argv, "/", limits);
   if (r.ending == RunOutcome::Ending::Exited && r.exit_code == 0) return true;
   std::string said = r.output.substr(0, r.output.find('\n'));
-  why = "bubblewrap cannot set up the sandbox here" + (said.empty() ? std::string() : " (" + said + ")");
+  why = "bubblewrap cannot set up the sandbox here" +
+        (said.empty() ? std::string() : " (" + said + ")");
   return false;
 }
 
@@ -83,11 +95,13 @@ bool probe_chroot(std::string& why) {
   const pid_t pid = ::fork();
   if (pid == 0) {
     if (::chroot("/") != 0) ::_exit(1);
-    if (::setgid(settings::kFirstRunnerUid) != 0 || ::setuid(settings::kFirstRunnerUid) != 0) ::_exit(2);
+    if (::setgid(settings::kFirstRunnerUid) != 0 || ::setuid(settings::kFirstRunnerUid) != 0)
+      ::_exit(2);
     ::_exit(0);
   }
   int status = 0;
-  if (pid < 0 || ::waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+  if (pid < 0 || ::waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+      WEXITSTATUS(status) != 0) {
     why += "; chroot or a change of user id is not allowed here";
     return false;
   }
@@ -109,14 +123,16 @@ IsolationInfo detect() {
       info.layer = Layer::Namespaces;
       return info;
     }
-    if (forced == "namespaces") throw std::runtime_error("LINATTN_ISOLATION=namespaces: " + info.why);
+    if (forced == "namespaces")
+      throw std::runtime_error("LINATTN_ISOLATION=namespaces: " + info.why);
   }
   if (probe_chroot(info.why)) {
     info.layer = Layer::Chroot;
     info.why.clear();
     return info;
   }
-  if (forced == "chroot") throw std::runtime_error("LINATTN_ISOLATION=chroot:" + info.why.substr(1));
+  if (forced == "chroot")
+    throw std::runtime_error("LINATTN_ISOLATION=chroot:" + info.why.substr(1));
   return info;
 }
 
@@ -124,7 +140,8 @@ IsolationInfo detect() {
 // system library (readable by everyone already; its mode is never touched, since a hard link
 // shares it with the host's file), a copy made readable for anything else (the runner, which
 // lives in the judge's private cache).
-void place_copy(const fs::path& root, const fs::path& host, const std::string& in, bool system_file) {
+void place_copy(const fs::path& root, const fs::path& host, const std::string& in,
+                bool system_file) {
   const fs::path target = root / fs::path(in).relative_path();
   fs::create_directories(target.parent_path());
   std::error_code ec;
@@ -133,7 +150,8 @@ void place_copy(const fs::path& root, const fs::path& host, const std::string& i
     if (!ec) return;
   }
   copy_program(host, target, 0555, ec);
-  if (ec) throw std::runtime_error("cannot copy " + host.string() + " into the sandbox: " + ec.message());
+  if (ec)
+    throw std::runtime_error("cannot copy " + host.string() + " into the sandbox: " + ec.message());
 }
 
 // The chroot layer's scratch folder becomes a tmpfs of the quota's size where the judge may
@@ -182,7 +200,8 @@ const std::vector<std::pair<fs::path, std::string>>& runner_libraries() {
     for (const char* name : {"libstdc++.so.6", "libm.so.6", "libgcc_s.so.1", "libc.so.6"}) {
       Limits limits;
       limits.wall_seconds = 30;
-      const RunOutcome r = run_sandboxed({LINATTN_CXX, std::string("-print-file-name=") + name}, "/", limits);
+      const RunOutcome r =
+          run_sandboxed({LINATTN_CXX, std::string("-print-file-name=") + name}, "/", limits);
       std::string path = r.output.substr(0, r.output.find('\n'));
       std::error_code ec;
       const fs::path real = fs::canonical(path, ec);
@@ -201,7 +220,9 @@ std::string inside(const Jail& jail, const fs::path& host) {
   if (isolation().layer != Layer::Namespaces) return host.string();
   const fs::path rel = host.lexically_relative(jail.work);
   if (rel.empty() || rel.native().rfind("..", 0) == 0) return host.string();
-  return (fs::path(jail.toolchain ? kWorkInside : kScratchInside) / rel).lexically_normal().string();
+  return (fs::path(jail.toolchain ? kWorkInside : kScratchInside) / rel)
+      .lexically_normal()
+      .string();
 }
 
 Confinement confine(const Jail& jail, const std::vector<std::string>& argv, Limits& limits) {
@@ -237,14 +258,16 @@ Confinement confine(const Jail& jail, const std::vector<std::string>& argv, Limi
   limits.run_as_uid = worker_uid(jail.worker);
 
   c.argv = bwrap_base(jail.toolchain);
-  for (const auto& [host, in] : jail.read_only) c.argv.insert(c.argv.end(), {"--ro-bind", host.string(), in});
+  for (const auto& [host, in] : jail.read_only)
+    c.argv.insert(c.argv.end(), {"--ro-bind", host.string(), in});
   if (jail.toolchain) {
     c.argv.insert(c.argv.end(), {"--bind", jail.work.string(), kWorkInside});
     c.argv.insert(c.argv.end(), {"--size", std::to_string(256ull << 20), "--tmpfs", "/tmp"});
     c.cwd = kWorkInside;
   } else {
     // A runner's scratch space: a tmpfs of its own, capped, gone with the namespace.
-    c.argv.insert(c.argv.end(), {"--size", std::to_string(jail.scratch_bytes), "--tmpfs", kScratchInside});
+    c.argv.insert(c.argv.end(),
+                  {"--size", std::to_string(jail.scratch_bytes), "--tmpfs", kScratchInside});
     c.cwd = kScratchInside;
   }
   c.argv.insert(c.argv.end(), {"--remount-ro", "/", "--chdir", c.cwd, "--seccomp",
@@ -257,7 +280,8 @@ Confinement confine(const Jail& jail, const std::vector<std::string>& argv, Limi
 }
 
 void unwrap_signal(RunOutcome& outcome) {
-  if (isolation().layer != Layer::Namespaces || outcome.ending != RunOutcome::Ending::Exited) return;
+  if (isolation().layer != Layer::Namespaces || outcome.ending != RunOutcome::Ending::Exited)
+    return;
   if (outcome.exit_code > 128 && outcome.exit_code < 128 + 65) {
     outcome.ending = RunOutcome::Ending::Signaled;
     outcome.signal = outcome.exit_code - 128;
@@ -266,13 +290,15 @@ void unwrap_signal(RunOutcome& outcome) {
 
 fs::path make_jail_folder(const Jail& jail) {
   std::string pattern = (fs::temp_directory_path() / "linattn-jail-XXXXXX").string();
-  if (!::mkdtemp(pattern.data())) throw std::runtime_error("cannot make a private folder for a check");
+  if (!::mkdtemp(pattern.data()))
+    throw std::runtime_error("cannot make a private folder for a check");
   const fs::path folder = pattern;
   const unsigned uid = worker_uid(jail.worker);
   if (isolation().layer == Layer::Chroot && !jail.toolchain) {
     // The chroot's root belongs to root and is read-only to the runner; only /tmp is its own.
     if (::chmod(folder.c_str(), 0755) != 0)
-      throw std::runtime_error("cannot open the runner's folder to its user id: " + std::string(std::strerror(errno)));
+      throw std::runtime_error("cannot open the runner's folder to its user id: " +
+                               std::string(std::strerror(errno)));
     for (const auto& [host, in] : runner_libraries()) place_copy(folder, host, in, true);
     for (const auto& [host, in] : jail.read_only) place_copy(folder, host, in, false);
     const fs::path scratch = folder / "tmp";
@@ -305,7 +331,8 @@ bool readable_by_sandbox(const fs::path& path) {
     ::_exit(::access(p.c_str(), R_OK) == 0 ? 0 : 1);
   }
   int status = 0;
-  return pid > 0 && ::waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  return pid > 0 && ::waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+         WEXITSTATUS(status) == 0;
 }
 
 unsigned worker_uid(unsigned worker) { return ::geteuid() == 0 ? allocate_uid(worker) : 0; }
@@ -319,7 +346,8 @@ fs::path readable_copy(const Jail& jail, const fs::path& file) {
   const fs::path copy = jail.work / ("bin-" + file.filename().string());
   std::error_code ec;
   copy_program(file, copy, 0555, ec);
-  if (ec) throw std::runtime_error("cannot copy " + file.string() + " for the sandbox: " + ec.message());
+  if (ec)
+    throw std::runtime_error("cannot copy " + file.string() + " for the sandbox: " + ec.message());
   return copy;
 }
 

@@ -12,9 +12,9 @@
 //               it (engine.cpp: required_isolation).
 #pragma once
 
+#include "../util/unique_fd.hpp"
 #include "sandbox.hpp"
 #include "seccomp_filter.hpp"
-#include "../util/unique_fd.hpp"
 
 #include <filesystem>
 #include <string>
@@ -50,9 +50,9 @@ struct Jail {
   // Host files seen read-only inside, at the given absolute paths (namespaces and chroot
   // layers); the none layer uses the host paths as they are.
   std::vector<std::pair<std::filesystem::path, std::string>> read_only;
-  bool toolchain = false;              // /usr and the /lib links: needed to compile and link
+  bool toolchain = false;                     // /usr and the /lib links: needed to compile and link
   std::uint64_t scratch_bytes = 64ull << 20;  // a runner's private /tmp (its working folder)
-  unsigned worker = 0;                 // which of the judge's workers: picks the user id
+  unsigned worker = 0;                        // which of the judge's workers: picks the user id
 };
 
 // Where a host path under jail.work (or a read_only file) appears inside the jail.

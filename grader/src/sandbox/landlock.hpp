@@ -14,8 +14,9 @@ namespace grader {
 
 // A ruleset descriptor (close-on-exec) for landlock_restrict_self, or none (not valid) where
 // the kernel has no Landlock. Paths that do not exist are left out.
-UniqueFd landlock_ruleset(const std::vector<std::string>& read_and_run, const std::vector<std::string>& read_write,
-                     const std::vector<std::string>& devices);
+UniqueFd landlock_ruleset(const std::vector<std::string>& read_and_run,
+                          const std::vector<std::string>& read_write,
+                          const std::vector<std::string>& devices);
 
 // True if this kernel has Landlock (asked once).
 bool landlock_available();

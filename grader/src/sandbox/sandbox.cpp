@@ -226,7 +226,8 @@ RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesy
   const double backstop = limits.wall_seconds + 5.0;
 
   while (!have_finished) {
-    pollfd fds[3] = {{status_r.get(), POLLIN, 0}, {out_open ? out_r.get() : -1, POLLIN, 0},
+    pollfd fds[3] = {{status_r.get(), POLLIN, 0},
+                     {out_open ? out_r.get() : -1, POLLIN, 0},
                      {reply_open ? reply_r.get() : -1, POLLIN, 0}};
     const double left = backstop - elapsed();
     if (left <= 0) break;
@@ -234,7 +235,8 @@ RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesy
     if (ready < 0 && errno != EINTR) break;
     if (ready <= 0) continue;
     if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) out_open = sink.read_from(out_r.get());
-    if (fds[2].revents & (POLLIN | POLLHUP | POLLERR)) reply_open = reply_sink.read_from(reply_r.get());
+    if (fds[2].revents & (POLLIN | POLLHUP | POLLERR))
+      reply_open = reply_sink.read_from(reply_r.get());
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
       ssize_t n = ::read(status_r.get(), status_buf + status_len, sizeof status_buf - status_len);
       if (n < 0 && errno == EINTR) continue;
@@ -267,12 +269,14 @@ RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesy
   while (out_open || reply_open) {
     const double left = drain_until - elapsed();
     if (left <= 0) break;
-    pollfd fds[2] = {{out_open ? out_r.get() : -1, POLLIN, 0}, {reply_open ? reply_r.get() : -1, POLLIN, 0}};
+    pollfd fds[2] = {{out_open ? out_r.get() : -1, POLLIN, 0},
+                     {reply_open ? reply_r.get() : -1, POLLIN, 0}};
     int ready = ::poll(fds, 2, static_cast<int>(left * 1000.0) + 1);
     if (ready < 0 && errno == EINTR) continue;
     if (ready <= 0) break;
     if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) out_open = sink.read_from(out_r.get());
-    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) reply_open = reply_sink.read_from(reply_r.get());
+    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR))
+      reply_open = reply_sink.read_from(reply_r.get());
   }
   if (reply_bytes > outcome.reply.size()) {
     outcome.reply_over_cap = true;

@@ -12,16 +12,16 @@
 namespace grader {
 
 struct Limits {
-  double wall_seconds = 10.0;                          // then the whole process group is killed
+  double wall_seconds = 10.0;  // then the whole process group is killed
   // CPU time the program may spend (RLIMIT_CPU, whole seconds rounded up, set before exec);
   // 0 for none. The kernel ends it with SIGXCPU there (Signaled, or under bubblewrap the exit
   // status that isolation's unwrap_signal reads as it), and with SIGKILL a second later if it
   // ignores that: on a loaded machine a program's wall time grows with the load, its CPU time
   // does not.
   double cpu_seconds = 0.0;
-  std::uint64_t address_space_bytes = 2ull << 30;      // RLIMIT_AS
-  std::uint64_t file_size_bytes = 64ull << 20;         // RLIMIT_FSIZE
-  std::uint64_t output_bytes_kept = 64ull << 10;       // stdout+stderr beyond this is dropped
+  std::uint64_t address_space_bytes = 2ull << 30;  // RLIMIT_AS
+  std::uint64_t file_size_bytes = 64ull << 20;     // RLIMIT_FSIZE
+  std::uint64_t output_bytes_kept = 64ull << 10;   // stdout+stderr beyond this is dropped
   // When the judge runs as root and this is not 0: run the program as this user and group
   // id, with at most 256 processes, so that hostile code can neither signal nor change what
   // root owns, nor the programs of other checks running at the same time under other ids.
@@ -55,18 +55,18 @@ inline constexpr int kLandlockFd = 8;
 struct RunOutcome {
   enum class Ending { Exited, Signaled, TimedOut, LaunchFailed };
   Ending ending = Ending::LaunchFailed;
-  int exit_code = 0;               // if Exited
-  int signal = 0;                  // if Signaled
-  double seconds = 0.0;            // wall time
+  int exit_code = 0;     // if Exited
+  int signal = 0;        // if Signaled
+  double seconds = 0.0;  // wall time
   // CPU time of the program and everything it started (every thread, user + system), measured
   // by the supervisor after all of them ended: a figure the program cannot forge (time rule).
   double cpu_seconds = 0.0;
   std::string output;              // stdout and stderr, interleaved, first output_bytes_kept
   std::uint64_t output_bytes = 0;  // how much was written in all
   bool output_truncated() const { return output_bytes > output.size(); }
-  std::string launch_error;        // if LaunchFailed
-  std::string reply;               // what came through the reply pipe, if Limits::reply_pipe
-  bool reply_over_cap = false;     // more than Limits::reply_bytes_kept arrived: reply dropped
+  std::string launch_error;     // if LaunchFailed
+  std::string reply;            // what came through the reply pipe, if Limits::reply_pipe
+  bool reply_over_cap = false;  // more than Limits::reply_bytes_kept arrived: reply dropped
 };
 
 // Runs argv[0] with arguments argv[1..] in working directory `cwd`, stdin from /dev/null,

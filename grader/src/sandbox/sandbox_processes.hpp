@@ -20,10 +20,10 @@ namespace grader::sandbox {
 struct StatusRecord {
   enum Kind : std::int32_t { Started = 1, Finished = 2, SupervisorFailed = 3 };
   std::int32_t kind = 0;
-  std::int32_t pid = 0;         // P, in Started
-  std::int32_t wait_status = 0; // P's status from waitpid, in Finished
-  std::int32_t timed_out = 0;   // 1 if S killed P at the deadline
-  std::int32_t exec_errno = 0;  // non-zero if P could not exec
+  std::int32_t pid = 0;          // P, in Started
+  std::int32_t wait_status = 0;  // P's status from waitpid, in Finished
+  std::int32_t timed_out = 0;    // 1 if S killed P at the deadline
+  std::int32_t exec_errno = 0;   // non-zero if P could not exec
   // In Finished: the CPU time (user + system, every thread) of P and of every process under
   // it, in microseconds, read by S once all of them are reaped (see supervise).
   std::int64_t cpu_microseconds = 0;

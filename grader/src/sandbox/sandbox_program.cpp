@@ -5,13 +5,13 @@
 #include "sandbox_processes.hpp"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
-#include <sys/syscall.h>
 #include <signal.h>
-#include <grp.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -67,7 +67,8 @@ bool set_limit(int resource, std::uint64_t value) {
   }
 
   const int null_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-  if (null_fd < 0 || ::dup2(null_fd, 0) != 0 || ::dup2(out_w, 1) != 1 || ::dup2(out_w, 2) != 2) fail();
+  if (null_fd < 0 || ::dup2(null_fd, 0) != 0 || ::dup2(out_w, 1) != 1 || ::dup2(out_w, 2) != 2)
+    fail();
   // Every descriptor that must survive moves up out of the way first (so that no target
   // number overwrites a source), then down to its number. The exec-error pipe stays up there,
   // close-on-exec; everything else above 2 goes.
@@ -98,7 +99,9 @@ bool set_limit(int resource, std::uint64_t value) {
   if (plan.limits.run_as_uid != 0 && ::geteuid() == 0) {
     // Groups first, then the group id, then the user id: after setuid nothing else may change.
     const unsigned id = plan.limits.run_as_uid;
-    if (!set_limit(RLIMIT_NPROC, 256) || ::setgroups(0, nullptr) != 0 || ::setgid(id) != 0 || ::setuid(id) != 0) fail();
+    if (!set_limit(RLIMIT_NPROC, 256) || ::setgroups(0, nullptr) != 0 || ::setgid(id) != 0 ||
+        ::setuid(id) != 0)
+      fail();
   }
 
   if (!plan.cwd.empty() && ::chdir(plan.cwd.c_str()) != 0) fail();
@@ -112,8 +115,10 @@ bool set_limit(int resource, std::uint64_t value) {
   if (!plan.limits.seccomp_program.empty()) {
     // The filter lasts across exec and cannot be lifted by anything the program does.
     sock_fprog prog{};
-    prog.len = static_cast<unsigned short>(plan.limits.seccomp_program.size() / sizeof(sock_filter));
-    prog.filter = reinterpret_cast<sock_filter*>(const_cast<std::uint8_t*>(plan.limits.seccomp_program.data()));
+    prog.len =
+        static_cast<unsigned short>(plan.limits.seccomp_program.size() / sizeof(sock_filter));
+    prog.filter = reinterpret_cast<sock_filter*>(
+        const_cast<std::uint8_t*>(plan.limits.seccomp_program.data()));
     if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
         ::syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0)
       fail();

@@ -68,7 +68,8 @@ void kill_children() {
     int n = 0;
     keep[n++] = out_w;
     keep[n++] = status_w;
-    for (std::size_t i = 0; i < plan.pass.size() && i < kMaxPass; ++i) keep[n++] = plan.pass[i].first;
+    for (std::size_t i = 0; i < plan.pass.size() && i < kMaxPass; ++i)
+      keep[n++] = plan.pass[i].first;
     close_all_except(keep, n);
   }
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);
@@ -168,8 +169,9 @@ void kill_children() {
   StatusRecord r;
   r.kind = StatusRecord::Finished;
   r.wait_status = status;
-  r.cpu_microseconds = (static_cast<std::int64_t>(usage.ru_utime.tv_sec) + usage.ru_stime.tv_sec) * 1000000 +
-                       usage.ru_utime.tv_usec + usage.ru_stime.tv_usec;
+  r.cpu_microseconds =
+      (static_cast<std::int64_t>(usage.ru_utime.tv_sec) + usage.ru_stime.tv_sec) * 1000000 +
+      usage.ru_utime.tv_usec + usage.ru_stime.tv_usec;
   r.timed_out = timed_out ? 1 : 0;
   int e = 0;
   ssize_t n;

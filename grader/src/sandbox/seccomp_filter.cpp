@@ -63,8 +63,8 @@ std::vector<std::uint8_t> build(FilterPurpose purpose) {
   // for x86_64 numbers: libseccomp's default is to kill on a foreign architecture.
   for (const char* name : kRefused) add(ctx, SCMP_ACT_ERRNO(EPERM), name);
 
-  const std::uint64_t ns_flags_each[] = {CLONE_NEWNS, CLONE_NEWCGROUP, CLONE_NEWUTS, CLONE_NEWIPC,
-                                          CLONE_NEWUSER, CLONE_NEWPID, CLONE_NEWNET};
+  const std::uint64_t ns_flags_each[] = {CLONE_NEWNS,   CLONE_NEWCGROUP, CLONE_NEWUTS, CLONE_NEWIPC,
+                                         CLONE_NEWUSER, CLONE_NEWPID,    CLONE_NEWNET};
   // clone3 passes its flags in memory, where a filter cannot read them: say it does not
   // exist, and the C library falls back to clone, whose flags the rules below can see.
   add(ctx, SCMP_ACT_ERRNO(ENOSYS), "clone3");
@@ -93,7 +93,8 @@ std::vector<std::uint8_t> build(FilterPurpose purpose) {
     const off_t size = ::lseek(fd, 0, SEEK_END);
     // Not rewound, the read below would give an empty program (and every sandbox a refusal).
     if (size < 0 || ::lseek(fd, 0, SEEK_SET) != 0)
-      throw std::runtime_error(std::string("cannot read back the seccomp program: ") + std::strerror(errno));
+      throw std::runtime_error(std::string("cannot read back the seccomp program: ") +
+                               std::strerror(errno));
     program.resize(static_cast<std::size_t>(size));
     std::size_t got = 0;
     while (got < program.size()) {

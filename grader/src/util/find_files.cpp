@@ -187,7 +187,8 @@ std::string copy_submission_file(const fs::path& root, const std::string& relati
   if (!within_limits(from.get(), relative, max_bytes, "a file", out, size)) return out.problem;
   std::error_code ec;
   fs::remove(destination, ec);  // a link there is removed, not written through (O_NOFOLLOW below)
-  const UniqueFd to(::open(destination.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+  const UniqueFd to(
+      ::open(destination.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
   if (!to.valid())
     return relative + ": cannot be copied to " + destination.string() + " (" +
            std::strerror(errno) + ")";

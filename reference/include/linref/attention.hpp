@@ -47,9 +47,8 @@ struct DecodeStep {
   Vector z;  // (d_phi)
 };
 // One decode step from the state after t-1 tokens; inputs are not changed.
-DecodeStep linear_attention_step(const Matrix& S, const Vector& z, const Vector& q,
-                                 const Vector& k, const Vector& v, const FeatureMap& phi,
-                                 double eps = 1e-6);
+DecodeStep linear_attention_step(const Matrix& S, const Vector& z, const Vector& q, const Vector& k,
+                                 const Vector& v, const FeatureMap& phi, double eps = 1e-6);
 
 // Normalized linear attention (TransNormer style): no denominator; each output row is
 // divided by its root mean square, o / sqrt(mean(o^2) + eps). Causal or not.

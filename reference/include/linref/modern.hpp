@@ -22,7 +22,7 @@ Matrix silu(const Matrix& X);
 //   S(t) = gamma S(t-1) + outer(silu(k(t)), silu(v(t)))      S: (d_k, d_v)
 //   y_t = S_t^T silu(q_t)                            y: (d_v)
 //   o_t = gain .* y_t / sqrt(mean_j y_tj^2 + eps)    mean over the d_v entries of y_t
-Matrix decayed_normalized_attention(const Matrix& Q, const Matrix& K, const Matrix& V,
-                                    double gamma, const Vector& gain, double eps = 1e-6);
+Matrix decayed_normalized_attention(const Matrix& Q, const Matrix& K, const Matrix& V, double gamma,
+                                    const Vector& gain, double eps = 1e-6);
 
 }  // namespace linref

@@ -12,12 +12,12 @@ class Rng {
  public:
   explicit Rng(std::uint64_t seed);
 
-  double uniform();                        // in [0, 1), 53 random bits
-  double normal();                         // standard normal
-  double chi(int dof);                     // norm of a dof-dimensional standard normal vector
+  double uniform();     // in [0, 1), 53 random bits
+  double normal();      // standard normal
+  double chi(int dof);  // norm of a dof-dimensional standard normal vector
   Matrix normal_matrix(Eigen::Index rows, Eigen::Index cols);  // i.i.d. N(0, 1)
   Vector normal_vector(Eigen::Index n);
-  Matrix unit_rows(Eigen::Index rows, Eigen::Index cols);      // rows uniform on the sphere
+  Matrix unit_rows(Eigen::Index rows, Eigen::Index cols);  // rows uniform on the sphere
   std::uint64_t next_u64();
 
  private:

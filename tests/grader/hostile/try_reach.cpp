@@ -6,8 +6,8 @@
 //   try_reach setns         setns(-1, 0): EBADF from the kernel, EPERM when a filter refuses it
 //   try_reach env NAME      exits 1 when the variable NAME is set in its environment, 0 when not
 #include <cerrno>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <fcntl.h>
 #include <sched.h>
 #include <sys/socket.h>

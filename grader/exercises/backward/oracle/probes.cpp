@@ -7,13 +7,16 @@ namespace grader::backward {
 json grad_calls(const std::vector<GradCase>& cases) {
   json calls = json::array();
   for (const GradCase& c : cases)
-    calls.push_back(json{{"FQ", wire::from_matrix(c.FQ)}, {"FK", wire::from_matrix(c.FK)},
-                         {"V", wire::from_matrix(c.V)}, {"dO", wire::from_matrix(c.dO)},
+    calls.push_back(json{{"FQ", wire::from_matrix(c.FQ)},
+                         {"FK", wire::from_matrix(c.FK)},
+                         {"V", wire::from_matrix(c.V)},
+                         {"dO", wire::from_matrix(c.dO)},
                          {"eps", c.eps}});
   return calls;
 }
 
-GradCase random_case(linref::Rng& rng, Eigen::Index T, Eigen::Index d_phi, Eigen::Index d_v, double eps) {
+GradCase random_case(linref::Rng& rng, Eigen::Index T, Eigen::Index d_phi, Eigen::Index d_v,
+                     double eps) {
   Matrix FQ = random_positive_matrix(rng, T, d_phi), FK = random_positive_matrix(rng, T, d_phi);
   Matrix V = random_matrix(rng, T, d_v);
   return {FQ, FK, V, random_matrix(rng, T, d_v), eps};

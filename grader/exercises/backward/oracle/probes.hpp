@@ -18,7 +18,8 @@ struct GradCase {
 
 json grad_calls(const std::vector<GradCase>& cases);
 // Positive features, as a positive feature map gives: |N(0, 1)| + 0.1.
-GradCase random_case(linref::Rng& rng, Eigen::Index T, Eigen::Index d_phi, Eigen::Index d_v, double eps);
+GradCase random_case(linref::Rng& rng, Eigen::Index T, Eigen::Index d_phi, Eigen::Index d_v,
+                     double eps);
 
 json calls_single_token(std::uint64_t seed);
 json calls_hand_example(std::uint64_t seed);  // the textbook's three tokens, as features

@@ -20,27 +20,31 @@ const std::string kFn = "causal_linear_attention_backward";
 struct Out {
   Matrix dFQ, dFK, dV;
 };
-using Grad = std::function<Out(const Matrix& FQ, const Matrix& FK, const Matrix& V, const Matrix& dO, double eps)>;
+using Grad = std::function<Out(const Matrix& FQ, const Matrix& FK, const Matrix& V,
+                               const Matrix& dO, double eps)>;
 
 fake::Impl impl(Grad f) {
   return [f](const json& a) {
-    const Out g = f(wire::to_matrix(a.at("FQ")), wire::to_matrix(a.at("FK")), wire::to_matrix(a.at("V")),
-                    wire::to_matrix(a.at("dO")), a.at("eps").get<double>());
-    return json{{"dFQ", wire::from_matrix(g.dFQ)}, {"dFK", wire::from_matrix(g.dFK)}, {"dV", wire::from_matrix(g.dV)}};
+    const Out g =
+        f(wire::to_matrix(a.at("FQ")), wire::to_matrix(a.at("FK")), wire::to_matrix(a.at("V")),
+          wire::to_matrix(a.at("dO")), a.at("eps").get<double>());
+    return json{{"dFQ", wire::from_matrix(g.dFQ)},
+                {"dFK", wire::from_matrix(g.dFK)},
+                {"dV", wire::from_matrix(g.dV)}};
   };
 }
 
 struct Twist {
-  bool no_normalizer = false;   // the denominator's derivative left out
+  bool no_normalizer = false;       // the denominator's derivative left out
   bool no_normalizer_keys = false;  // ... of dFK only
-  bool strict_keys = false;     // dFK_s, dV_s summed over t > s
-  bool keys_reversed = false;   // dFK_s, dV_s summed over t <= s
-  bool eps_dropped = false;     // D_t without eps
+  bool strict_keys = false;         // dFK_s, dV_s summed over t > s
+  bool keys_reversed = false;       // dFK_s, dV_s summed over t <= s
+  bool eps_dropped = false;         // D_t without eps
 };
 
-// The gradients entry by entry from the chain rule over token pairs: o_t = sum_{s<=t} k_ts v_s / D_t,
-// k_ts = a_t . b_s, D_t = sum_{s<=t} k_ts + eps. dL/dk_ts = (g_t . v_s - g_t . o_t) / D_t for s <= t.
-// O(T^2), which is fine for the small probes; the key sums' range can be twisted.
+// The gradients entry by entry from the chain rule over token pairs: o_t = sum_{s<=t} k_ts v_s /
+// D_t, k_ts = a_t . b_s, D_t = sum_{s<=t} k_ts + eps. dL/dk_ts = (g_t . v_s - g_t . o_t) / D_t for
+// s <= t. O(T^2), which is fine for the small probes; the key sums' range can be twisted.
 Grad pairwise(Twist tw) {
   return [tw](const Matrix& FQ, const Matrix& FK, const Matrix& V, const Matrix& dO, double eps) {
     const Eigen::Index T = FQ.rows();
@@ -61,7 +65,7 @@ Grad pairwise(Twist tw) {
         const double k = FQ.row(t).dot(FK.row(s));
         const double via_num = dO.row(t).dot(V.row(s)) / D(t);
         const double via_den = tw.no_normalizer ? 0.0 : -dO.row(t).dot(O.row(t)) / D(t);
-        const double dk = via_num + via_den;  // dL/dk_ts
+        const double dk = via_num + via_den;         // dL/dk_ts
         if (s <= t) g.dFQ.row(t) += dk * FK.row(s);  // queries: always the true range
         const bool key_range = tw.keys_reversed ? s >= t : (tw.strict_keys ? s < t : s <= t);
         if (key_range) {
@@ -134,14 +138,16 @@ TEST_CASE("checks/backward: when only dFK lacks the normalizer's term, dFQ is no
 TEST_CASE("checks/backward: sums the wrong way in time, and a strict t > s, are named") {
   Twist tw;
   tw.keys_reversed = true;
-  expect_named(all(pairwise(tw)), "backward/random", "the sums for dFK and dV run the wrong way in time");
+  expect_named(all(pairwise(tw)), "backward/random",
+               "the sums for dFK and dV run the wrong way in time");
   tw = Twist{};
   tw.strict_keys = true;
   const auto v = all(pairwise(tw));
   expect_named(v, "backward/hand-example", "a strict inequality where t >= s is meant");
   expect_named(v, "backward/single-token", "a strict inequality where t >= s is meant");
   // The query side the wrong way: dFQ from the sums over s >= t (via the true pairs' dk).
-  const Grad queries_reversed = [](const Matrix& FQ, const Matrix& FK, const Matrix& V, const Matrix& dO, double eps) {
+  const Grad queries_reversed = [](const Matrix& FQ, const Matrix& FK, const Matrix& V,
+                                   const Matrix& dO, double eps) {
     Out g = kCorrect(FQ, FK, V, dO, eps);
     const Eigen::Index T = FQ.rows();
     for (Eigen::Index t = 0; t < T; ++t) {
@@ -155,21 +161,25 @@ TEST_CASE("checks/backward: sums the wrong way in time, and a strict t > s, are 
       o /= D;
       num_dot = dO.row(t).dot(o);
       Vector row = Vector::Zero(FQ.cols());
-      for (Eigen::Index s = t; s < T; ++s) row += (dO.row(t).dot(V.row(s)) - num_dot) / D * FK.row(s).transpose();
+      for (Eigen::Index s = t; s < T; ++s)
+        row += (dO.row(t).dot(V.row(s)) - num_dot) / D * FK.row(s).transpose();
       g.dFQ.row(t) = row.transpose();
     }
     return g;
   };
-  expect_named(all(queries_reversed), "backward/random", "the sums for dFQ run the wrong way in time");
+  expect_named(all(queries_reversed), "backward/random",
+               "the sums for dFQ run the wrong way in time");
 }
 
 TEST_CASE("checks/backward: dFQ and dFK swapped, or dFK transposed, are named") {
-  const Grad swapped = [](const Matrix& FQ, const Matrix& FK, const Matrix& V, const Matrix& dO, double eps) {
+  const Grad swapped = [](const Matrix& FQ, const Matrix& FK, const Matrix& V, const Matrix& dO,
+                          double eps) {
     const Out g = kCorrect(FQ, FK, V, dO, eps);
     return Out{g.dFK, g.dFQ, g.dV};
   };
   expect_named(all(swapped), "backward/random", "dFQ and dFK are swapped");
-  const Grad transposed = [](const Matrix& FQ, const Matrix& FK, const Matrix& V, const Matrix& dO, double eps) {
+  const Grad transposed = [](const Matrix& FQ, const Matrix& FK, const Matrix& V, const Matrix& dO,
+                             double eps) {
     const Out g = kCorrect(FQ, FK, V, dO, eps);
     return Out{g.dFQ, g.dFK.transpose(), g.dV};
   };
@@ -204,7 +214,8 @@ TEST_CASE("checks/backward: the memory rule's budget and hint") {
   CHECK(fake::judge_with(time, fake::reference(kFn), time.seed).passed);
 }
 
-TEST_CASE("checks/backward: central differences are judged at 1e-6, and a near miss of that fails") {
+TEST_CASE(
+    "checks/backward: central differences are judged at 1e-6, and a near miss of that fails") {
   // Central differences with h = 1e-5 are themselves off by about 1e-9, so this check allows
   // 1e-6 (absolute and relative): 0.4 of that on every entry passes, 2 times it on one fails.
   const grader::Check& c = fake::check("backward", "backward/central-differences");

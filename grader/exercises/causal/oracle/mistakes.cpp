@@ -48,83 +48,87 @@ std::vector<Suspect> sequence_suspects(const Matrix& FQ, const Matrix& FK, const
   std::vector<Suspect> out;
   const Eigen::Index d_phi = FQ.cols(), d_v = V.cols();
   const bool parallel = form == Form::Parallel;
-  out.push_back({parallel
-                     ? "the mask drops the diagonal (keeps s < t instead of s <= t), so no token "
-                       "is part of its own sum (with eps = 0 that makes o_1 = 0/0 = NaN). Zero "
-                       "only the entries above the diagonal."
-                     : "the state is read before token t is added, so no token is part of its "
-                       "own sum (with eps = 0 that makes o_1 = 0/0 = NaN). Add phi(k_t) v_t^T "
-                       "and phi(k_t) first, then read.",
-                 run(FQ, FK, V, [eps](const Matrix&, const Vector&, const Matrix& Sp,
-                                      const Vector& zp, const Vector& fq, Eigen::Index) {
-                   return Vector(Sp.transpose() * fq / (zp.dot(fq) + eps));
-                 })});
+  out.push_back(
+      {parallel ? "the mask drops the diagonal (keeps s < t instead of s <= t), so no token "
+                  "is part of its own sum (with eps = 0 that makes o_1 = 0/0 = NaN). Zero "
+                  "only the entries above the diagonal."
+                : "the state is read before token t is added, so no token is part of its "
+                  "own sum (with eps = 0 that makes o_1 = 0/0 = NaN). Add phi(k_t) v_t^T "
+                  "and phi(k_t) first, then read.",
+       run(FQ, FK, V,
+           [eps](const Matrix&, const Vector&, const Matrix& Sp, const Vector& zp, const Vector& fq,
+                 Eigen::Index) { return Vector(Sp.transpose() * fq / (zp.dot(fq) + eps)); })});
   if (d_phi == d_v && !parallel) {
-    out.push_back({"the state is used transposed: the read computes S_t phi(q_t) instead of "
-                   "S_t^T phi(q_t). With d_phi = d_v the shapes still fit, so only the values "
-                   "show it; with d_phi != d_v Eigen's shape check would stop the program.",
-                   run(FQ, FK, V, [eps](const Matrix& S, const Vector& z, const Matrix&,
-                                        const Vector&, const Vector& fq, Eigen::Index) {
-                     return Vector(S * fq / (z.dot(fq) + eps));
-                   })});
+    out.push_back(
+        {"the state is used transposed: the read computes S_t phi(q_t) instead of "
+         "S_t^T phi(q_t). With d_phi = d_v the shapes still fit, so only the values "
+         "show it; with d_phi != d_v Eigen's shape check would stop the program.",
+         run(FQ, FK, V,
+             [eps](const Matrix& S, const Vector& z, const Matrix&, const Vector&, const Vector& fq,
+                   Eigen::Index) { return Vector(S * fq / (z.dot(fq) + eps)); })});
   }
-  out.push_back({"each output is divided by the sum of its own entries (a sum over the value "
-                 "axis) instead of by z_t^T phi(q_t), the kernel summed over the keys s <= t.",
-                 run(FQ, FK, V, [eps](const Matrix& S, const Vector&, const Matrix&,
-                                      const Vector&, const Vector& fq, Eigen::Index) {
-                   const Vector num = S.transpose() * fq;
-                   return Vector(num / (num.sum() + eps));
-                 })});
-  out.push_back({"the denominator sums phi(q_t) over the feature axis instead of summing the "
-                 "kernel over the keys; it should be z_t^T phi(q_t) + eps.",
-                 run(FQ, FK, V, [eps](const Matrix& S, const Vector&, const Matrix&,
-                                      const Vector&, const Vector& fq, Eigen::Index) {
-                   return Vector(S.transpose() * fq / (fq.sum() + eps));
-                 })});
-  out.push_back({"the denominator sums z_t over the feature axis and leaves phi(q_t) out; it "
-                 "should be the dot product z_t^T phi(q_t) + eps.",
-                 run(FQ, FK, V, [eps](const Matrix& S, const Vector& z, const Matrix&,
-                                      const Vector&, const Vector& fq, Eigen::Index) {
-                   return Vector(S.transpose() * fq / (z.sum() + eps));
-                 })});
-  out.push_back({"the division by z_t^T phi(q_t) + eps is missing: the output is the bare "
-                 "numerator S_t^T phi(q_t).",
-                 run(FQ, FK, V, [](const Matrix& S, const Vector&, const Matrix&, const Vector&,
-                                   const Vector& fq, Eigen::Index) {
-                   return Vector(S.transpose() * fq);
-                 })});
+  out.push_back(
+      {"each output is divided by the sum of its own entries (a sum over the value "
+       "axis) instead of by z_t^T phi(q_t), the kernel summed over the keys s <= t.",
+       run(FQ, FK, V,
+           [eps](const Matrix& S, const Vector&, const Matrix&, const Vector&, const Vector& fq,
+                 Eigen::Index) {
+             const Vector num = S.transpose() * fq;
+             return Vector(num / (num.sum() + eps));
+           })});
+  out.push_back(
+      {"the denominator sums phi(q_t) over the feature axis instead of summing the "
+       "kernel over the keys; it should be z_t^T phi(q_t) + eps.",
+       run(FQ, FK, V,
+           [eps](const Matrix& S, const Vector&, const Matrix&, const Vector&, const Vector& fq,
+                 Eigen::Index) { return Vector(S.transpose() * fq / (fq.sum() + eps)); })});
+  out.push_back(
+      {"the denominator sums z_t over the feature axis and leaves phi(q_t) out; it "
+       "should be the dot product z_t^T phi(q_t) + eps.",
+       run(FQ, FK, V,
+           [eps](const Matrix& S, const Vector& z, const Matrix&, const Vector&, const Vector& fq,
+                 Eigen::Index) { return Vector(S.transpose() * fq / (z.sum() + eps)); })});
+  out.push_back(
+      {"the division by z_t^T phi(q_t) + eps is missing: the output is the bare "
+       "numerator S_t^T phi(q_t).",
+       run(FQ, FK, V,
+           [](const Matrix& S, const Vector&, const Matrix&, const Vector&, const Vector& fq,
+              Eigen::Index) { return Vector(S.transpose() * fq); })});
   if (eps != 0.0) {
-    out.push_back({"eps is not in the denominator. It must be added exactly as written, "
-                   "z_t^T phi(q_t) + eps; with a large eps the difference is plain to see.",
-                   run(FQ, FK, V, [](const Matrix& S, const Vector& z, const Matrix&,
-                                     const Vector&, const Vector& fq, Eigen::Index) {
-                     return Vector(S.transpose() * fq / z.dot(fq));
-                   })});
+    out.push_back(
+        {"eps is not in the denominator. It must be added exactly as written, "
+         "z_t^T phi(q_t) + eps; with a large eps the difference is plain to see.",
+         run(FQ, FK, V,
+             [](const Matrix& S, const Vector& z, const Matrix&, const Vector&, const Vector& fq,
+                Eigen::Index) { return Vector(S.transpose() * fq / z.dot(fq)); })});
     out.push_back({"eps is added to the numerator as well; only the denominator gets it.",
-                   run(FQ, FK, V, [eps](const Matrix& S, const Vector& z, const Matrix&,
-                                        const Vector&, const Vector& fq, Eigen::Index) {
-                     return Vector(((S.transpose() * fq).array() + eps) / (z.dot(fq) + eps));
-                   })});
-    out.push_back({"eps is added to every kernel value phi(q_t)^T phi(k_s) instead of once to "
-                   "each row's sum.",
-                   [&] {
-                     // Numerator gains eps * sum_{s<=t} v_s, denominator t * eps.
-                     Vector vsum = Vector::Zero(d_v);
-                     return run(FQ, FK, V, [eps, &V, vsum](const Matrix& S, const Vector& z,
-                                                           const Matrix&, const Vector&,
-                                                           const Vector& fq,
-                                                           Eigen::Index t) mutable {
-                       vsum += V.row(t - 1).transpose();
-                       return Vector((S.transpose() * fq + eps * vsum) /
-                                     (z.dot(fq) + static_cast<double>(t) * eps));
-                     });
-                   }()});
-    out.push_back({"eps is added to the output after the division instead of to the "
-                   "denominator.",
-                   run(FQ, FK, V, [eps](const Matrix& S, const Vector& z, const Matrix&,
-                                        const Vector&, const Vector& fq, Eigen::Index) {
-                     return Vector((S.transpose() * fq / z.dot(fq)).array() + eps);
-                   })});
+                   run(FQ, FK, V,
+                       [eps](const Matrix& S, const Vector& z, const Matrix&, const Vector&,
+                             const Vector& fq, Eigen::Index) {
+                         return Vector(((S.transpose() * fq).array() + eps) / (z.dot(fq) + eps));
+                       })});
+    out.push_back(
+        {"eps is added to every kernel value phi(q_t)^T phi(k_s) instead of once to "
+         "each row's sum.",
+         [&] {
+           // Numerator gains eps * sum_{s<=t} v_s, denominator t * eps.
+           Vector vsum = Vector::Zero(d_v);
+           return run(FQ, FK, V,
+                      [eps, &V, vsum](const Matrix& S, const Vector& z, const Matrix&,
+                                      const Vector&, const Vector& fq, Eigen::Index t) mutable {
+                        vsum += V.row(t - 1).transpose();
+                        return Vector((S.transpose() * fq + eps * vsum) /
+                                      (z.dot(fq) + static_cast<double>(t) * eps));
+                      });
+         }()});
+    out.push_back(
+        {"eps is added to the output after the division instead of to the "
+         "denominator.",
+         run(FQ, FK, V,
+             [eps](const Matrix& S, const Vector& z, const Matrix&, const Vector&, const Vector& fq,
+                   Eigen::Index) {
+               return Vector((S.transpose() * fq / z.dot(fq)).array() + eps);
+             })});
   }
   if (FQ.rows() > 1) {
     Matrix FK_sum = FK.colwise().sum();  // 1 x d_phi
@@ -135,10 +139,14 @@ std::vector<Suspect> sequence_suspects(const Matrix& FQ, const Matrix& FK, const
       const Vector fq = FQ.row(t).transpose();
       O.row(t) = (S_all.transpose() * fq / (z_all.dot(fq) + eps)).transpose();
     }
-    out.push_back({"the causal mask is missing: every token attends to all T keys, future ones "
-                   "included.", O});
-    out.push_back({"the mask keeps the wrong triangle: token t attends to the keys s >= t "
-                   "instead of s <= t.", run_backwards(FQ, FK, V, eps)});
+    out.push_back(
+        {"the causal mask is missing: every token attends to all T keys, future ones "
+         "included.",
+         O});
+    out.push_back(
+        {"the mask keeps the wrong triangle: token t attends to the keys s >= t "
+         "instead of s <= t.",
+         run_backwards(FQ, FK, V, eps)});
   }
   return out;
 }
@@ -150,42 +158,56 @@ StepSuspects step_suspects(const Matrix& S_prev, const Vector& z_prev, const Vec
   const Vector z = z_prev + fk;
   const Vector num = S.transpose() * fq;
   const double den = z.dot(fq);
-  out.o.push_back({"o was read from the state before this token was added (S_{t-1}, z_{t-1}); "
-                   "the token must be part of its own sum: update S and z first, then read.",
-                   Matrix(S_prev.transpose() * fq / (z_prev.dot(fq) + eps))});
+  out.o.push_back(
+      {"o was read from the state before this token was added (S_{t-1}, z_{t-1}); "
+       "the token must be part of its own sum: update S and z first, then read.",
+       Matrix(S_prev.transpose() * fq / (z_prev.dot(fq) + eps))});
   if (S.rows() == S.cols())
-    out.o.push_back({"the read uses the state transposed, S_t phi(q_t) instead of "
-                     "S_t^T phi(q_t); the shapes only fit because d_phi = d_v here.",
-                     Matrix(S * fq / (den + eps))});
-  out.o.push_back({"o is divided by the sum of its own entries instead of by "
-                   "z_t^T phi(q_t) + eps.", Matrix(num / (num.sum() + eps))});
-  out.o.push_back({"the denominator sums phi(q_t) over the features instead of taking "
-                   "z_t^T phi(q_t).", Matrix(num / (fq.sum() + eps))});
+    out.o.push_back(
+        {"the read uses the state transposed, S_t phi(q_t) instead of "
+         "S_t^T phi(q_t); the shapes only fit because d_phi = d_v here.",
+         Matrix(S * fq / (den + eps))});
+  out.o.push_back(
+      {"o is divided by the sum of its own entries instead of by "
+       "z_t^T phi(q_t) + eps.",
+       Matrix(num / (num.sum() + eps))});
+  out.o.push_back(
+      {"the denominator sums phi(q_t) over the features instead of taking "
+       "z_t^T phi(q_t).",
+       Matrix(num / (fq.sum() + eps))});
   out.o.push_back({"the division by z_t^T phi(q_t) + eps is missing.", Matrix(num)});
   if (eps != 0.0) {
-    out.o.push_back({"eps is not in the denominator; it must be added as written, "
-                     "z_t^T phi(q_t) + eps.", Matrix(num / den)});
+    out.o.push_back(
+        {"eps is not in the denominator; it must be added as written, "
+         "z_t^T phi(q_t) + eps.",
+         Matrix(num / den)});
     out.o.push_back({"eps is added to the numerator too; only the denominator gets it.",
                      Matrix((num.array() + eps) / (den + eps))});
     out.o.push_back({"eps is added to o after the division instead of to the denominator.",
                      Matrix((num / den).array() + eps)});
   }
-  out.S.push_back({"S is returned transposed, as (d_v, d_phi); the state is (d_phi, d_v) with "
-                   "rows indexing features.", S.transpose()});
-  out.S.push_back({"S is returned unchanged: the new token's phi(k_t) v_t^T was not added.",
-                   S_prev});
-  out.S.push_back({"only the new token's outer product phi(k_t) v_t^T is returned; it must be "
-                   "added to the previous state.", fk * v.transpose()});
+  out.S.push_back(
+      {"S is returned transposed, as (d_v, d_phi); the state is (d_phi, d_v) with "
+       "rows indexing features.",
+       S.transpose()});
+  out.S.push_back(
+      {"S is returned unchanged: the new token's phi(k_t) v_t^T was not added.", S_prev});
+  out.S.push_back(
+      {"only the new token's outer product phi(k_t) v_t^T is returned; it must be "
+       "added to the previous state.",
+       fk * v.transpose()});
   if (k.size() == fk.size())
     out.S.push_back({"the raw key k_t was written instead of its features phi(k_t).",
                      S_prev + k * v.transpose()});
-  out.S.push_back({"the outer product is the wrong way round, v_t phi(k_t)^T, added to the "
-                   "state.", S_prev.rows() == S_prev.cols() ? Matrix(S_prev + v * fk.transpose())
-                                                            : Matrix(v * fk.transpose())});
-  out.z.push_back({"z is returned unchanged: phi(k_t) was not added to the normalizer.",
-                   Matrix(z_prev)});
-  out.z.push_back({"only phi(k_t) is returned for z; it must be added to the previous z.",
-                   Matrix(fk)});
+  out.S.push_back(
+      {"the outer product is the wrong way round, v_t phi(k_t)^T, added to the "
+       "state.",
+       S_prev.rows() == S_prev.cols() ? Matrix(S_prev + v * fk.transpose())
+                                      : Matrix(v * fk.transpose())});
+  out.z.push_back(
+      {"z is returned unchanged: phi(k_t) was not added to the normalizer.", Matrix(z_prev)});
+  out.z.push_back(
+      {"only phi(k_t) is returned for z; it must be added to the previous z.", Matrix(fk)});
   if (k.size() == fk.size())
     out.z.push_back({"the raw key k_t was added to z instead of phi(k_t).", Matrix(z_prev + k)});
   return out;

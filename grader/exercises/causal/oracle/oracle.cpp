@@ -1,16 +1,15 @@
 // The oracle of exercise 2, `causal`: each check's calls and what the reference says of
 // them, by check name (the checks, and what they tell the student, are in ../checks.cpp).
 // Oracle side only: it calls the reference, and no student kit has it.
-#include "../../../oracle/makers.hpp"
-#include "../../../src/judge/api_schemas.hpp"
-#include "mistakes.hpp"
-#include "probes.hpp"
 #include "../../../checks/shared/time_rule.hpp"
 #include "../../../common/wire.hpp"
+#include "../../../oracle/makers.hpp"
 #include "../../../src/judge/api_schemas.hpp"
 #include "../../../src/judge/check.hpp"
-#include "../sizes.hpp"
 #include "../../../src/judge/compare.hpp"
+#include "../sizes.hpp"
+#include "mistakes.hpp"
+#include "probes.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -91,11 +90,12 @@ json expect_step(const json& a) {
   const linref::DecodeStep ref = linref::linear_attention_step(S, z, q, k, v, phi, eps);
   const causal::StepSuspects sus =
       causal::step_suspects(S, z, features_of(phi, q), features_of(phi, k), k, v, eps);
-  return json{{"o", wire::from_vector(ref.o)},
-              {"S", wire::from_matrix(ref.S)},
-              {"z", wire::from_vector(ref.z)},
-              {"suspects", {{"o", suspects_json(sus.o)}, {"S", suspects_json(sus.S)},
-                            {"z", suspects_json(sus.z)}}}};
+  return json{
+      {"o", wire::from_vector(ref.o)},
+      {"S", wire::from_matrix(ref.S)},
+      {"z", wire::from_vector(ref.z)},
+      {"suspects",
+       {{"o", suspects_json(sus.o)}, {"S", suspects_json(sus.S)}, {"z", suspects_json(sus.z)}}}};
 }
 
 json calls_step_large_eps(std::uint64_t s) {
@@ -111,10 +111,12 @@ OracleTable make_causal_oracles() {
       {"step/large-eps", {calls_step_large_eps, expect_step}},
       {"step/random-hidden", {calls_step_random_hidden, expect_step}},
       {"recurrent/memory-budget", {calls_memory_budget, expect_recurrent}},
-      {"recurrent/linear-time", time_rule_oracle({calls_linear_time, time_rule_expect(kRecurrent, "Q")})},
+      {"recurrent/linear-time",
+       time_rule_oracle({calls_linear_time, time_rule_expect(kRecurrent, "Q")})},
   };
   // The probes the two whole-sequence forms share, each form's suspects worded for it.
-  for (const auto& [fn, prefix] : {std::pair{kRecurrent, "recurrent"}, std::pair{kParallel, "parallel"}}) {
+  for (const auto& [fn, prefix] :
+       {std::pair{kRecurrent, "recurrent"}, std::pair{kParallel, "parallel"}}) {
     const std::string p = prefix;
     table[p + "/hand-example"] = {calls_hand_example, sequence_expect(fn)};
     table[p + "/single-token"] = {calls_single_token, sequence_expect(fn)};

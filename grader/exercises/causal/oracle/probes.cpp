@@ -20,13 +20,16 @@ AttnCase hand_example() {
 json attn_calls(const std::vector<AttnCase>& cases) {
   json calls = json::array();
   for (const AttnCase& c : cases)
-    calls.push_back(json{{"Q", wire::from_matrix(c.Q)}, {"K", wire::from_matrix(c.K)},
-                         {"V", wire::from_matrix(c.V)}, {"phi", c.phi}, {"eps", c.eps}});
+    calls.push_back(json{{"Q", wire::from_matrix(c.Q)},
+                         {"K", wire::from_matrix(c.K)},
+                         {"V", wire::from_matrix(c.V)},
+                         {"phi", c.phi},
+                         {"eps", c.eps}});
   return with_feature_tables(std::move(calls));
 }
 
-AttnCase random_case(linref::Rng& rng, Eigen::Index T, Eigen::Index d_k, Eigen::Index d_v,
-                     json phi, double eps, double scale) {
+AttnCase random_case(linref::Rng& rng, Eigen::Index T, Eigen::Index d_k, Eigen::Index d_v, json phi,
+                     double eps, double scale) {
   Matrix Q = random_matrix(rng, T, d_k, scale), K = random_matrix(rng, T, d_k, scale);
   return {Q, K, random_matrix(rng, T, d_v), std::move(phi), eps};
 }
@@ -73,9 +76,13 @@ json calls_random_hidden(std::uint64_t s) {
 json step_calls(const std::vector<StepCase>& cases) {
   json calls = json::array();
   for (const StepCase& c : cases)
-    calls.push_back(json{{"S", wire::from_matrix(c.S)}, {"z", wire::from_vector(c.z)},
-                         {"q", wire::from_vector(c.q)}, {"k", wire::from_vector(c.k)},
-                         {"v", wire::from_vector(c.v)}, {"phi", c.phi}, {"eps", c.eps}});
+    calls.push_back(json{{"S", wire::from_matrix(c.S)},
+                         {"z", wire::from_vector(c.z)},
+                         {"q", wire::from_vector(c.q)},
+                         {"k", wire::from_vector(c.k)},
+                         {"v", wire::from_vector(c.v)},
+                         {"phi", c.phi},
+                         {"eps", c.eps}});
   return with_feature_tables(std::move(calls));
 }
 
@@ -95,8 +102,13 @@ StepCase step_after(linref::Rng& rng, Eigen::Index n, Eigen::Index d_k, Eigen::I
     S += fk * vt.transpose();
     z += fk;
   }
-  return {S, z, random_vector(rng, d_k, scale), random_vector(rng, d_k, scale),
-          random_vector(rng, d_v), std::move(phi_json), eps};
+  return {S,
+          z,
+          random_vector(rng, d_k, scale),
+          random_vector(rng, d_k, scale),
+          random_vector(rng, d_v),
+          std::move(phi_json),
+          eps};
 }
 
 json calls_step_from_zero(std::uint64_t s) {
@@ -132,7 +144,8 @@ json calls_step_unequal_sizes(std::uint64_t s) {
 json calls_step_random_hidden(std::uint64_t s) {
   linref::Rng rng(s);
   std::vector<StepCase> cases;
-  for (int i = 0; i < 3; ++i) cases.push_back(step_after(rng, 6 + i, 3, 5, phi_spec("taylor"), 0.0, 0.6));
+  for (int i = 0; i < 3; ++i)
+    cases.push_back(step_after(rng, 6 + i, 3, 5, phi_spec("taylor"), 0.0, 0.6));
   return step_calls(cases);
 }
 

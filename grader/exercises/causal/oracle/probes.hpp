@@ -23,8 +23,8 @@ struct AttnCase {
 // The runner gets Taylor and random features as tables (see with_feature_tables).
 json attn_calls(const std::vector<AttnCase>& cases);
 // Q, K: N(0, 1) * scale; V: N(0, 1); drawn in that order.
-AttnCase random_case(linref::Rng& rng, Eigen::Index T, Eigen::Index d_k, Eigen::Index d_v,
-                     json phi, double eps, double scale);
+AttnCase random_case(linref::Rng& rng, Eigen::Index T, Eigen::Index d_k, Eigen::Index d_v, json phi,
+                     double eps, double scale);
 
 json calls_hand_example(std::uint64_t seed);  // the textbook's three tokens, elu+1, eps = 0
 json calls_single_token(std::uint64_t seed);

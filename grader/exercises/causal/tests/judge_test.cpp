@@ -46,10 +46,9 @@ Form loop(Read read) {
   };
 }
 
-const Form kCorrect = loop([](const Matrix& S, const Vector& z, const Matrix&, const Vector&,
-                              const Vector& fq, double eps) -> Vector {
-  return S.transpose() * fq / (z.dot(fq) + eps);
-});
+const Form kCorrect =
+    loop([](const Matrix& S, const Vector& z, const Matrix&, const Vector&, const Vector& fq,
+            double eps) -> Vector { return S.transpose() * fq / (z.dot(fq) + eps); });
 
 std::map<std::string, grader::Verdict> both(const std::string& fn, Form f) {
   return fake::judge_all("causal", fn, form_impl(std::move(f)));
@@ -59,14 +58,14 @@ std::map<std::string, grader::Verdict> both(const std::string& fn, Form f) {
 
 TEST_CASE("checks/causal: an independent correct loop passes every check of both forms") {
   for (const std::string& fn : {kRec, kPar})
-    for (const auto& [name, verdict] : both(fn, kCorrect)) CHECK_MESSAGE(verdict.passed, name << verdict.message);
+    for (const auto& [name, verdict] : both(fn, kCorrect))
+      CHECK_MESSAGE(verdict.passed, name << verdict.message);
 }
 
 TEST_CASE("checks/causal: reading before writing is named (o_1 = 0/0)") {
-  const Form rbw = loop([](const Matrix&, const Vector&, const Matrix& Sp, const Vector& zp,
-                           const Vector& fq, double eps) -> Vector {
-    return Sp.transpose() * fq / (zp.dot(fq) + eps);
-  });
+  const Form rbw =
+      loop([](const Matrix&, const Vector&, const Matrix& Sp, const Vector& zp, const Vector& fq,
+              double eps) -> Vector { return Sp.transpose() * fq / (zp.dot(fq) + eps); });
   const auto v = both(kRec, rbw);
   expect_named(v, "recurrent/hand-example", "the state is read before token t is added");
   CHECK(contains(v.at("recurrent/hand-example").message, "NaN"));
@@ -95,7 +94,8 @@ TEST_CASE("checks/causal: outputs never written are named by their rows") {
   };
   const auto v = both(kRec, stops);
   expect_named(v, "recurrent/hand-example", "rows 1..2 of O were never written");
-  CHECK(contains(v.at("recurrent/hand-example").message, "leftovers of memory as allocated, such as 4.68e-310"));
+  CHECK(contains(v.at("recurrent/hand-example").message,
+                 "leftovers of memory as allocated, such as 4.68e-310"));
 }
 
 TEST_CASE("checks/causal: a transposed state is named where d_phi = d_v") {
@@ -114,10 +114,9 @@ TEST_CASE("checks/causal: a transposed state is named where d_phi = d_v") {
 }
 
 TEST_CASE("checks/causal: normalizing over the feature axis breaks constant values") {
-  const Form feature_sum = loop([](const Matrix& S, const Vector&, const Matrix&, const Vector&,
-                                   const Vector& fq, double eps) -> Vector {
-    return S.transpose() * fq / (fq.sum() + eps);
-  });
+  const Form feature_sum =
+      loop([](const Matrix& S, const Vector&, const Matrix&, const Vector&, const Vector& fq,
+              double eps) -> Vector { return S.transpose() * fq / (fq.sum() + eps); });
   for (const auto& [fn, prefix] : {std::pair{kRec, "recurrent"}, std::pair{kPar, "parallel"}})
     expect_named(both(fn, feature_sum), std::string(prefix) + "/constant-values",
                  "the denominator sums phi(q_t) over the feature axis");
@@ -126,14 +125,14 @@ TEST_CASE("checks/causal: normalizing over the feature axis breaks constant valu
     const Vector num = S.transpose() * fq;
     return num / (num.sum() + eps);
   });
-  expect_named(both(kRec, value_axis), "recurrent/constant-values", "each output is divided by the sum of its own entries");
+  expect_named(both(kRec, value_axis), "recurrent/constant-values",
+               "each output is divided by the sum of its own entries");
 }
 
 TEST_CASE("checks/causal: a missing eps fails the large-eps checks only, and is named") {
-  const Form no_eps = loop([](const Matrix& S, const Vector& z, const Matrix&, const Vector&,
-                              const Vector& fq, double) -> Vector {
-    return S.transpose() * fq / z.dot(fq);
-  });
+  const Form no_eps =
+      loop([](const Matrix& S, const Vector& z, const Matrix&, const Vector&, const Vector& fq,
+              double) -> Vector { return S.transpose() * fq / z.dot(fq); });
   for (const auto& [fn, prefix] : {std::pair{kRec, "recurrent"}, std::pair{kPar, "parallel"}}) {
     const auto v = both(fn, no_eps);
     for (const auto& [name, verdict] : v)
@@ -195,7 +194,9 @@ fake::Impl step_impl(StepFn f) {
     };
     const StepOut r = f(wire::to_matrix(a.at("S")), wire::to_vector(a.at("z")), feat("q"),
                         feat("k"), wire::to_vector(a.at("v")), a.at("eps").get<double>());
-    return json{{"o", wire::from_vector(r.o)}, {"S", wire::from_matrix(r.S)}, {"z", wire::from_vector(r.z)}};
+    return json{{"o", wire::from_vector(r.o)},
+                {"S", wire::from_matrix(r.S)},
+                {"z", wire::from_vector(r.z)}};
   };
 }
 
@@ -208,7 +209,8 @@ StepOut good_step(const Matrix& S0, const Vector& z0, const Vector& fq, const Ve
 
 }  // namespace
 
-TEST_CASE("checks/causal: an independent correct step passes, and T steps reproduce the recurrence") {
+TEST_CASE(
+    "checks/causal: an independent correct step passes, and T steps reproduce the recurrence") {
   for (const auto& [name, verdict] : fake::judge_all("causal", kStep, step_impl(good_step)))
     CHECK_MESSAGE(verdict.passed, name << verdict.message);
   // The reproduces-recurrent request feeds the right states: its o's stack into the
@@ -227,42 +229,47 @@ TEST_CASE("checks/causal: an independent correct step passes, and T steps reprod
 }
 
 TEST_CASE("checks/causal: the step's mistakes are named") {
-  const auto rbw = fake::judge_all("causal", kStep, step_impl([](const Matrix& S0, const Vector& z0,
-                                                                   const Vector& fq, const Vector& fk,
-                                                                   const Vector& v, double eps) {
-    StepOut r = good_step(S0, z0, fq, fk, v, eps);
-    r.o = S0.transpose() * fq / (z0.dot(fq) + eps);
-    return r;
-  }));
+  const auto rbw =
+      fake::judge_all("causal", kStep,
+                      step_impl([](const Matrix& S0, const Vector& z0, const Vector& fq,
+                                   const Vector& fk, const Vector& v, double eps) {
+                        StepOut r = good_step(S0, z0, fq, fk, v, eps);
+                        r.o = S0.transpose() * fq / (z0.dot(fq) + eps);
+                        return r;
+                      }));
   expect_named(rbw, "step/from-zero", "o was read from the state before this token was added");
   expect_named(rbw, "step/reproduces-recurrent", "o was read from the state before");
 
-  const auto transposed = fake::judge_all("causal", kStep, step_impl([](const Matrix& S0, const Vector& z0,
-                                                                          const Vector& fq, const Vector& fk,
-                                                                          const Vector& v, double eps) {
-    StepOut r = good_step(S0, z0, fq, fk, v, eps);
-    r.S.transposeInPlace();
-    return r;
-  }));
+  const auto transposed =
+      fake::judge_all("causal", kStep,
+                      step_impl([](const Matrix& S0, const Vector& z0, const Vector& fq,
+                                   const Vector& fk, const Vector& v, double eps) {
+                        StepOut r = good_step(S0, z0, fq, fk, v, eps);
+                        r.S.transposeInPlace();
+                        return r;
+                      }));
   expect_named(transposed, "step/unequal-sizes", "S is returned transposed");
-  CHECK(contains(transposed.at("step/unequal-sizes").message, "expected 9 x 4 (d_phi x d_v), got 4 x 9"));
+  CHECK(contains(transposed.at("step/unequal-sizes").message,
+                 "expected 9 x 4 (d_phi x d_v), got 4 x 9"));
 
-  const auto stale_z = fake::judge_all("causal", kStep, step_impl([](const Matrix& S0, const Vector& z0,
-                                                                       const Vector& fq, const Vector& fk,
-                                                                       const Vector& v, double eps) {
-    StepOut r = good_step(S0, z0, fq, fk, v, eps);
-    r.z = z0;
-    return r;
-  }));
+  const auto stale_z =
+      fake::judge_all("causal", kStep,
+                      step_impl([](const Matrix& S0, const Vector& z0, const Vector& fq,
+                                   const Vector& fk, const Vector& v, double eps) {
+                        StepOut r = good_step(S0, z0, fq, fk, v, eps);
+                        r.z = z0;
+                        return r;
+                      }));
   expect_named(stale_z, "step/from-zero", "z is returned unchanged");
 
-  const auto num_eps = fake::judge_all("causal", kStep, step_impl([](const Matrix& S0, const Vector& z0,
-                                                                       const Vector& fq, const Vector& fk,
-                                                                       const Vector& v, double eps) {
-    StepOut r = good_step(S0, z0, fq, fk, v, eps);
-    r.o = ((r.S.transpose() * fq).array() + eps).matrix() / (r.z.dot(fq) + eps);
-    return r;
-  }));
+  const auto num_eps =
+      fake::judge_all("causal", kStep,
+                      step_impl([](const Matrix& S0, const Vector& z0, const Vector& fq,
+                                   const Vector& fk, const Vector& v, double eps) {
+                        StepOut r = good_step(S0, z0, fq, fk, v, eps);
+                        r.o = ((r.S.transpose() * fq).array() + eps).matrix() / (r.z.dot(fq) + eps);
+                        return r;
+                      }));
   for (const auto& [name, verdict] : num_eps)
     if (name != "step/large-eps") CHECK_MESSAGE(verdict.passed, name);
   expect_named(num_eps, "step/large-eps", "eps is added to the numerator too");

@@ -14,7 +14,8 @@ Matrix chunked(const Matrix& FQ, const Matrix& FK, const Matrix& V, Eigen::Index
   for (Eigen::Index start = 0; start < T; start += C) {
     const Eigen::Index c = std::min(C, T - start);
     if (slip.drop_last && c < C) break;
-    const Matrix Qc = FQ.middleRows(start, c), Kc = FK.middleRows(start, c), Vc = V.middleRows(start, c);
+    const Matrix Qc = FQ.middleRows(start, c), Kc = FK.middleRows(start, c),
+                 Vc = V.middleRows(start, c);
     Matrix A = Qc * Kc.transpose();  // (c, c)
     if (slip.strict) A.triangularView<Eigen::Upper>().setZero();
     else if (slip.upper) A.triangularView<Eigen::StrictlyLower>().setZero();
@@ -25,9 +26,11 @@ Matrix chunked(const Matrix& FQ, const Matrix& FK, const Matrix& V, Eigen::Index
       S_read += Kc.transpose() * Vc;
       z_read += Kc.colwise().sum().transpose();
     }
-    const Matrix num = (slip.transposed ? Matrix(Qc * S_read.transpose()) : Matrix(Qc * S_read)) + A * Vc;
+    const Matrix num =
+        (slip.transposed ? Matrix(Qc * S_read.transpose()) : Matrix(Qc * S_read)) + A * Vc;
     const Vector den = Qc * z_read + A.rowwise().sum();
-    O.middleRows(start, c) = (num.array() + slip.eps_num).colwise() / (den.array() + slip.eps_times * eps);
+    O.middleRows(start, c) =
+        (num.array() + slip.eps_num).colwise() / (den.array() + slip.eps_times * eps);
     if (slip.carry_S) S += Kc.transpose() * Vc;
     if (slip.carry_z) z += Kc.colwise().sum().transpose();
   }

@@ -21,8 +21,8 @@ struct ChunkCase {
 // Taylor and random features travel as tables (see with_feature_tables).
 json chunk_calls(const std::vector<ChunkCase>& cases);
 // Q, K: N(0, 1) * scale; V: N(0, 1); drawn in that order.
-ChunkCase random_case(linref::Rng& rng, Eigen::Index T, Eigen::Index d_k, Eigen::Index d_v, json phi,
-                      Eigen::Index chunk, double eps, double scale);
+ChunkCase random_case(linref::Rng& rng, Eigen::Index T, Eigen::Index d_k, Eigen::Index d_v,
+                      json phi, Eigen::Index chunk, double eps, double scale);
 
 json calls_hand_example(std::uint64_t seed);  // the textbook's three tokens, chunks of 1 to 4
 json calls_uneven_last_chunk(std::uint64_t seed);

@@ -24,9 +24,10 @@ using Form = std::function<Matrix(const Matrix& FQ, const Matrix& FK, const Matr
 fake::Impl impl(Form f) {
   return [f](const json& a) {
     const linref::FeatureMap phi = fake::phi_of(a.at("phi"));
-    return json{{"O", wire::from_matrix(f(phi(wire::to_matrix(a.at("Q"))), phi(wire::to_matrix(a.at("K"))),
-                                          wire::to_matrix(a.at("V")), a.at("chunk").get<Eigen::Index>(),
-                                          a.at("eps").get<double>()))}};
+    return json{
+        {"O", wire::from_matrix(f(phi(wire::to_matrix(a.at("Q"))), phi(wire::to_matrix(a.at("K"))),
+                                  wire::to_matrix(a.at("V")), a.at("chunk").get<Eigen::Index>(),
+                                  a.at("eps").get<double>()))}};
   };
 }
 
@@ -72,19 +73,23 @@ Form tokenwise(Twist tw) {
 
 const Form kCorrect = tokenwise({});
 
-std::map<std::string, grader::Verdict> all(Form f) { return fake::judge_all("chunkwise", kFn, impl(std::move(f))); }
+std::map<std::string, grader::Verdict> all(Form f) {
+  return fake::judge_all("chunkwise", kFn, impl(std::move(f)));
+}
 
 }  // namespace
 
 TEST_CASE("checks/chunkwise: an independent correct form passes every check") {
-  for (const auto& [name, verdict] : all(kCorrect)) CHECK_MESSAGE(verdict.passed, name << verdict.message);
+  for (const auto& [name, verdict] : all(kCorrect))
+    CHECK_MESSAGE(verdict.passed, name << verdict.message);
 }
 
 TEST_CASE("checks/chunkwise: the state folded in before the chunk's own product is named") {
   Twist tw;
   tw.fold_first = true;
   const auto v = all(tokenwise(tw));
-  expect_named(v, "chunkwise/hand-example", "the chunk was folded into the state before its own outputs");
+  expect_named(v, "chunkwise/hand-example",
+               "the chunk was folded into the state before its own outputs");
   CHECK(contains(v.at("chunkwise/hand-example").message, "counted twice"));
   expect_named(v, "chunkwise/uneven-last-chunk", "the chunk was folded into the state");
 }
@@ -111,12 +116,15 @@ TEST_CASE("checks/chunkwise: z, or S, not carried across chunks is named, and on
   expect_named(all(tokenwise(tw)), "chunkwise/uneven-last-chunk", "neither S nor z is carried");
 }
 
-TEST_CASE("checks/chunkwise: the last, shorter chunk dropped is named, also when its rows hold garbage") {
+TEST_CASE(
+    "checks/chunkwise: the last, shorter chunk dropped is named, also when its rows hold garbage") {
   // Only whole chunks: T / chunk of them, rows after them left at zero.
-  const Form whole_only = [](const Matrix& FQ, const Matrix& FK, const Matrix& V, Eigen::Index chunk, double eps) {
+  const Form whole_only = [](const Matrix& FQ, const Matrix& FK, const Matrix& V,
+                             Eigen::Index chunk, double eps) {
     const Eigen::Index T = FQ.rows(), kept = (T / chunk) * chunk;
     Matrix O = Matrix::Zero(T, V.cols());
-    if (kept > 0) O.topRows(kept) = kCorrect(FQ.topRows(kept), FK.topRows(kept), V.topRows(kept), chunk, eps);
+    if (kept > 0)
+      O.topRows(kept) = kCorrect(FQ.topRows(kept), FK.topRows(kept), V.topRows(kept), chunk, eps);
     return O;
   };
   const auto v = all(whole_only);
@@ -124,15 +132,18 @@ TEST_CASE("checks/chunkwise: the last, shorter chunk dropped is named, also when
   expect_named(v, "chunkwise/chunk-at-least-T", "nothing was computed");
   CHECK(v.at("chunkwise/chunk-one").passed);
   // Rows never written hold whatever memory held: the judge still says which chunk they are.
-  const Form garbage = [whole_only](const Matrix& FQ, const Matrix& FK, const Matrix& V, Eigen::Index chunk, double eps) {
+  const Form garbage = [whole_only](const Matrix& FQ, const Matrix& FK, const Matrix& V,
+                                    Eigen::Index chunk, double eps) {
     Matrix O = whole_only(FQ, FK, V, chunk, eps);
     const Eigen::Index kept = (FQ.rows() / chunk) * chunk;
     O.bottomRows(FQ.rows() - kept).setConstant(4.2e7);
     return O;
   };
-  expect_named(all(garbage), "chunkwise/uneven-last-chunk", "every row before the last chunk is right");
+  expect_named(all(garbage), "chunkwise/uneven-last-chunk",
+               "every row before the last chunk is right");
   // The output cut short by the missing chunk.
-  const Form short_output = [whole_only](const Matrix& FQ, const Matrix& FK, const Matrix& V, Eigen::Index chunk, double eps) {
+  const Form short_output = [whole_only](const Matrix& FQ, const Matrix& FK, const Matrix& V,
+                                         Eigen::Index chunk, double eps) {
     const Eigen::Index kept = (FQ.rows() / chunk) * chunk;
     return Matrix(whole_only(FQ, FK, V, chunk, eps).topRows(kept));
   };
@@ -141,12 +152,15 @@ TEST_CASE("checks/chunkwise: the last, shorter chunk dropped is named, also when
 
 TEST_CASE("checks/chunkwise: a last chunk of T mod chunk tokens fails chunk = 1 and chunk = T") {
   // The last chunk sized T % chunk: right when chunk does not divide T, empty when it does.
-  const Form remainder = [](const Matrix& FQ, const Matrix& FK, const Matrix& V, Eigen::Index chunk, double eps) {
+  const Form remainder = [](const Matrix& FQ, const Matrix& FK, const Matrix& V, Eigen::Index chunk,
+                            double eps) {
     const Eigen::Index T = FQ.rows();
     const Eigen::Index n = (T + chunk - 1) / chunk;
     const Eigen::Index covered = (n - 1) * chunk + (T % chunk);  // rows actually computed
     Matrix O = Matrix::Constant(T, V.cols(), -3.0);
-    if (covered > 0) O.topRows(covered) = kCorrect(FQ.topRows(covered), FK.topRows(covered), V.topRows(covered), chunk, eps);
+    if (covered > 0)
+      O.topRows(covered) =
+          kCorrect(FQ.topRows(covered), FK.topRows(covered), V.topRows(covered), chunk, eps);
     return O;
   };
   const auto v = all(remainder);
@@ -161,8 +175,10 @@ TEST_CASE("checks/chunkwise: a last chunk of T mod chunk tokens fails chunk = 1 
   CHECK(contains(v.at("chunkwise/chunk-at-least-T").message, "a single chunk of 8 tokens"));
 }
 
-TEST_CASE("checks/chunkwise: an unmasked block is named, and the memory rule has its budget and hint") {
-  const Form no_mask = [](const Matrix& FQ, const Matrix& FK, const Matrix& V, Eigen::Index chunk, double eps) {
+TEST_CASE(
+    "checks/chunkwise: an unmasked block is named, and the memory rule has its budget and hint") {
+  const Form no_mask = [](const Matrix& FQ, const Matrix& FK, const Matrix& V, Eigen::Index chunk,
+                          double eps) {
     const Eigen::Index T = FQ.rows();
     Matrix S = Matrix::Zero(FK.cols(), V.cols()), O(T, V.cols());
     Vector z = Vector::Zero(FK.cols());
@@ -188,13 +204,16 @@ TEST_CASE("checks/chunkwise: an unmasked block is named, and the memory rule has
   CHECK(call.at("Q").at("rows") == 8192);
   CHECK(call.at("chunk") == 64);
   REQUIRE(mem.memory_hint);
-  CHECK(contains(mem.memory_hint(mem.request(1), 512ull << 20), "a state for every chunk, which is allowed"));
+  CHECK(contains(mem.memory_hint(mem.request(1), 512ull << 20),
+                 "a state for every chunk, which is allowed"));
 }
 
 TEST_CASE("checks/chunkwise: the probes have what the exercise promises") {
   // T not a multiple of the chunk, d_phi != d_v, several chunk sizes on one sequence.
-  const json uneven = fake::check("chunkwise", "chunkwise/uneven-last-chunk").request(1).at("calls");
-  for (const json& c : uneven) CHECK(c.at("Q").at("rows").get<long>() % c.at("chunk").get<long>() != 0);
+  const json uneven =
+      fake::check("chunkwise", "chunkwise/uneven-last-chunk").request(1).at("calls");
+  for (const json& c : uneven)
+    CHECK(c.at("Q").at("rows").get<long>() % c.at("chunk").get<long>() != 0);
   const json sizes = fake::check("chunkwise", "chunkwise/many-chunk-sizes").request(1).at("calls");
   CHECK(sizes.size() == 5);
   for (const json& c : sizes) CHECK(c.at("Q") == sizes.at(0).at("Q"));

@@ -42,7 +42,9 @@ struct FlopsCase {
 json flops_calls(const std::vector<FlopsCase>& cases) {
   json calls = json::array();
   for (const FlopsCase& c : cases)
-    calls.push_back(json{{"T", c.T}, {"d_phi", c.d_phi}, {"d_v", c.d_v},
+    calls.push_back(json{{"T", c.T},
+                         {"d_phi", c.d_phi},
+                         {"d_v", c.d_v},
                          {"order", c.order == Order::Left ? "left" : "right"}});
   return calls;
 }
@@ -66,7 +68,8 @@ std::vector<IntRule> flops_mistakes(const FlopsCase& c, Int expected) {
   if (expected > INT32_MAX) {
     const std::string overflow =
         "the count was computed in 32-bit integers and wrapped around. The true value, " +
-        std::to_string(expected) + ", is far beyond 2^31 - 1 = 2147483647; keep every "
+        std::to_string(expected) +
+        ", is far beyond 2^31 - 1 = 2147483647; keep every "
         "factor in std::int64_t (cast before multiplying, not after).";
     rules.push_back({overflow, kMin, -1});
     rules.push_back({overflow, wrapped_signed32(expected), wrapped_signed32(expected)});
@@ -78,21 +81,32 @@ std::vector<IntRule> flops_mistakes(const FlopsCase& c, Int expected) {
   // the two slips give the same number, so that number names both (it comes first, as the
   // first matching rule names the mistake).
   if (c.order == Order::Right)
-    suspects.push_back({"only one of the two products was counted, or each product was counted "
-                        "as m*k*n: either gives half. phi(K)^T V and the queries' read of it "
-                        "cost 2 T d_phi d_v each (one multiply and one add per term).",
-                        2 * c.T * c.d_phi * c.d_v});
-  suspects.push_back({"each product was counted as m*k*n; the kit counts one multiply and one "
-                      "add per term, 2*m*k*n.", expected / 2});
-  suspects.push_back({"the two orders are swapped: Left is (phi(Q) phi(K)^T) V, which builds "
-                      "the T x T matrix first.", linref::attention_flops(c.T, c.d_phi, c.d_v, other)});
+    suspects.push_back(
+        {"only one of the two products was counted, or each product was counted "
+         "as m*k*n: either gives half. phi(K)^T V and the queries' read of it "
+         "cost 2 T d_phi d_v each (one multiply and one add per term).",
+         2 * c.T * c.d_phi * c.d_v});
+  suspects.push_back(
+      {"each product was counted as m*k*n; the kit counts one multiply and one "
+       "add per term, 2*m*k*n.",
+       expected / 2});
+  suspects.push_back(
+      {"the two orders are swapped: Left is (phi(Q) phi(K)^T) V, which builds "
+       "the T x T matrix first.",
+       linref::attention_flops(c.T, c.d_phi, c.d_v, other)});
   if (c.order == Order::Left) {
-    suspects.push_back({"only the T x T product phi(Q) phi(K)^T (2 T^2 d_phi) was counted; "
-                        "multiplying it by V adds 2 T^2 d_v.", 2 * c.T * c.T * c.d_phi});
-    suspects.push_back({"only the product with V (2 T^2 d_v) was counted; building "
-                        "phi(Q) phi(K)^T costs 2 T^2 d_phi first.", 2 * c.T * c.T * c.d_v});
-    suspects.push_back({"d_phi and d_v were multiplied; the Left order costs 2 T^2 d_phi plus "
-                        "2 T^2 d_v.", 2 * c.T * c.T * c.d_phi * c.d_v});
+    suspects.push_back(
+        {"only the T x T product phi(Q) phi(K)^T (2 T^2 d_phi) was counted; "
+         "multiplying it by V adds 2 T^2 d_v.",
+         2 * c.T * c.T * c.d_phi});
+    suspects.push_back(
+        {"only the product with V (2 T^2 d_v) was counted; building "
+         "phi(Q) phi(K)^T costs 2 T^2 d_phi first.",
+         2 * c.T * c.T * c.d_v});
+    suspects.push_back(
+        {"d_phi and d_v were multiplied; the Left order costs 2 T^2 d_phi plus "
+         "2 T^2 d_v.",
+         2 * c.T * c.T * c.d_phi * c.d_v});
   }
   for (const auto& [text, value] : suspects)
     if (value != expected) rules.push_back({text, value, value});
@@ -108,8 +122,8 @@ json expect_flops(const json& a) {
 
 std::string crossover_explanation(Int d_phi, Int d_v) {
   const Int num = 2 * d_phi * d_v, den = d_phi + d_v;
-  std::string s = "T* = 2 d_phi d_v / (d_phi + d_v) = " + std::to_string(num) + "/" +
-                  std::to_string(den);
+  std::string s =
+      "T* = 2 d_phi d_v / (d_phi + d_v) = " + std::to_string(num) + "/" + std::to_string(den);
   if (num % den == 0) {
     s += " = " + std::to_string(num / den) + " exactly; at T = " + std::to_string(num / den) +
          " both orders cost the same, so the first T where Right is strictly cheaper is T* + 1";
@@ -143,8 +157,10 @@ std::vector<IntRule> crossover_mistakes(Int d_phi, Int d_v, Int expected) {
                    expected + 1, expected + 1});
   if (d_phi != d_v)
     for (Int v : {d_phi + 1, d_v + 1, d_phi, d_v})
-      rules.push_back({"the crossover was taken to be the head width d; T* = d holds only when "
-                       "d_phi = d_v.", v, v});
+      rules.push_back(
+          {"the crossover was taken to be the head width d; T* = d holds only when "
+           "d_phi = d_v.",
+           v, v});
   return rules;
 }
 
@@ -160,8 +176,12 @@ json expect_crossover(const json& a) {
 
 // The calls of each check.
 json calls_by_hand(std::uint64_t) {
-  return flops_calls({{4, 2, 3, Order::Left}, {4, 2, 3, Order::Right}, {1, 1, 1, Order::Left},
-                      {1, 1, 1, Order::Right}, {10, 5, 7, Order::Left}, {10, 5, 7, Order::Right}});
+  return flops_calls({{4, 2, 3, Order::Left},
+                      {4, 2, 3, Order::Right},
+                      {1, 1, 1, Order::Left},
+                      {1, 1, 1, Order::Right},
+                      {10, 5, 7, Order::Left},
+                      {10, 5, 7, Order::Right}});
 }
 json calls_65536_tokens(std::uint64_t) {
   return flops_calls({{65536, 128, 128, Order::Left}, {65536, 128, 128, Order::Right}});
@@ -182,7 +202,8 @@ json calls_fractional(std::uint64_t) { return crossover_calls({{2, 3}, {5, 7}, {
 json calls_large_widths(std::uint64_t seed) {
   linref::Rng rng(seed);
   std::vector<std::pair<Int, Int>> pairs{{16513, 128}, {70000, 90000}};
-  for (int i = 0; i < 3; ++i) pairs.push_back({random_size(rng, 2, 50000), random_size(rng, 2, 50000)});
+  for (int i = 0; i < 3; ++i)
+    pairs.push_back({random_size(rng, 2, 50000), random_size(rng, 2, 50000)});
   return crossover_calls(pairs);
 }
 

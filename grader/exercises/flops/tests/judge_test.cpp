@@ -16,7 +16,8 @@ std::int64_t true_flops(std::int64_t T, std::int64_t dp, std::int64_t dv, bool l
 }
 
 // A flops implementation with a twist applied to the true count.
-fake::Impl flops_impl(std::function<std::int64_t(std::int64_t, std::int64_t, std::int64_t, bool)> f) {
+fake::Impl flops_impl(
+    std::function<std::int64_t(std::int64_t, std::int64_t, std::int64_t, bool)> f) {
   return [f](const json& a) {
     return json{{"value", f(a.at("T"), a.at("d_phi"), a.at("d_v"), a.at("order") == "left")}};
   };
@@ -54,18 +55,18 @@ TEST_CASE("checks/flops: 32-bit arithmetic is named at T = 65536, d = 128") {
 
 TEST_CASE("checks/flops: a missing factor 2 and swapped orders are named") {
   const auto half = fake::judge_all("flops", "attention_flops",
-                                    flops_impl([](std::int64_t T, std::int64_t p, std::int64_t v, bool l) {
-                                      return true_flops(T, p, v, l) / 2;
-                                    }));
+                                    flops_impl([](std::int64_t T, std::int64_t p, std::int64_t v,
+                                                  bool l) { return true_flops(T, p, v, l) / 2; }));
   REQUIRE_FALSE(half.at("flops/by-hand").passed);
-  CHECK(contains(half.at("flops/by-hand").message, "Likely mistake: each product was counted as m*k*n"));
+  CHECK(contains(half.at("flops/by-hand").message,
+                 "Likely mistake: each product was counted as m*k*n"));
 
   const auto swapped = fake::judge_all("flops", "attention_flops",
-                                       flops_impl([](std::int64_t T, std::int64_t p, std::int64_t v, bool l) {
-                                         return true_flops(T, p, v, !l);
-                                       }));
+                                       flops_impl([](std::int64_t T, std::int64_t p, std::int64_t v,
+                                                     bool l) { return true_flops(T, p, v, !l); }));
   REQUIRE_FALSE(swapped.at("flops/by-hand").passed);
-  CHECK(contains(swapped.at("flops/by-hand").message, "Likely mistake: the two orders are swapped"));
+  CHECK(
+      contains(swapped.at("flops/by-hand").message, "Likely mistake: the two orders are swapped"));
 }
 
 // One product left out, in either order, and the widths multiplied: each slip written out here
@@ -89,10 +90,12 @@ TEST_CASE("checks/flops: a product left out, in either order, and d_phi times d_
   };
   const auto& c = fake::check("flops", "flops/by-hand");
   for (const Slip& slip : slips) {
-    const json request{{"calls", {{{"T", 12}, {"d_phi", 5}, {"d_v", 7}, {"order", slip.left ? "left" : "right"}}}}};
-    const json reply = fake::reply_from(request, flops_impl([&](std::int64_t T, std::int64_t p, std::int64_t d, bool) {
-      return slip.count(T, p, d);
-    }));
+    const json request{
+        {"calls",
+         {{{"T", 12}, {"d_phi", 5}, {"d_v", 7}, {"order", slip.left ? "left" : "right"}}}}};
+    const json reply =
+        fake::reply_from(request, flops_impl([&](std::int64_t T, std::int64_t p, std::int64_t d,
+                                                 bool) { return slip.count(T, p, d); }));
     const grader::Verdict v = c.judge(request, c.expect(request), reply);
     INFO(slip.what << "\n" << v.message);
     REQUIRE_FALSE(v.passed);
@@ -102,27 +105,29 @@ TEST_CASE("checks/flops: a product left out, in either order, and d_phi times d_
 
 TEST_CASE("checks/flops: the crossover's off-by-one errors are named") {
   // ceil(T*), forgetting "strictly": wrong exactly when T* is an integer.
-  const auto tie = fake::judge_all("flops", "crossover_T", crossover_impl([](std::int64_t p, std::int64_t v) {
-    return (2 * p * v + p + v - 1) / (p + v);
-  }));
+  const auto tie =
+      fake::judge_all("flops", "crossover_T", crossover_impl([](std::int64_t p, std::int64_t v) {
+                        return (2 * p * v + p + v - 1) / (p + v);
+                      }));
   CHECK(tie.at("crossover/fractional").passed);
   REQUIRE_FALSE(tie.at("crossover/equal-widths").passed);
   REQUIRE_FALSE(tie.at("crossover/off-by-one").passed);
   CHECK(contains(tie.at("crossover/off-by-one").message, "Likely mistake: off by one: T* itself"));
-  CHECK(contains(tie.at("crossover/off-by-one").message, "T* = 2 d_phi d_v / (d_phi + d_v) = 36/9 = 4 exactly"));
+  CHECK(contains(tie.at("crossover/off-by-one").message,
+                 "T* = 2 d_phi d_v / (d_phi + d_v) = 36/9 = 4 exactly"));
 
   // ceil(T*) + 1: right for integer T*, one too many otherwise.
-  const auto plus = fake::judge_all("flops", "crossover_T", crossover_impl([](std::int64_t p, std::int64_t v) {
-    return (2 * p * v + p + v - 1) / (p + v) + 1;
-  }));
+  const auto plus =
+      fake::judge_all("flops", "crossover_T", crossover_impl([](std::int64_t p, std::int64_t v) {
+                        return (2 * p * v + p + v - 1) / (p + v) + 1;
+                      }));
   CHECK(plus.at("crossover/off-by-one").passed);
   REQUIRE_FALSE(plus.at("crossover/fractional").passed);
   CHECK(contains(plus.at("crossover/fractional").message, "rounded up and then 1 was added"));
 
   // T* = d assumed from the equal-width case.
-  const auto width = fake::judge_all("flops", "crossover_T", crossover_impl([](std::int64_t p, std::int64_t) {
-    return p + 1;
-  }));
+  const auto width = fake::judge_all(
+      "flops", "crossover_T", crossover_impl([](std::int64_t p, std::int64_t) { return p + 1; }));
   CHECK(width.at("crossover/equal-widths").passed);
   REQUIRE_FALSE(width.at("crossover/off-by-one").passed);
   CHECK(contains(width.at("crossover/off-by-one").message, "holds only when d_phi = d_v"));

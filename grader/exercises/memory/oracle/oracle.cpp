@@ -1,16 +1,15 @@
 // The oracle of exercise 5, `memory`: each check's calls and what the reference says of
 // them, by check name (the checks, and what they tell the student, are in ../checks.cpp).
 // Oracle side only: it calls the reference, and no student kit has it.
+#include "../../../common/wire.hpp"
 #include "../../../oracle/makers.hpp"
 #include "../../../src/judge/api_schemas.hpp"
+#include "../../../src/judge/check.hpp"
+#include "../../../src/judge/compare.hpp"
+#include "../sizes.hpp"
 #include <cmath>
 #include <cstdint>
 #include <functional>
-#include "../../../common/wire.hpp"
-#include "../../../src/judge/api_schemas.hpp"
-#include "../../../src/judge/check.hpp"
-#include "../sizes.hpp"
-#include "../../../src/judge/compare.hpp"
 
 #include <string>
 #include <vector>
@@ -54,11 +53,12 @@ std::vector<Suspect> write_suspects(const Matrix& K, const Matrix& V) {
   const Matrix Kh = linref::normalize_rows(K);
   Matrix Kcol = K;  // columns normalized instead of rows
   for (Eigen::Index c = 0; c < K.cols(); ++c) Kcol.col(c).normalize();
-  Matrix Ksq = K;   // divided by the squared length
+  Matrix Ksq = K;  // divided by the squared length
   for (Eigen::Index r = 0; r < K.rows(); ++r) Ksq.row(r) /= K.row(r).squaredNorm();
   return {
       {"the keys are not normalized: this is the starter's K^T V. Divide each key by its "
-       "length first; S = sum_s k_hat_s v_s^T.", K.transpose() * V},
+       "length first; S = sum_s k_hat_s v_s^T.",
+       K.transpose() * V},
       {"the values were normalized instead of the keys.",
        K.transpose() * linref::normalize_rows(V)},
       {"the columns of K were normalized; each key (a row of K) is scaled to unit length.",
@@ -92,8 +92,8 @@ json calls_write_unequal_widths(std::uint64_t s) {
   return json::array({write_call(K, random_matrix(rng, 5, 6))});
 }
 json calls_write_three_pairs(std::uint64_t) {
-  return json::array({write_call(three_keys(), three_values()),
-                      write_call(three_keys_scaled(), three_values())});
+  return json::array(
+      {write_call(three_keys(), three_values()), write_call(three_keys_scaled(), three_values())});
 }
 json calls_write_random_hidden(std::uint64_t s) {
   linref::Rng rng(s);
@@ -106,15 +106,22 @@ json calls_write_random_hidden(std::uint64_t s) {
 json expect_read(const json& a) {
   const Matrix S = wire::to_matrix(a.at("S"));
   const Vector q = wire::to_vector(a.at("q"));
-  std::vector<Suspect> s{{"the query is not normalized: the read is S^T q_hat with "
-                          "q_hat = q / |q|.", Matrix(S.transpose() * q)}};
+  std::vector<Suspect> s{
+      {"the query is not normalized: the read is S^T q_hat with "
+       "q_hat = q / |q|.",
+       Matrix(S.transpose() * q)}};
   if (S.rows() == S.cols()) {
-    s.push_back({"the read is S q_hat; the memory is read as S^T q_hat (rows of S index key "
-                 "dimensions).", Matrix(S * q.normalized())});
-    s.push_back({"this is the starter's S q: the state is used untransposed and the query "
-                 "is not normalized.", Matrix(S * q)});
+    s.push_back(
+        {"the read is S q_hat; the memory is read as S^T q_hat (rows of S index key "
+         "dimensions).",
+         Matrix(S * q.normalized())});
+    s.push_back(
+        {"this is the starter's S q: the state is used untransposed and the query "
+         "is not normalized.",
+         Matrix(S * q)});
   }
-  return json{{"value", wire::from_vector(linref::memory_read(S, q))}, {"suspects", suspects_json(s)}};
+  return json{{"value", wire::from_vector(linref::memory_read(S, q))},
+              {"suspects", suspects_json(s)}};
 }
 
 json read_call(const Matrix& S, const Vector& q) {
@@ -155,15 +162,18 @@ std::vector<ScalarSuspect> crosstalk_suspects(const Matrix& K) {
   const double truth = off_sq / n;
   std::vector<ScalarSuspect> out{
       {"the s = j term is included: each key with itself adds (k_hat_j . k_hat_j)^2 = 1, so the "
-       "value is 1 too high. Sum over s != j only.", truth + 1.0},
+       "value is 1 too high. Sum over s != j only.",
+       truth + 1.0},
       {"the keys are not normalized; crosstalk is measured between unit keys.", raw_sq / n},
       {"the squares are missing: sum the squared dot products (k_hat_s . k_hat_j)^2.", off_abs / n},
   };
   if (K.rows() > 1) {
-    out.push_back({"the sum over j was not divided by n: it is the mean over the n stored keys.",
-                   off_sq});
-    out.push_back({"the total was divided by n (n - 1) pairs; the mean is over j only, each j "
-                   "summing over all s != j.", off_sq / (n * (n - 1.0))});
+    out.push_back(
+        {"the sum over j was not divided by n: it is the mean over the n stored keys.", off_sq});
+    out.push_back(
+        {"the total was divided by n (n - 1) pairs; the mean is over j only, each j "
+         "summing over all s != j.",
+         off_sq / (n * (n - 1.0))});
   }
   return out;
 }
@@ -210,7 +220,8 @@ OracleTable make_memory_oracles() {
       {"read/square-state", {read_calls(4, 4, 3.0), expect_read}},
       {"read/unnormalized-query", {read_calls(3, 2, 7.0), expect_read}},
       {"read/three-pairs", {calls_read_three_pairs, expect_read}},
-      {"crosstalk/single-and-orthogonal", {calls_crosstalk_single_and_orthogonal, expect_crosstalk}},
+      {"crosstalk/single-and-orthogonal",
+       {calls_crosstalk_single_and_orthogonal, expect_crosstalk}},
       {"crosstalk/three-pairs", {calls_crosstalk_three_pairs, expect_crosstalk}},
       {"crosstalk/unnormalized-keys", {calls_crosstalk_unnormalized_keys, expect_crosstalk}},
       {"crosstalk/random-keys", {calls_crosstalk_random_keys, expect_crosstalk}},

@@ -14,8 +14,16 @@ namespace grader::modern {
 
 // The slips a student is likely to make in mlstm, one at a time.
 enum class MlstmSlip {
-  ForgetAfterWrite, SwappedGates, NoAbsolute, NoFloor, AbsoluteNoFloor, PlusOne, FloorOnEntries,
-  ReadBeforeWrite, NoInputGateOnN, NoForgetGateOnN
+  ForgetAfterWrite,
+  SwappedGates,
+  NoAbsolute,
+  NoFloor,
+  AbsoluteNoFloor,
+  PlusOne,
+  FloorOnEntries,
+  ReadBeforeWrite,
+  NoInputGateOnN,
+  NoForgetGateOnN
 };
 
 // mlstm with one slip. Q, K: (T, d_k); V: (T, d_v); f, i: (T) -> H: (T, d_v).
@@ -24,8 +32,17 @@ Matrix mlstm_slipped(const Matrix& Q, const Matrix& K, const Matrix& V, const Ve
 
 // The slips a student is likely to make in decayed_normalized_attention, one at a time.
 enum class DecayedSlip {
-  DecayAfterWrite, Sigmoid, NoSiluOnV, NoDecay, ReadBeforeWrite, RmsOverTokens, RmsOverAll,
-  NoEps, EpsOutsideRoot, SumNotMean, NoGain
+  DecayAfterWrite,
+  Sigmoid,
+  NoSiluOnV,
+  NoDecay,
+  ReadBeforeWrite,
+  RmsOverTokens,
+  RmsOverAll,
+  NoEps,
+  EpsOutsideRoot,
+  SumNotMean,
+  NoGain
 };
 
 // decayed_normalized_attention with one slip -> O: (T, d_v).

@@ -1,17 +1,16 @@
 // The oracle of exercise 8, `modern`: each check's calls and what the reference says of
 // them, by check name (the checks, and what they tell the student, are in ../checks.cpp).
 // Oracle side only: it calls the reference, and no student kit has it.
+#include "../../../checks/shared/time_rule.hpp"
+#include "../../../common/wire.hpp"
 #include "../../../oracle/makers.hpp"
 #include "../../../src/judge/api_schemas.hpp"
+#include "../../../src/judge/check.hpp"
+#include "../../../src/judge/compare.hpp"
+#include "../sizes.hpp"
 #include "mistakes.hpp"
 #include "probes.hpp"
 #include <stdexcept>
-#include "../../../checks/shared/time_rule.hpp"
-#include "../../../common/wire.hpp"
-#include "../../../src/judge/api_schemas.hpp"
-#include "../../../src/judge/check.hpp"
-#include "../sizes.hpp"
-#include "../../../src/judge/compare.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -43,7 +42,8 @@ const SlipNames<MlstmSlip> kMlstmSlips{
      "the gates f and i are swapped: f_t scales what the cell already holds (C_{t-1} and "
      "n_{t-1}), i_t weighs the new pair, outer(v_t, k_t), and the new key k_t."},
     {MlstmSlip::ForgetAfterWrite,
-     "the forget gate was applied after the write, C(t) = f(t) (C(t-1) + i(t) outer(v(t), k(t))), so it "
+     "the forget gate was applied after the write, C(t) = f(t) (C(t-1) + i(t) outer(v(t), k(t))), "
+     "so it "
      "shrinks token t's own pair too. Scale the old cell first, then add i_t v_t k_t^T (and "
      "the same for n_t)."},
     {MlstmSlip::NoAbsolute,
@@ -112,7 +112,8 @@ const SlipNames<DecayedSlip> kDecayedSlips{
      "SiLU was applied to Q and K only; this recipe applies it to V as well: the state adds "
      "silu(k_t) silu(v_t)^T."},
     {DecayedSlip::DecayAfterWrite,
-     "the decay was applied after the write, S(t) = gamma (S(t-1) + outer(silu(k(t)), silu(v(t)))). "
+     "the decay was applied after the write, S(t) = gamma (S(t-1) + outer(silu(k(t)), "
+     "silu(v(t)))). "
      "That makes every y_t gamma times too small, which RMSNorm hides except through eps. "
      "Decay the old state first, then add the new pair at full weight."},
     {DecayedSlip::NoDecay,
@@ -127,8 +128,7 @@ const SlipNames<DecayedSlip> kDecayedSlips{
     {DecayedSlip::RmsOverAll,
      "the root mean square was taken over the whole T x d_v output at once. Each token's "
      "output is divided by the RMS of its own d_v entries (one row)."},
-    {DecayedSlip::NoEps,
-     "eps is missing from the RMS: divide by sqrt(mean(y_t^2) + eps)."},
+    {DecayedSlip::NoEps, "eps is missing from the RMS: divide by sqrt(mean(y_t^2) + eps)."},
     {DecayedSlip::EpsOutsideRoot,
      "eps was added outside the square root: divide by sqrt(mean(y_t^2) + eps), not by "
      "sqrt(mean(y_t^2)) + eps."},
@@ -153,7 +153,8 @@ json expect_decayed(const json& a) {
 OracleTable make_modern_oracles() {
   return {
       {"mlstm/by-hand", {calls_mlstm_by_hand, expect_mlstm}},
-      {"mlstm/linear-attention-limit", {calls_linear_attention_limit, expect_linear_attention_limit}},
+      {"mlstm/linear-attention-limit",
+       {calls_linear_attention_limit, expect_linear_attention_limit}},
       {"mlstm/floor-and-sign", {calls_floor_and_sign, expect_mlstm}},
       {"mlstm/random-gates", {calls_random_gates, expect_mlstm}},
       {"mlstm/memory-budget", {calls_mlstm_memory, expect_mlstm}},
@@ -166,7 +167,8 @@ OracleTable make_modern_oracles() {
       {"decayed/no-decay", {calls_no_decay, expect_decayed}},
       {"decayed/rms-and-eps", {calls_rms_and_eps, expect_decayed}},
       {"decayed/memory-budget", {calls_decayed_memory, expect_decayed}},
-      {"decayed/linear-time", time_rule_oracle({calls_decayed_time, time_rule_expect(kDecayed, "Q")})},
+      {"decayed/linear-time",
+       time_rule_oracle({calls_decayed_time, time_rule_expect(kDecayed, "Q")})},
       {"decayed/random-hidden", {calls_decayed_hidden, expect_decayed}},
   };
 }

@@ -12,8 +12,10 @@ namespace {
 json mlstm_calls(const std::vector<MlstmCase>& cases) {
   json calls = json::array();
   for (const MlstmCase& c : cases)
-    calls.push_back(json{{"Q", wire::from_matrix(c.Q)}, {"K", wire::from_matrix(c.K)},
-                         {"V", wire::from_matrix(c.V)}, {"f", wire::from_vector(c.f)},
+    calls.push_back(json{{"Q", wire::from_matrix(c.Q)},
+                         {"K", wire::from_matrix(c.K)},
+                         {"V", wire::from_matrix(c.V)},
+                         {"f", wire::from_vector(c.f)},
                          {"i", wire::from_vector(c.i)}});
   return calls;
 }
@@ -59,9 +61,12 @@ bool covers_every_regime(const MlstmCase& c, int at_least) {
 json decayed_calls(const std::vector<DecayedCase>& cases) {
   json calls = json::array();
   for (const DecayedCase& c : cases)
-    calls.push_back(json{{"Q", wire::from_matrix(c.Q)}, {"K", wire::from_matrix(c.K)},
-                         {"V", wire::from_matrix(c.V)}, {"gamma", c.gamma},
-                         {"gain", wire::from_vector(c.gain)}, {"eps", c.eps}});
+    calls.push_back(json{{"Q", wire::from_matrix(c.Q)},
+                         {"K", wire::from_matrix(c.K)},
+                         {"V", wire::from_matrix(c.V)},
+                         {"gamma", c.gamma},
+                         {"gain", wire::from_vector(c.gain)},
+                         {"eps", c.eps}});
   return calls;
 }
 
@@ -161,8 +166,8 @@ json calls_random_gates(std::uint64_t seed) {
 
 json calls_mlstm_hidden(std::uint64_t seed) {
   linref::Rng rng(seed);
-  return mlstm_calls({random_mlstm(rng, 25, 5, 3, 1.2, 0.05, 0.99),
-                      random_mlstm(rng, 18, 3, 7, 0.7, 0.5, 0.999)});
+  return mlstm_calls(
+      {random_mlstm(rng, 25, 5, 3, 1.2, 0.05, 0.99), random_mlstm(rng, 18, 3, 7, 0.7, 0.5, 0.999)});
 }
 
 json calls_decayed_by_hand(std::uint64_t) { return decayed_calls({decayed_hand_example()}); }
@@ -180,8 +185,8 @@ json calls_small_gamma(std::uint64_t seed) {
 
 json calls_large_gamma(std::uint64_t seed) {
   linref::Rng rng(seed);
-  return decayed_calls({random_decayed(rng, 50, 4, 3, 0.99, 1e-6),
-                        random_decayed(rng, 30, 2, 6, 0.9, 0.25)});
+  return decayed_calls(
+      {random_decayed(rng, 50, 4, 3, 0.99, 1e-6), random_decayed(rng, 30, 2, 6, 0.9, 0.25)});
 }
 
 json calls_no_decay(std::uint64_t seed) {
@@ -192,14 +197,14 @@ json calls_no_decay(std::uint64_t seed) {
 json calls_rms_and_eps(std::uint64_t seed) {
   // Small inputs keep mean(y_t^2) below 1, so eps = 0.2 weighs on every row; d_v = 6 > d_k.
   linref::Rng rng(seed);
-  return decayed_calls({random_decayed(rng, 9, 2, 6, 0.7, 0.2, 0.6),
-                        random_decayed(rng, 7, 5, 2, 0.5, 1e-6)});
+  return decayed_calls(
+      {random_decayed(rng, 9, 2, 6, 0.7, 0.2, 0.6), random_decayed(rng, 7, 5, 2, 0.5, 1e-6)});
 }
 
 json calls_decayed_hidden(std::uint64_t seed) {
   linref::Rng rng(seed);
-  return decayed_calls({random_decayed(rng, 33, 4, 5, 0.8, 0.1),
-                        random_decayed(rng, 20, 6, 3, 0.97, 1e-6)});
+  return decayed_calls(
+      {random_decayed(rng, 33, 4, 5, 0.8, 0.1), random_decayed(rng, 20, 6, 3, 0.97, 1e-6)});
 }
 
 // ---- the memory rule: T = 8192, d_k = d_v = 64 -------------------------------------------

@@ -19,7 +19,7 @@ struct MlstmCase {
 struct DecayedCase {
   Matrix Q, K, V;  // Q, K: (T, d_k); V: (T, d_v)
   double gamma;
-  Vector gain;     // (d_v)
+  Vector gain;  // (d_v)
   double eps;
 };
 

@@ -143,7 +143,8 @@ TEST_CASE("checks/modern: the reference passes both memory checks, which carry t
 
 // The budget holds the arrays of the sequence twice over (a copy made on the way in or out must
 // fit), and the rule's text states the ratios of T x T doubles and of the stored states to it.
-TEST_CASE("checks/modern: the memory budget is the sequence's arrays twice over, as its text says") {
+TEST_CASE(
+    "checks/modern: the memory budget is the sequence's arrays twice over, as its text says") {
   for (const char* name : {"mlstm/memory-budget", "decayed/memory-budget"}) {
     CAPTURE(name);
     const auto& c = fake::check("modern", name);
@@ -156,7 +157,8 @@ TEST_CASE("checks/modern: the memory budget is the sequence's arrays twice over,
     // Only states and slack on top: 4 states of d_k x d_v doubles and 4 MiB.
     CHECK(*c.heap_budget_bytes <= twice_over + 4 * 8 * d_k * d_v + (4u << 20));
     const double budget = static_cast<double>(*c.heap_budget_bytes);
-    const long tt = std::lround(8.0 * T * T / budget), states = std::lround(8.0 * T * d_k * d_v / budget);
+    const long tt = std::lround(8.0 * T * T / budget),
+               states = std::lround(8.0 * T * d_k * d_v / budget);
     CHECK(contains(c.heap_budget_rule, "about " + std::to_string(tt) + " times that"));
     CHECK(contains(c.heap_budget_rule, "about " + std::to_string(states) + " times)"));
   }

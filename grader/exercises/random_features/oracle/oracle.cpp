@@ -1,13 +1,12 @@
 // The oracle of exercise 3, `random_features`: each check's calls and what the reference says of
 // them, by check name (the checks, and what they tell the student, are in ../checks.cpp).
 // Oracle side only: it calls the reference, and no student kit has it.
+#include "../../../common/wire.hpp"
 #include "../../../oracle/makers.hpp"
 #include "../../../src/judge/api_schemas.hpp"
-#include "../../../common/wire.hpp"
-#include "../../../src/judge/api_schemas.hpp"
 #include "../../../src/judge/check.hpp"
-#include "../sizes.hpp"
 #include "../../../src/judge/compare.hpp"
+#include "../sizes.hpp"
 
 #include <cmath>
 #include <string>
@@ -54,26 +53,33 @@ std::vector<Suspect> feature_suspects(const Matrix& X, const Matrix& Omega) {
   // The starter's trigonometric features have 2 d_phi columns: the judge names them by their
   // shape (shape_mistake) before any suspect is compared, so they need none here.
   std::vector<Suspect> s;
-  s.push_back({"the factor exp(-|x|^2/2) is missing; without it the estimate is no longer "
-               "unbiased for exp(q^T k).", exp_features(X, Omega, 0.0, 1.0 / std::sqrt(d_phi))});
+  s.push_back(
+      {"the factor exp(-|x|^2/2) is missing; without it the estimate is no longer "
+       "unbiased for exp(q^T k).",
+       exp_features(X, Omega, 0.0, 1.0 / std::sqrt(d_phi))});
   s.push_back({"the factor is exp(-|x|^2) where it should be exp(-|x|^2/2).",
                exp_features(X, Omega, 1.0, 1.0 / std::sqrt(d_phi))});
   s.push_back({"the factor exp(-|x|^2/2) has the wrong sign; it shrinks the features.",
                exp_features(X, Omega, -0.5, 1.0 / std::sqrt(d_phi))});
   s.push_back({"the 1/sqrt(d_phi) scale is missing.", exp_features(X, Omega, 0.5, 1.0)});
-  s.push_back({"the features are scaled by 1/d_phi; each feature gets 1/sqrt(d_phi), so that "
-               "the dot product of two feature vectors carries 1/d_phi.",
-               exp_features(X, Omega, 0.5, 1.0 / d_phi)});
-  s.push_back({"a temperature was applied (x scaled by d_k^(-1/4)); this exercise uses x as "
-               "given.", exp_features(X / std::pow(d_k, 0.25), Omega, 0.5, 1.0 / std::sqrt(d_phi))});
+  s.push_back(
+      {"the features are scaled by 1/d_phi; each feature gets 1/sqrt(d_phi), so that "
+       "the dot product of two feature vectors carries 1/d_phi.",
+       exp_features(X, Omega, 0.5, 1.0 / d_phi)});
+  s.push_back(
+      {"a temperature was applied (x scaled by d_k^(-1/4)); this exercise uses x as "
+       "given.",
+       exp_features(X / std::pow(d_k, 0.25), Omega, 0.5, 1.0 / std::sqrt(d_phi))});
   if (Omega.rows() == Omega.cols())  // only then does X Omega have the right shape
-    s.push_back({"Omega is used transposed (X Omega instead of X Omega^T); its rows are the "
-                 "directions w_i.", [&] {
-                   Matrix E = X * Omega;
-                   for (Eigen::Index r = 0; r < X.rows(); ++r)
-                     E.row(r).array() -= 0.5 * X.row(r).squaredNorm();
-                   return Matrix((E.array().exp() / std::sqrt(d_phi)).matrix());
-                 }()});
+    s.push_back(
+        {"Omega is used transposed (X Omega instead of X Omega^T); its rows are the "
+         "directions w_i.",
+         [&] {
+           Matrix E = X * Omega;
+           for (Eigen::Index r = 0; r < X.rows(); ++r)
+             E.row(r).array() -= 0.5 * X.row(r).squaredNorm();
+           return Matrix((E.array().exp() / std::sqrt(d_phi)).matrix());
+         }()});
   return s;
 }
 
@@ -86,11 +92,13 @@ json expect_features(const json& a) {
 // ---- softmax_kernel_estimate -------------------------------------------------------------
 
 json estimate_call(const Vector& q, const Vector& k, const Matrix& Omega) {
-  return json{{"q", wire::from_vector(q)}, {"k", wire::from_vector(k)},
+  return json{{"q", wire::from_vector(q)},
+              {"k", wire::from_vector(k)},
               {"Omega", wire::from_matrix(Omega)}};
 }
 
-std::vector<ScalarSuspect> estimate_suspects(const Vector& q, const Vector& k, const Matrix& Omega) {
+std::vector<ScalarSuspect> estimate_suspects(const Vector& q, const Vector& k,
+                                             const Matrix& Omega) {
   const double d_phi = static_cast<double>(Omega.rows());
   const double truth = std::exp(q.dot(k));
   const Matrix tq = linref::trig_random_features(q.transpose(), Omega);
@@ -99,7 +107,8 @@ std::vector<ScalarSuspect> estimate_suspects(const Vector& q, const Vector& k, c
   const double est = linref::softmax_kernel_estimate(q, k, Omega);
   return {
       {"exp(q^T k) was returned, the value being estimated, not the estimate "
-       "phi(q)^T phi(k) for this Omega.", truth},
+       "phi(q)^T phi(k) for this Omega.",
+       truth},
       {"the temperature 1/sqrt(d_k) was used; this exercise has none.",
        std::exp(q.dot(k) / std::sqrt(static_cast<double>(q.size())))},
       {"the estimate uses the starter's trigonometric features.", tq.row(0).dot(tk.row(0))},
@@ -161,7 +170,8 @@ OracleTable make_random_features_oracles() {
       {"features/values", {features_calls(FeatureInputs{6, 3, 8, 0.5, false}), expect_features}},
       {"features/positive", {features_calls(kPositiveInputs), expect_features}},
       {"features/orthogonal-omega", {features_calls(kOrthogonalInputs), expect_features}},
-      {"features/random-hidden", {features_calls(FeatureInputs{40, 8, 64, 0.35, false}), expect_features}},
+      {"features/random-hidden",
+       {features_calls(FeatureInputs{40, 8, 64, 0.35, false}), expect_features}},
       {"estimate/matches-features", {calls_matches_features, expect_estimate}},
       {"estimate/for-this-omega", {calls_for_this_omega, expect_estimate}},
       {"estimate/unbiased-average", {calls_unbiased_average, expect_estimate}},
@@ -172,4 +182,5 @@ OracleTable make_random_features_oracles() {
 }  // namespace
 }  // namespace grader
 
-static grader::OracleRegistration random_features_oracles{"random_features", grader::make_random_features_oracles};
+static grader::OracleRegistration random_features_oracles{"random_features",
+                                                          grader::make_random_features_oracles};

@@ -22,7 +22,8 @@ using Features = std::function<Matrix(const Matrix& X, const Matrix& Omega)>;
 
 fake::Impl features_impl(Features f) {
   return [f](const json& a) {
-    return json{{"features", wire::from_matrix(f(wire::to_matrix(a.at("X")), wire::to_matrix(a.at("Omega"))))}};
+    return json{{"features",
+                 wire::from_matrix(f(wire::to_matrix(a.at("X")), wire::to_matrix(a.at("Omega"))))}};
   };
 }
 
@@ -44,7 +45,8 @@ Matrix trig(const Matrix& X, const Matrix& Omega) {  // the starter
 
 fake::Impl estimate_impl(std::function<double(const Vector&, const Vector&, const Matrix&)> f) {
   return [f](const json& a) {
-    return json{{"value", f(wire::to_vector(a.at("q")), wire::to_vector(a.at("k")), wire::to_matrix(a.at("Omega")))}};
+    return json{{"value", f(wire::to_vector(a.at("q")), wire::to_vector(a.at("k")),
+                            wire::to_matrix(a.at("Omega")))}};
   };
 }
 
@@ -56,9 +58,9 @@ double estimate(const Vector& q, const Vector& k, const Matrix& Omega) {
 }  // namespace
 
 TEST_CASE("checks/random_features: independent correct code passes") {
-  for (const auto& [n, v] : fake::judge_all("random_features", kF, features_impl([](const Matrix& X, const Matrix& O) {
-         return positive(X, O, 0.5);
-       })))
+  for (const auto& [n, v] : fake::judge_all(
+           "random_features", kF,
+           features_impl([](const Matrix&X, const Matrix&O) { return positive(X, O, 0.5); })))
     CHECK_MESSAGE(v.passed, n << v.message);
   for (const auto& [n, v] : fake::judge_all("random_features", kE, estimate_impl(estimate)))
     CHECK_MESSAGE(v.passed, n << v.message);
@@ -73,31 +75,35 @@ TEST_CASE("checks/random_features: the trigonometric starter is named by its 2 d
 }
 
 TEST_CASE("checks/random_features: dropped or wrong factors are named") {
-  const auto no_norm = fake::judge_all("random_features", kF, features_impl([](const Matrix& X, const Matrix& O) {
-    return positive(X, O, 0.0);
-  }));
+  const auto no_norm = fake::judge_all(
+      "random_features", kF,
+      features_impl([](const Matrix& X, const Matrix& O) { return positive(X, O, 0.0); }));
   CHECK(no_norm.at("features/shape").passed);
   CHECK(no_norm.at("features/positive").passed);
   expect_named(no_norm, "features/values", "the factor exp(-|x|^2/2) is missing");
 
-  const auto no_scale = fake::judge_all("random_features", kF, features_impl([](const Matrix& X, const Matrix& O) {
-    return Matrix(positive(X, O, 0.5) * std::sqrt(static_cast<double>(O.rows())));
-  }));
+  const auto no_scale = fake::judge_all(
+      "random_features", kF, features_impl([](const Matrix& X, const Matrix& O) {
+        return Matrix(positive(X, O, 0.5) * std::sqrt(static_cast<double>(O.rows())));
+      }));
   expect_named(no_scale, "features/values", "the 1/sqrt(d_phi) scale is missing");
 }
 
 TEST_CASE("checks/random_features: exp(q^T k) in place of the estimate is named") {
-  const auto v = fake::judge_all("random_features", kE, estimate_impl([](const Vector& q, const Vector& k, const Matrix&) {
-    return std::exp(q.dot(k));
-  }));
-  for (const char* name : {"estimate/matches-features", "estimate/for-this-omega", "estimate/unbiased-average"})
+  const auto v = fake::judge_all("random_features", kE,
+                                 estimate_impl([](const Vector& q, const Vector& k, const Matrix&) {
+                                   return std::exp(q.dot(k));
+                                 }));
+  for (const char* name :
+       {"estimate/matches-features", "estimate/for-this-omega", "estimate/unbiased-average"})
     expect_named(v, name, "exp(q^T k) was returned");
 }
 
 TEST_CASE("checks/random_features: a sum in place of the average is named") {
-  const auto v = fake::judge_all("random_features", kE, estimate_impl([](const Vector& q, const Vector& k, const Matrix& O) {
-    return estimate(q, k, O) * static_cast<double>(O.rows());
-  }));
+  const auto v = fake::judge_all(
+      "random_features", kE, estimate_impl([](const Vector& q, const Vector& k, const Matrix& O) {
+        return estimate(q, k, O) * static_cast<double>(O.rows());
+      }));
   expect_named(v, "estimate/matches-features", "the 1/d_phi average is missing");
 }
 
@@ -108,7 +114,8 @@ TEST_CASE("checks/random_features: the average over draws is near exp(q^T k), wi
     const json calls = c.request(seed).at("calls");
     double sum = 0.0;
     for (const json& a : calls)
-      sum += estimate(wire::to_vector(a.at("q")), wire::to_vector(a.at("k")), wire::to_matrix(a.at("Omega")));
+      sum += estimate(wire::to_vector(a.at("q")), wire::to_vector(a.at("k")),
+                      wire::to_matrix(a.at("Omega")));
     const Vector q = wire::to_vector(calls[0].at("q")), k = wire::to_vector(calls[0].at("k"));
     const double mean = sum / static_cast<double>(calls.size());
     CHECK((q + k).squaredNorm() <= 1.0 + 1e-12);
@@ -116,7 +123,8 @@ TEST_CASE("checks/random_features: the average over draws is near exp(q^T k), wi
   }
 }
 
-TEST_CASE("checks/random_features: the unbiased-average bound is 5 standard deviations, both sides") {
+TEST_CASE(
+    "checks/random_features: the unbiased-average bound is 5 standard deviations, both sides") {
   // The judge's promise: the mean of N estimates (d_phi features each) may be off exp(q^T k) by
   // 5 relative standard deviations, sqrt((e^{|q+k|^2} - 1) / (d_phi N)), and no more. Every call
   // is answered with the same value, truth * (1 + x), and the expected values are set to it
@@ -137,7 +145,9 @@ TEST_CASE("checks/random_features: the unbiased-average bound is 5 standard devi
     const double value = truth * (1.0 + deviations * sigma);
     json expected = c.expect(request);
     for (auto& e : expected.at("calls")) e["value"] = value;
-    const json reply = fake::reply_from(request, [value](const json&) { return json{{"value", value}}; });
+    const json reply = fake::reply_from(request, [value](const json&) {
+      return json{{"value", value}};
+    });
     const grader::Verdict v = c.judge(request, expected, reply);
     INFO(v.message);
     CHECK(v.passed == (std::fabs(deviations) < 5.0));

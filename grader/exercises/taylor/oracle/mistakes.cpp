@@ -12,9 +12,16 @@ Matrix taylor_variant(const Matrix& X, double qscale, bool quadratic_first, bool
     Eigen::RowVectorXd row(1 + d + d * d);
     Eigen::Index at = 0;
     if (!constant_last) row(at++) = 1.0;
-    if (quadratic_first) { row.segment(at, d * d) = quad; at += d * d; }
-    row.segment(at, d) = X.row(r); at += d;
-    if (!quadratic_first) { row.segment(at, d * d) = quad; at += d * d; }
+    if (quadratic_first) {
+      row.segment(at, d * d) = quad;
+      at += d * d;
+    }
+    row.segment(at, d) = X.row(r);
+    at += d;
+    if (!quadratic_first) {
+      row.segment(at, d * d) = quad;
+      at += d * d;
+    }
     if (constant_last) row(at++) = 1.0;
     F.row(r) = row;
   }

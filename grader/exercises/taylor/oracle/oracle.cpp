@@ -1,15 +1,15 @@
 // The oracle of exercise 4, `taylor`: each check's calls and what the reference says of
 // them, by check name (the checks, and what they tell the student, are in ../checks.cpp).
 // Oracle side only: it calls the reference, and no student kit has it.
+#include "../../../common/wire.hpp"
 #include "../../../oracle/makers.hpp"
+#include "../../../src/judge/api_schemas.hpp"
+#include "../../../src/judge/check.hpp"
+#include "../../../src/judge/compare.hpp"
+#include "../sizes.hpp"
 #include "mistakes.hpp"
 #include <cmath>
 #include <limits>
-#include "../../../common/wire.hpp"
-#include "../../../src/judge/api_schemas.hpp"
-#include "../../../src/judge/check.hpp"
-#include "../sizes.hpp"
-#include "../../../src/judge/compare.hpp"
 
 #include <cstdint>
 #include <string>
@@ -45,9 +45,11 @@ std::vector<Suspect> taylor_suspects(const Matrix& X) {
       {"the quadratic block is missing its 1/sqrt(2); the kernel becomes 1 + s + s^2.",
        taylor_variant(X, 1.0, false, false)},
       {"the quadratic block is divided by 2 instead of sqrt(2); each of the two features "
-       "carries 1/sqrt(2) so that their product gives s^2/2.", taylor_variant(X, 0.5, false, false)},
+       "carries 1/sqrt(2) so that their product gives s^2/2.",
+       taylor_variant(X, 0.5, false, false)},
       {"the blocks are in the wrong order: the quadratic block comes before the linear one. "
-       "The order is 1, then x, then vec(x x^T)/sqrt(2).", taylor_variant(X, r2, true, false)},
+       "The order is 1, then x, then vec(x x^T)/sqrt(2).",
+       taylor_variant(X, r2, true, false)},
       {"the constant feature is at the end; it comes first.", taylor_variant(X, r2, false, true)},
   };
 }
@@ -106,7 +108,8 @@ void add_wrapped_32(std::vector<IntRule>& rules, Int expected) {
   rules.push_back({text, u32, u32});
 }
 
-void add_values(std::vector<IntRule>& rules, const std::vector<std::pair<std::string, Int>>& suspects) {
+void add_values(std::vector<IntRule>& rules,
+                const std::vector<std::pair<std::string, Int>>& suspects) {
   for (const auto& [text, value] : suspects) rules.push_back({text, value, value});
 }
 
@@ -117,19 +120,23 @@ json expect_state_bytes(const json& a) {
   const Int d_phi = 1 + d + d * d;
   std::vector<IntRule> rules;
   add_wrapped_32(rules, expected);
-  add_values(rules, {
-      {"z is not counted; each head holds S (d_phi x d_v) and z (d_phi).", h * d_phi * d_v * b},
-      {"d_phi was taken as 1 + d (first order only); second-order Taylor features have "
-       "1 + d + d^2.", h * ((1 + d) * d_v + 1 + d) * b},
-      {"only one triangle of x x^T was counted; d_phi = 1 + d + d^2.",
-       h * ((1 + d + d * (d + 1) / 2) * (d_v + 1)) * b},
-      {"bytes_per was ignored (4 bytes assumed).", expected / b * 4},
-      {"the result counts numbers, not bytes: multiply by bytes_per.", expected / b},
-      {"n_heads was ignored: every head has its own state.", expected / h},
-  });
+  add_values(
+      rules,
+      {
+          {"z is not counted; each head holds S (d_phi x d_v) and z (d_phi).", h * d_phi * d_v * b},
+          {"d_phi was taken as 1 + d (first order only); second-order Taylor features have "
+           "1 + d + d^2.",
+           h * ((1 + d) * d_v + 1 + d) * b},
+          {"only one triangle of x x^T was counted; d_phi = 1 + d + d^2.",
+           h * ((1 + d + d * (d + 1) / 2) * (d_v + 1)) * b},
+          {"bytes_per was ignored (4 bytes assumed).", expected / b * 4},
+          {"the result counts numbers, not bytes: multiply by bytes_per.", expected / b},
+          {"n_heads was ignored: every head has its own state.", expected / h},
+      });
   return json{{"value", expected},
-              {"explain", "d_phi = 1 + d + d^2 = " + std::to_string(d_phi) + "; per head S and z: " +
-                              std::to_string(d_phi) + " * (" + std::to_string(d_v) + " + 1) numbers"},
+              {"explain", "d_phi = 1 + d + d^2 = " + std::to_string(d_phi) +
+                              "; per head S and z: " + std::to_string(d_phi) + " * (" +
+                              std::to_string(d_v) + " + 1) numbers"},
               {"mistakes", int_rules_json(rules)}};
 }
 
@@ -140,19 +147,27 @@ json expect_kv_tokens(const json& a) {
   const Int expected = linref::kv_cache_tokens(state, n_kv, d_k, b);
   std::vector<IntRule> rules;
   if (state == 0)
-    rules.push_back({"zero bytes are reached at T = 0: the smallest T whose cache holds at least "
-                     "0 bytes is 0.", std::numeric_limits<Int>::min(), std::numeric_limits<Int>::max()});
-  add_values(rules, {
-      {"the division was rounded down; the cache must hold at least state_bytes, so round up "
-       "(ceil).", state / per_token},
-      {"the factor 2 is missing: each token stores a key and a value, 2 n_kv d_k numbers.",
-       (state + per_token / 2 - 1) / (per_token / 2)},
-      {"bytes_per was ignored (2 bytes assumed).", (state + 4 * n_kv * d_k - 1) / (4 * n_kv * d_k)},
-      {"one token too many: when state_bytes is an exact multiple of the per-token size, that "
-       "quotient is already enough.", expected + 1},
-  });
+    rules.push_back(
+        {"zero bytes are reached at T = 0: the smallest T whose cache holds at least "
+         "0 bytes is 0.",
+         std::numeric_limits<Int>::min(), std::numeric_limits<Int>::max()});
+  add_values(
+      rules,
+      {
+          {"the division was rounded down; the cache must hold at least state_bytes, so round up "
+           "(ceil).",
+           state / per_token},
+          {"the factor 2 is missing: each token stores a key and a value, 2 n_kv d_k numbers.",
+           (state + per_token / 2 - 1) / (per_token / 2)},
+          {"bytes_per was ignored (2 bytes assumed).",
+           (state + 4 * n_kv * d_k - 1) / (4 * n_kv * d_k)},
+          {"one token too many: when state_bytes is an exact multiple of the per-token size, that "
+           "quotient is already enough.",
+           expected + 1},
+      });
   return json{{"value", expected},
-              {"explain", "one token takes 2 * n_kv * d_k * bytes_per = " + std::to_string(per_token) + " bytes"},
+              {"explain", "one token takes 2 * n_kv * d_k * bytes_per = " +
+                              std::to_string(per_token) + " bytes"},
               {"mistakes", int_rules_json(rules)}};
 }
 // The hidden count's sizes, drawn from the seed (course grading's seeds are secret, so no
@@ -174,13 +189,25 @@ OracleTable make_taylor_oracles() {
       {"features/block-order", {x_calls(XInputs{4, 3, 1.0}), expect_features}},
       {"features/based-sizes", {x_calls(XInputs{2, kBasedD, 0.3}), expect_features}},
       {"features/random-hidden", {x_calls(XInputs{7, 5, 0.7}), expect_features}},
-      {"state_bytes/based", {count_calls(kStateBytes, {{kBasedD, 64, 16, 4}, {1, 1, 1, 4}, {2, 3, 2, 4}}), expect_state_bytes}},
-      {"state_bytes/bytes-per", {count_calls(kStateBytes, {{16, 64, 16, 2}, {16, 64, 16, 8}, {4, 8, 3, 1}}), expect_state_bytes}},
+      {"state_bytes/based",
+       {count_calls(kStateBytes, {{kBasedD, 64, 16, 4}, {1, 1, 1, 4}, {2, 3, 2, 4}}),
+        expect_state_bytes}},
+      {"state_bytes/bytes-per",
+       {count_calls(kStateBytes, {{16, 64, 16, 2}, {16, 64, 16, 8}, {4, 8, 3, 1}}),
+        expect_state_bytes}},
       {"state_bytes/large", {calls_large_state, expect_state_bytes}},
-      {"kv_tokens/ceil", {count_calls(kKvTokens, {{1000, 1, 4, 2}, {2097153, 8, 128, 2}, {100, 3, 5, 2}}), expect_kv_tokens}},
-      {"kv_tokens/factor-two", {count_calls(kKvTokens, {{kBookStateBytes, kBookKvHeads, kBookHeadDim, kBf16Bytes}, {1048576, 4, 64, 2}}), expect_kv_tokens}},
-      {"kv_tokens/zero", {count_calls(kKvTokens, {{0, 8, 128, 2}, {0, 1, 1, 1}}), expect_kv_tokens}},
-      {"kv_tokens/bytes-per", {count_calls(kKvTokens, {{1048576, 4, 64, 1}, {1048576, 4, 64, 4}, {999, 2, 3, 4}}), expect_kv_tokens}},
+      {"kv_tokens/ceil",
+       {count_calls(kKvTokens, {{1000, 1, 4, 2}, {2097153, 8, 128, 2}, {100, 3, 5, 2}}),
+        expect_kv_tokens}},
+      {"kv_tokens/factor-two",
+       {count_calls(kKvTokens, {{kBookStateBytes, kBookKvHeads, kBookHeadDim, kBf16Bytes},
+                                {1048576, 4, 64, 2}}),
+        expect_kv_tokens}},
+      {"kv_tokens/zero",
+       {count_calls(kKvTokens, {{0, 8, 128, 2}, {0, 1, 1, 1}}), expect_kv_tokens}},
+      {"kv_tokens/bytes-per",
+       {count_calls(kKvTokens, {{1048576, 4, 64, 1}, {1048576, 4, 64, 4}, {999, 2, 3, 4}}),
+        expect_kv_tokens}},
   };
 }
 

@@ -1,6 +1,6 @@
 // The template exercise's solution, by hand: every entry times the factor, the shape kept.
-#include "scale.hpp"
 #include "helpers.hpp"
+#include "scale.hpp"
 
 TEST_CASE("solutions/scale: every entry times the factor") {
   const extest::Matrix X = (extest::Matrix(2, 3) << 1, -2, 0, 0.5, 3, -1).finished();

@@ -1,6 +1,6 @@
 // The template exercise's stub as handed out: it throws NotImplemented naming its function.
-#include "scale.hpp"
 #include "helpers.hpp"
+#include "scale.hpp"
 
 #include <string>
 

@@ -4,6 +4,8 @@
 #include "scale.hpp"
 
 // X: (n, d), factor -> scaled: (n, d).
-static const api::Exercise scale_api{"scale", {
-    api::function(LINATTN_SIGNATURE(scale), {"X", "factor"}, {"scaled"}),
-}};
+static const api::Exercise scale_api{
+    "scale",
+    {
+        api::function(LINATTN_SIGNATURE(scale), {"X", "factor"}, {"scaled"}),
+    }};

@@ -14,7 +14,8 @@ Verdict judge_scaled(const json& request, const json& expected, const json& repl
   for (std::size_t i = 0; i < request.at("calls").size(); ++i) {
     const json& e = expected_of(request, expected, i);
     const Matrix got = wire::to_matrix(result_of(request, reply, i).at("scaled"));
-    const Comparison c = compare_matrices(wire::to_matrix(e.at("scaled")), got, kTight, "scaled", "n x d");
+    const Comparison c =
+        compare_matrices(wire::to_matrix(e.at("scaled")), got, kTight, "scaled", "n x d");
     if (!c.ok)
       return failure(call_label(i, request.at("calls").size()) + "scale(X, factor)", c.report,
                      diagnose(got, e.at("suspects")));

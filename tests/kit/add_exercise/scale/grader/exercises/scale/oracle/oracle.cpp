@@ -32,17 +32,20 @@ json expect_scaled(const json& call) {
   return expected;
 }
 json calls_by_two(std::uint64_t) {
-  return json::array({json{{"X", wire::from_matrix(Eigen::MatrixXd::Identity(3, 2))}, {"factor", 2.0}}});
+  return json::array(
+      {json{{"X", wire::from_matrix(Eigen::MatrixXd::Identity(3, 2))}, {"factor", 2.0}}});
 }
 json calls_negative(std::uint64_t) {
-  return json::array({json{{"X", wire::from_matrix(Eigen::MatrixXd::Constant(2, 4, 1.5))}, {"factor", -0.5}}});
+  return json::array(
+      {json{{"X", wire::from_matrix(Eigen::MatrixXd::Constant(2, 4, 1.5))}, {"factor", -0.5}}});
 }
 
 // Inputs drawn from the seed (a hidden check's inputs must change with it).
 json calls_random_hidden(std::uint64_t seed) {
   const double factor = 0.25 + static_cast<double>(seed % 97) / 8.0;
   Eigen::MatrixXd X(3, 3);
-  for (Eigen::Index i = 0; i < X.size(); ++i) X(i) = static_cast<double>((seed * 31 + 7 * i) % 11) - 5.0;
+  for (Eigen::Index i = 0; i < X.size(); ++i)
+    X(i) = static_cast<double>((seed * 31 + 7 * i) % 11) - 5.0;
   return json::array({json{{"X", wire::from_matrix(X)}, {"factor", factor}}});
 }
 

@@ -25,7 +25,8 @@ fake::Impl scale_by(std::function<double(double)> factor_used) {
 TEST_CASE("checks/scale: every entry times the factor passes every check") {
   const auto v = fake::judge_all("scale", "scale", scale_by([](double f) { return f; }));
   CHECK(v.size() == 3);
-  for (const auto& [name, verdict] : v) CHECK_MESSAGE(verdict.passed, name << ": " << verdict.message);
+  for (const auto& [name, verdict] : v)
+    CHECK_MESSAGE(verdict.passed, name << ": " << verdict.message);
 }
 
 TEST_CASE("checks/scale: a dropped sign fails the negative factor and is named") {
