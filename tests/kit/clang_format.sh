@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The kit's C++ is formatted with its .clang-format (Google's style at 100 columns, see the file):
+# any file clang-format would change fails the test, with the first lines of the change. Files
+# are found by their suffix, so a new file is covered without being listed here. To fix:
+# `clang-format -i FILE` (./kit test installs clang-format).
+# usage: clang_format.sh KIT_DIR
+set -u
+KIT_DIR=$1
+skip() { echo "SKIPPED: $*"; exit 77; }
+command -v clang-format >/dev/null 2>&1 || skip "clang-format is not installed (./kit test installs it)"
+[ -f "$KIT_DIR/.clang-format" ] || { echo "FAILED: no .clang-format in $KIT_DIR"; exit 1; }
+
+files=()
+while IFS= read -r -d '' f; do files+=("$f"); done < <(
+  find "$KIT_DIR" \( -name .git -o -name build -o -name 'build-*' -o -name .cache -o -name submissions \) \
+       -prune -o -type f \( -name '*.cpp' -o -name '*.hpp' -o -name '*.h' -o -name '*.cc' \) -print0 | sort -z)
+[ ${#files[@]} -gt 0 ] || { echo "FAILED: no C++ file found under $KIT_DIR"; exit 1; }
+echo "$(clang-format --version) over ${#files[@]} files"
+bad=0
+for f in "${files[@]}"; do
+  if ! clang-format --style=file "$f" | cmp -s - "$f"; then
+    bad=$((bad + 1))
+    if [ "$bad" -le 5 ]; then
+      echo "--- ${f#"$KIT_DIR"/} (clang-format would change it):"
+      clang-format --style=file "$f" | diff "$f" - | head -12
+    fi
+  fi
+done
+if [ "$bad" -gt 0 ]; then
+  echo "FAILED: $bad file(s) differ from their clang-format output (fix: clang-format -i FILE)"
+  exit 1
+fi
+echo ok
