@@ -13,15 +13,18 @@ struct Fields<linattn::DecodeStep> {
 };
 }  // namespace api
 
-// Q, K: (T, d_k); V: (T, d_v) -> O: (T, d_v).  Step: S (d_phi, d_v), z (d_phi), q, k (d_k), v
-// (d_v).
+// The default of every eps argument, as causal.hpp declares it.
+constexpr double kDefaultEps = 1e-6;
+
+// Both forms map Q, K (T x d_k) and V (T x d_v) to O (T x d_v). One decode step takes the
+// state S (d_phi x d_v), the normalizer z (d_phi) and one token's q, k (d_k) and v (d_v).
 static const api::Exercise causal_api{
     "causal",
     {
         api::function(LINATTN_SIGNATURE(causal_linear_attention_recurrent),
-                      {"Q", "K", "V", "phi", {"eps", 1e-6}}, {"O"}),
+                      {"Q", "K", "V", "phi", {"eps", kDefaultEps}}, {"O"}),
         api::function(LINATTN_SIGNATURE(causal_linear_attention_parallel),
-                      {"Q", "K", "V", "phi", {"eps", 1e-6}}, {"O"}),
+                      {"Q", "K", "V", "phi", {"eps", kDefaultEps}}, {"O"}),
         api::function(LINATTN_SIGNATURE(linear_attention_step),
-                      {"S", "z", "q", "k", "v", "phi", {"eps", 1e-6}}, {"o", "S", "z"}),
+                      {"S", "z", "q", "k", "v", "phi", {"eps", kDefaultEps}}, {"o", "S", "z"}),
     }};

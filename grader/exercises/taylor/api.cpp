@@ -6,13 +6,18 @@
 
 // ==== API =====================================================================================
 
-// X: (n, d) -> features: (n, 1 + d + d^2).
+// The byte sizes the two counts default to, as taylor.hpp declares them: the state in float32,
+// the KV cache in 16-bit numbers.
+constexpr std::int64_t kStateBytesPer = 4;
+constexpr std::int64_t kCacheBytesPer = 2;
+
+// The features map X (n x d) to n rows of 1 + d + d^2 columns.
 static const api::Exercise taylor_api{
     "taylor",
     {
         api::function(LINATTN_SIGNATURE(taylor_features), {"X"}, {"features"}),
         api::function(LINATTN_SIGNATURE(taylor_state_bytes),
-                      {"d_head", "d_v", "n_heads", {"bytes_per", 4}}, {"value"}),
+                      {"d_head", "d_v", "n_heads", {"bytes_per", kStateBytesPer}}, {"value"}),
         api::function(LINATTN_SIGNATURE(kv_cache_tokens),
-                      {"state_bytes", "n_kv", "d_k", {"bytes_per", 2}}, {"value"}),
+                      {"state_bytes", "n_kv", "d_k", {"bytes_per", kCacheBytesPer}}, {"value"}),
     }};
