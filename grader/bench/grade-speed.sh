@@ -58,6 +58,10 @@ grep -E '^[a-z_0-9]+$' "$KIT/exercises/list.txt" | while read -r ex; do
     t=$(cpu_of "$GRADE" "$work/sub" --only "$ex" --quiet)
     gc=$(echo "$t $gc" | awk '{print ($1<$2)?$1:$2}')
   done
+  # The figures are a grade's only if it passed: the last edit, graded again (from the cache),
+  # must still get full marks (exit status 0).
+  "$GRADE" "$work/sub" --only "$ex" --quiet >/dev/null 2>&1 ||
+    echo "$ex: the timed grades did not get full marks; its figures below measure a failure"
   # shellcheck disable=SC2206
   compile=("$CXX" -std=c++17 $FLAGS -I "$KIT/exercises/$ex" -I "$KIT/exercises/common" -isystem "$EIGEN" -c "$file" -o "$work/alone.o")
   c=$(best_of 3 "${compile[@]}")

@@ -1,5 +1,8 @@
 #include "build_stage.hpp"
 
+#include "build_include_policy.hpp"
+#include "build_paths.hpp"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,8 +61,20 @@ RunOutcome Stage::run(const std::vector<std::string>& argv, double seconds,
                       std::uint64_t output_kept) const {
   Limits limits = tool_limits(seconds);
   limits.output_bytes_kept = output_kept;
+  return run(argv, limits);
+}
+
+RunOutcome Stage::run(const std::vector<std::string>& argv, Limits limits) const {
   Confinement c = confine(jail, argv, limits);
   return run_sandboxed(c.argv, c.cwd, limits);
+}
+
+bool put_kit_headers(const Stage& stage) {
+  bool ok = true;
+  for (const auto& header : kit_headers())
+    ok = stage.put(header, "include/" + header.lexically_relative(normal(header_dir())).string()) &&
+         ok;
+  return ok;
 }
 
 fs::path stage_path(const Stage& stage, const std::string& path) {

@@ -36,7 +36,13 @@ struct Stage {
   // Runs argv (paths as seen inside) in the stage under the build's limits.
   RunOutcome run(const std::vector<std::string>& argv, double seconds,
                  std::uint64_t output_kept = 256ull << 10) const;
+  // The same under limits of the caller's choosing (tool_limits with one of them changed).
+  RunOutcome run(const std::vector<std::string>& argv, Limits limits) const;
 };
+
+// Copies the kit's API headers into the stage's include/, in the kit's layout (an API header
+// includes "../common/linattn.hpp"). False if one could not be copied.
+bool put_kit_headers(const Stage& stage);
 
 // A path the compiler printed, as seen inside: one relative to its working folder (the
 // stage) made absolute, and normalized either way.

@@ -8,6 +8,7 @@
 //   build_cache         keys, the cache's files and their checks, the private folder
 //   build_stage         one confined run of a build tool in a stage folder of its own
 //   build_linker_probe  gold when the sandbox has it
+//   build_pch           the exercise's header, precompiled once, for faster compiles
 //   build_error_text    what a report shows first of a failed build (first_errors)
 #include "builder.hpp"
 #include "../sandbox/program_copy.hpp"
@@ -21,6 +22,7 @@
 #include "build_linker_probe.hpp"
 #include "build_log.hpp"
 #include "build_paths.hpp"
+#include "build_pch.hpp"
 #include "build_stage.hpp"
 #include "build_toolchain.hpp"
 #include "builder_sources.hpp"
@@ -33,6 +35,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <future>
 #include <system_error>
 
 namespace fs = std::filesystem;
@@ -63,6 +66,27 @@ struct BuildFault : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// What a build asks of the toolchain once per process: the compiler's include folders (the
+// include policy), whether the sandbox has gold, the runtime libraries and the harness's
+// symbols (the object policy). Each is a sandboxed run of the compiler driver or a read of a
+// library, tens of milliseconds, asked one after another after the compile unless asked here,
+// beside it, on another core. Each answer is made once (thread-safe statics): a later
+// question waits for it, and one that failed here is asked again, and fails, where it is
+// needed, so its error lands where it always did.
+std::future<void> ask_toolchain_beside_compile(const fs::path& harness, unsigned worker) {
+  return std::async(std::launch::async, [harness, worker] {
+    try {
+      system_include_dirs();
+      runner_libraries();
+      runner_symbols_of(harness);
+      const Stage stage(worker);
+      linker_choice(stage);
+    } catch (const std::exception&) {
+      // Asked again where needed (above).
+    }
+  });
+}
+
 // The steps of build_runner_from_source. `result.log` holds what the student is shown so far
 // (the compiler's messages once it ran), which a fault's text follows.
 void build_steps(const std::string& exercise, const std::string& source, unsigned worker,
@@ -80,9 +104,7 @@ void build_steps(const std::string& exercise, const std::string& source, unsigne
   // folder with copies of the kit's headers in include/, and the compiler runs in the
   // sandbox, where that folder and /usr are all there is to see.
   const std::string& staged = source;
-  const std::vector<fs::path> kit = kit_headers();
 
-  const std::vector<std::string> flags = compile_flags();
   const std::string object_key = object_cache_key(staged);
   const std::string runner_key = build::runner_key(object_key, harness);
   const CacheEntry entry = cache_entry(exercise, object_key, runner_key);
@@ -92,20 +114,13 @@ void build_steps(const std::string& exercise, const std::string& source, unsigne
   // Compile, unless the object is already there.
   std::string compile_log;
   if (!fs::is_regular_file(entry.object, ec) || !read_file(entry.object_log, compile_log)) {
+    const std::future<void> toolchain = ask_toolchain_beside_compile(harness, worker);
     const Stage stage(worker);
     const std::string& source_name = shown;  // relative to the compiler's working folder
-    bool staged_ok = stage.write(source_name, staged);
-    // The kit's layout, mirrored: an API header includes "../common/linattn.hpp".
-    for (const auto& header : kit)
-      staged_ok = stage.put(header, "include/" +
-                                        header.lexically_relative(normal(header_dir())).string()) &&
-                  staged_ok;
+    const bool staged_ok = stage.write(source_name, staged) && put_kit_headers(stage);
     if (!staged_ok) throw BuildFault("cannot stage the submission in " + stage.jail.work.string());
-    std::vector<std::string> argv = {compiler()};
-    argv.insert(argv.end(), flags.begin(), flags.end());
-    argv.insert(argv.end(),
-                {"-I" + stage.in("include/" + exercise), "-I" + stage.in("include/common"), "-MD",
-                 "-MF", stage.in("out.d"), "-c", source_name, "-o", stage.in("out.o")});
+    const std::vector<std::string> argv = compile_command(
+        exercise, stage, source_name, stage.in("out.o"), {"-MD", "-MF", stage.in("out.d")});
     const double limit = kToolSeconds;
     const RunOutcome r = stage.run(argv, limit);
     if (r.ending == RunOutcome::Ending::LaunchFailed)
@@ -274,23 +289,13 @@ bool scratch_object(const std::string& exercise, const std::string& name, const 
   }
   compiled = true;
   const Stage stage(0);
-  std::vector<std::string> argv = {compiler(), LINATTN_CXX_STANDARD};
-  for (const auto& f : submission_flags()) argv.push_back(f);
-  argv.push_back("-fdiagnostics-color=never");
-  for (const auto& d : eigen_dirs()) argv.insert(argv.end(), {"-isystem", d});
-  argv.insert(argv.end(),
-              {"-I" + stage.in("include/" + exercise), "-I" + stage.in("include/common")});
-  bool staged_ok =
-      stage.write(name, text);  // at its relative path, compiled by it (see build_runner)
-  for (const auto& header : kit_headers())
-    staged_ok =
-        stage.put(header, "include/" + header.lexically_relative(normal(header_dir())).string()) &&
-        staged_ok;
+  const std::vector<std::string> argv = compile_command(exercise, stage, name, stage.in("out.o"));
+  // At its relative path, compiled by it (see build_runner).
+  const bool staged_ok = stage.write(name, text) && put_kit_headers(stage);
   if (!staged_ok) {
     log = "grader fault: cannot stage " + name + "\n";
     return false;
   }
-  argv.insert(argv.end(), {"-c", name, "-o", stage.in("out.o")});
   const RunOutcome r = stage.run(argv, 240);
   log = own_files_only_log(
       capped_log(r), [&](const std::string& path) { return path == name; },
