@@ -25,10 +25,13 @@ struct Compiled {
 
 // The fixture's flops.cpp compiled in a stage of its own: by the builder's own command
 // (compile_command, with `extra` flags), or by the same command without the precompiled header.
-Compiled compile_flops(bool as_the_builder, const std::vector<std::string>& extra) {
+// `first_line` goes before the file's text.
+Compiled compile_flops(bool as_the_builder, const std::vector<std::string>& extra,
+                       const std::string& first_line = "") {
   const Stage stage(0);
-  REQUIRE(stage.write("flops/flops.cpp",
-                      grader_test::slurp(grader_test::fixtures / "good" / "flops" / "flops.cpp")));
+  REQUIRE(stage.write("flops/flops.cpp", first_line + "\n" +
+                                             grader_test::slurp(grader_test::fixtures / "good" /
+                                                                "flops" / "flops.cpp")));
   REQUIRE(put_kit_headers(stage));
   std::vector<std::string> argv;
   if (as_the_builder) {
@@ -77,5 +80,20 @@ TEST_CASE("precompiled header: made once per kit, used by GCC, and the object do
   const Compiled without = compile_flops(false, {});
   REQUIRE(without.run.exit_code == 0);
   REQUIRE_FALSE(without.object.empty());
+  CHECK(with.object == without.object);
+}
+
+TEST_CASE("precompiled header: a macro before the include that changes the header is respected") {
+  if (precompiled_header("flops", 0).empty()) return;  // none in this layer (above)
+  // Eigen reads this macro: GCC must read the header itself, and the object is the one a
+  // compile without a precompiled header makes.
+  const std::string macro = "#define EIGEN_DONT_VECTORIZE 1";
+  const Compiled with = compile_flops(true, {"-H"}, macro);
+  INFO(with.run.output);
+  REQUIRE(with.run.exit_code == 0);
+  CHECK(with.run.output.find("! /work/pch/") == std::string::npos);
+  CHECK(with.run.output.find("Eigen/Dense") != std::string::npos);
+  const Compiled without = compile_flops(false, {}, macro);
+  REQUIRE(without.run.exit_code == 0);
   CHECK(with.object == without.object);
 }
