@@ -61,9 +61,11 @@ std::string first_errors(const std::string& log, int max_lines) {
   for (int i = 0; i < static_cast<int>(lines.size()) && i < max_lines; ++i) out += lines[i] + "\n";
   // The builder's own explanations ("note: ..." at the start of a line) always follow: they
   // say what a bare compiler or linker message does not, e.g. that headers come from the kit.
+  // So does a fault of the grader ("grader fault: ...", builder.cpp), which no compiler error
+  // stands for: without it the report would say that the build failed, and not why.
   std::istringstream notes(log);
   while (std::getline(notes, line))
-    if (line.rfind("note: ", 0) == 0) out += line + "\n";
+    if (line.rfind("note: ", 0) == 0 || line.rfind("grader fault: ", 0) == 0) out += line + "\n";
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include "build_toolchain.hpp"
 #include "builder.hpp"
 
+#include <chrono>
 #include <map>
 #include <mutex>
 #include <set>
@@ -84,12 +85,16 @@ fs::path precompiled_header(const std::string& exercise, unsigned worker) {
     failed.insert(exercise);
     return {};
   }
-  // The ones made for an older kit, toolchain or builder are never used again.
+  // The ones made for an older kit, toolchain or builder are never used again; nor is what a
+  // build stopped half-way left (an hour old: a build takes seconds, and may be running now).
+  const auto stale = fs::file_time_type::clock::now() - std::chrono::hours(1);
   for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator();
        it.increment(ec)) {
     const std::string other = it->path().filename().string();
-    if (other != name && other.rfind(exercise + "-", 0) == 0 && it->path().extension() == ".gch")
-      fs::remove(it->path(), ec);
+    if (other == name || other.rfind(exercise + "-", 0) != 0) continue;
+    std::error_code ignored;
+    const bool finished = it->path().extension() == ".gch";
+    if (finished || it->last_write_time(ignored) < stale) fs::remove(it->path(), ignored);
   }
   return file;
 }

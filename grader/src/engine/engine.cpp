@@ -482,10 +482,13 @@ class Grading {
           r.reason = found.kind == FoundSource::Kind::Ambiguous ? "ambiguous" : "missing_files";
         r.grader_fault =
             build.status == BuildResult::Status::Fault;  // the grader's set-up, not the submission
-        r.message = !found.refused.empty() ? "The exercise does not build: " + found.refused + "."
-                    : missing
-                        ? (found.problem(exercise).empty() ? build.log : found.problem(exercise))
-                        : "The exercise does not build:\n" + first_errors(build_log);
+        r.message =
+            !found.refused.empty() ? "The exercise does not build: " + found.refused + "."
+            : missing ? (found.problem(exercise).empty() ? build.log : found.problem(exercise))
+            : r.grader_fault ? "The grader could not build the exercise (its own fault, not the "
+                               "submission's):\n" +
+                                   first_errors(build_log)
+                             : "The exercise does not build:\n" + first_errors(build_log);
         r.rerun.clear();
       } else {
         queue_.push_back({s, e, ex.checks.size(), c});
