@@ -264,6 +264,10 @@ TEST_CASE("builder: first_errors picks the located error lines in order, each wi
         "causal/causal.cpp:9: error: 'y' was not declared\n");
   CHECK(grader::first_errors(log).find("fatal error: z.h") != std::string::npos);
   CHECK(grader::first_errors("all fine\n").empty());
+  // So does a build stopped at its time limit, whose compiler printed nothing about the file.
+  CHECK(grader::first_errors("x.h:1:1: warning: w\nnote: the compiler was stopped after the "
+                             "build's time limit of 120 s\n") ==
+        "note: the compiler was stopped after the build's time limit of 120 s\n");
   // A fault of the grader says why, with no compiler error before it.
   CHECK(grader::first_errors("grader fault: no harness library /k/h.a (build the kit first)\n") ==
         "grader fault: no harness library /k/h.a (build the kit first)\n");

@@ -153,7 +153,7 @@ void build_steps(const std::string& exercise, const std::string& source, unsigne
                  "/, exercises/common/), Eigen and the "
                  "standard library\n";
         if (r.ending != RunOutcome::Ending::Exited || r.exit_code == 0)
-          log += "the compiler was " + ending_text(r, limit) + "\n";
+          log += "note: the compiler was " + ending_text(r, limit) + "\n";
       }
       // A compiler that reported errors, or an include refused, is a property of the text and
       // is remembered. So is running out of the compile's time (two minutes, against seconds
@@ -233,7 +233,7 @@ void build_steps(const std::string& exercise, const std::string& source, unsigne
              ", with exactly that signature (a stub that "
              "throws NotImplemented is fine); a header of your own in the submission is not used\n";
     if (r.ending == RunOutcome::Ending::Exited) write_file_atomically(entry.runner_fail, log);
-    else log += "the linker was " + ending_text(r, limit) + "\n";
+    else log += "note: the linker was " + ending_text(r, limit) + "\n";
     result.log = compile_log + log;
     return;
   }
@@ -305,7 +305,7 @@ bool scratch_object(const std::string& exercise, const std::string& name, const 
       });
   if (r.ending != RunOutcome::Ending::Exited || r.exit_code != 0) {
     if (r.ending != RunOutcome::Ending::Exited)
-      log += "the compiler was " + ending_text(r, 240) + "\n";
+      log += "note: the compiler was " + ending_text(r, 240) + "\n";
     return false;
   }
   const fs::path tmp = object.string() + unique_suffix();
@@ -399,7 +399,7 @@ ScratchBuild build_scratch(const std::string& exercise,
       [](const std::string&) { return false; });
   if (r.ending != RunOutcome::Ending::Exited || r.exit_code != 0) {
     if (r.ending != RunOutcome::Ending::Exited)
-      result.log += "the linker was " + ending_text(r, 240) + "\n";
+      result.log += "note: the linker was " + ending_text(r, 240) + "\n";
     return result;
   }
   const fs::path tmp = program.string() + unique_suffix();
