@@ -117,4 +117,9 @@ TEST_CASE("single-source: malformed markers are errors") {
   CHECK_THROWS_AS(stubgen::derive_stub("// BEGIN SOLUTION\n// STUB: x\n// END SOLUTION\n"),
                   stubgen::Error);
   CHECK_THROWS_AS(stubgen::derive_stub("int x;  // BEGIN SOLUTION\n"), stubgen::Error);
+  // The messages name the file and the lines, the region's opening line included.
+  CHECK_THROWS_WITH(stubgen::derive_stub("a\n// BEGIN SOLUTION\nx\n", "f.cpp"),
+                    "f.cpp: the region opened at line 2 is never closed");
+  CHECK_THROWS_WITH(stubgen::derive_stub("a\nb\n// BEGIN SOLUTION\n// BEGIN SOLUTION\n", "f.cpp"),
+                    "f.cpp:4: BEGIN SOLUTION inside the region opened at line 3");
 }

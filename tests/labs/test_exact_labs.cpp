@@ -81,6 +81,28 @@ TEST_CASE("rank: softmax kernel matrix full rank while elu+1 matrix and its bloc
   CHECK(r.elu_masked_rank == 256);
 }
 
+TEST_CASE("rank: the sweep over the scores' size, half a decade apart, from polynomial to full") {
+  const RankResult r = compute_rank();
+  const auto& sweep = r.softmax_rank_by_scale;
+  REQUIRE(sweep.size() >= 8);
+  CHECK(sweep.front().first == doctest::Approx(1e-3));
+  CHECK(sweep.back().first >= 3.0);
+  for (std::size_t i = 1; i < sweep.size(); ++i) {
+    INFO("c = " << sweep[i - 1].first << " then " << sweep[i].first);
+    // No wider step than half a decade (1, 3, 10 in each decade): the table shows where the
+    // rank climbs, not a jump over it.
+    CHECK(sweep[i].first > sweep[i - 1].first);
+    CHECK(sweep[i].first <= 3.34 * sweep[i - 1].first);
+    // Up to scores of order one the rank only grows with their size.
+    if (sweep[i].first <= 1.0) CHECK(sweep[i].second >= sweep[i - 1].second);
+  }
+  // Scores of about 1e-6: exp(s) is 1 + s + s^2/2 to within the rank's threshold, a
+  // polynomial of degree 2, of rank at most 1 + d_k + d_k (d_k + 1) / 2 = 153, well below T.
+  CHECK(sweep.front().second <= 1 + r.d_k + r.d_k * (r.d_k + 1) / 2);
+  for (const auto& [c, rank] : sweep)
+    if (c == 1.0) CHECK(rank == r.T);  // the lab's construction: full rank
+}
+
 TEST_CASE("gradients: three forms agree and two-pass gradients match the quadratic form and FD") {
   const GradientsResult r = compute_gradients();
   CHECK(r.forms_quadratic_vs_recurrent < 1e-12);
