@@ -146,6 +146,16 @@ TEST_CASE(
     const auto done = grader::complete_expected(shrunk, reply_with(matrix(16, 4096, smooth)));
     CHECK(done.mismatches.empty());
     CHECK(done.expected["calls"][0]["O"]["rows"] == 4096);
+    // Still a whole 4096 x 16 matrix for the judge to read: the kept rows as they were, the
+    // others NaN (never read: the judge stops at the shape).
+    const json& data = done.expected["calls"][0]["O"]["data"];
+    REQUIRE(data.size() == 4096 * 16);
+    CHECK(data[0] == expected["calls"][0]["O"]["data"][0]);
+    std::size_t nan = 0;
+    for (const auto& x : data)
+      if (x.is_number() && std::isnan(x.get<double>())) ++nan;
+    CHECK(nan > 0);
+    CHECK(nan % 16 == 0);
   }
 }
 
