@@ -4,6 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <set>
 #include <string>
 
@@ -29,4 +32,20 @@ TEST_CASE("seeds: per-student seeds are each student's own, and the same at ever
     seen.insert(seed);
   }
   CHECK(seen.size() == 200);
+}
+
+TEST_CASE("seeds: the course key is made once, 128 bits in hex, readable by its owner only") {
+  namespace fs = std::filesystem;
+  const fs::path kit =
+      fs::temp_directory_path() / ("course-key-test-" + std::to_string(::getpid()));
+  fs::remove_all(kit);
+  fs::create_directories(kit);
+  const std::string key = grader::course_key(kit);  // made here: there is none yet
+  CHECK(key.size() == 32);
+  CHECK(key.find_first_not_of("0123456789abcdef") == std::string::npos);
+  REQUIRE(fs::exists(kit / "course-key"));
+  const fs::perms owner_only = fs::perms::owner_read | fs::perms::owner_write;
+  CHECK((fs::status(kit / "course-key").permissions() & fs::perms::all) == owner_only);
+  CHECK(grader::course_key(kit) == key);  // read back, not made again
+  fs::remove_all(kit);
 }
