@@ -28,6 +28,17 @@ TEST_CASE("sandbox: the supervisor is a program of its own, not a copy of the ju
   CHECK(exe.substr(exe.size() - std::min(exe.size(), name.size())) == name);
 }
 
+// The wall limit is kept as given, fractions of a second included: a program that ends at once
+// under a limit below one second exits on its own; it is not taken for one out of time. (The
+// program needs a few milliseconds; 0.95 s leaves it far more than any load could take.)
+TEST_CASE("sandbox: a wall limit under a second still lets a quick program end by itself") {
+  Limits limits;
+  limits.wall_seconds = 0.95;
+  const RunOutcome r = grader::run_sandboxed({"/bin/true"}, "/", limits);
+  CHECK(r.ending == RunOutcome::Ending::Exited);
+  CHECK(r.exit_code == 0);
+}
+
 TEST_CASE("sandbox: the supervisor's plan reads back from its command line as it was written") {
   Plan plan;
   plan.args = {"/usr/bin/bwrap", "--", "", "two words", "--env"};

@@ -143,3 +143,32 @@ TEST_CASE("sharpness: the ten draws print sorted, with their true range and medi
                                         percent(0.5 * (v[4] + v[5])) + " (our construction)");
   }
 }
+
+// The hand example's kernel matrix phi(Q) phi(K)^T as printed, row by row: the text's
+// integers (3, 3, 2), (5, 4, 3), (4, 5, 3), each entry in its own place.
+TEST_CASE("forms: the hand example's kernel matrix prints as the text's rows") {
+  const std::string out = lab_output("forms");
+  CAPTURE(out);
+  CHECK(out.find("      (3, 3, 2)\n      (5, 4, 3)\n      (4, 5, 3)\n") != std::string::npos);
+}
+
+// The one-layer table: each row's measured figure, in the unit the seed gives it in (the
+// seed's 2 MiB and 4 KiB per token, 256 and 512 tokens, 16,512 numbers, about 64 tokens).
+TEST_CASE("state-vs-cache: the one-layer rows print the seed's figures in its units") {
+  const std::string out = lab_output("state-vs-cache");
+  CAPTURE(out);
+  auto ends = [&out](const std::string& label, const std::string& measured) {
+    const std::string line = line_after(out, "\n  " + label);  // a row, not a part of one
+    CAPTURE(line);
+    return line.size() >= measured.size() &&
+           line.compare(line.size() - measured.size(), measured.size(), measured) == 0;
+  };
+  CHECK(ends("state, numbers", " 524,288"));
+  CHECK(ends("cache per token, numbers", " 2,048"));
+  CHECK(ends("break-even, counting numbers", " 256 tokens"));
+  CHECK(ends("state, float32", " 2.0 MiB"));
+  CHECK(ends("cache per token, bf16", " 4.0 KiB"));
+  CHECK(ends("break-even, counting bytes", " 512 tokens"));
+  CHECK(ends("one head: state with normalizer, numbers", " 16,512"));
+  CHECK(ends("  = that head's cache after", " " + fixed(16512.0 / 256.0, 1) + " tokens"));
+}

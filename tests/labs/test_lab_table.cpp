@@ -77,3 +77,20 @@ TEST_CASE("state-vs-cache: the printed figures are the seed's, in its units") {
   CHECK(count(" 320.0 GiB") == 2);
   CHECK(count(" 2.0 MiB") == 1);
 }
+
+// A table's layout: a space, then each cell after a space, the first column (labels) padded on
+// the right, the others (numbers) on the left so that their last digits line up; a rule of
+// dashes under the headers, and a blank line after the table.
+TEST_CASE("lab table: labels left-aligned, numbers right-aligned, a rule under the headers") {
+  Table t({"name", "value"});
+  t.row({"a", "1.5"});
+  t.row({"longer", "10"});
+  std::ostringstream os;
+  t.print(os);
+  CHECK(os.str() ==
+        "  name   value\n"
+        "  ------ -----\n"
+        "  a        1.5\n"
+        "  longer    10\n"
+        "\n");
+}
