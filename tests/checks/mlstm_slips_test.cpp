@@ -16,9 +16,10 @@ using fake::Vector;
 
 namespace {
 
-// One mistake, by the start of its message, as the changes it makes to the recurrence
-//   C_t = f_t C_{t-1} + i_t v_t k_t^T,  n_t = f_t n_{t-1} + i_t k_t,
-//   h_t = C_t q_t / max(|n_t^T q_t|, 1).
+// One mistake, by the first words of its message, as what it changes in the right recurrence:
+// the cell and the normalizer each forget (f) what they hold, then add the new pair or key
+// weighed by i; the output divides the cell's read-out by the normalizer's dot product with the
+// query, floored at 1 after its absolute value is taken.
 struct Slip {
   const char* starts;
   bool swap_gates = false, forget_after_write = false, read_before_write = false;
