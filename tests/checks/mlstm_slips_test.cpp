@@ -73,10 +73,10 @@ Matrix slipped(const json& call, const Slip& s) {
     const Matrix C_old = C;
     const Vector n_old = n;
     if (s.forget_after_write) {
-      C = f(t) * (C + in(t) * v * k.transpose());
-      n = f(t) * (n + in(t) * k);
+      C = f(t) * (C + in(t)*v * k.transpose());
+      n = f(t) * (n + in(t)*k);
     } else {
-      C = f(t) * C + in(t) * v * k.transpose();
+      C = f(t) * C + in(t)*v * k.transpose();
       n = (s.no_forget_gate_on_n ? 1.0 : f(t)) * n + (s.no_input_gate_on_n ? 1.0 : in(t)) * k;
     }
     const Matrix& Cr = s.read_before_write ? C_old : C;
