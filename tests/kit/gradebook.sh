@@ -148,7 +148,12 @@ grep -qxF ',1002,Bob Martin,bob@example.org,0,0,0,0,0,0,0,100,no,0,missing_files
   fail "bob is not listed as without a submission"
 
 # `./kit grade` uses the same finder and says which file it took.
+# Exit 1 (graded, not full marks) is allowed: this is about finding files, and at load 5 one
+# fresh clone's run failed the reference's causal time check here. Every file must be found.
 kit grade "$class/carol" >"$out" 2>&1; code=$?
-[ $code -eq 0 ] || fail "grading carol's nested upload exited $code"
+[ $code -le 1 ] || fail "grading carol's nested upload exited $code"
+for ex in flops causal random_features taylor; do
+  grep -qF "file: Carol Submission/src/$ex.cpp" "$out" || fail "the terminal does not name carol's $ex.cpp"
+done
 grep -qF "file: Carol Submission/Memory (1).cpp" "$out" || fail "the terminal does not say which file was graded"
 echo ok
