@@ -12,9 +12,9 @@ namespace grader_test {
 
 inline grader::Status status_called(const std::string& word) {
   using grader::Status;
-  for (Status s :
-       {Status::Passed, Status::Failed, Status::NotImplemented, Status::Error, Status::Crashed,
-        Status::Timeout, Status::OverMemory, Status::BuildError, Status::Ambiguous})
+  for (Status s : {Status::Passed, Status::Failed, Status::NotImplemented, Status::Error,
+                   Status::Crashed, Status::Timeout, Status::OverMemory, Status::BuildError,
+                   Status::Ambiguous, Status::GraderFault})
     if (word == grader::status_name(s)) return s;
   throw std::invalid_argument("no status is called " + word);
 }

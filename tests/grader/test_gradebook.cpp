@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -282,6 +283,46 @@ TEST_CASE("exports: Canvas's and Moodle's import columns, one row per roster stu
   const auto scores = lines(gb::scores_csv(book, false));
   CHECK(scores == std::vector<std::string>{"id,score", "1001,45", "1002,22.5", "1003,10", "1004,35",
                                            "1005,0"});
+}
+
+TEST_CASE("gradebook: an exercise the grader could not grade (grader_fault) writes no score") {
+  // The machine ran short of memory grading ada's causal: her other exercise stands, but no
+  // total, and the exports leave her cell empty (an import then keeps what the LMS has).
+  const auto roster = gb::parse_roster(
+      "Folder,Student ID,Name,Email\n"
+      "ada,1001,Ada,ada@example.org\n"
+      "bob,1002,Bob,bob@example.org\n");
+  json faulted = exercise("causal", 0, 35);
+  faulted["checks"] =
+      json::array({{{"name", "recurrent/hand-example"}, {"status", "passed"}},
+                   {{"name", "recurrent/linear-time"}, {"status", "grader_fault"}}});
+  std::map<std::string, json> reports;
+  reports["ada"] = report({exercise("flops", 10, 10), faulted});
+  reports["bob"] = report({exercise("flops", 10, 10), exercise("causal", 35, 35)});
+  const gb::Book book = gb::join(roster, reports, kTwo);
+  CHECK(gb::exercise_status(faulted) == std::string("grader_fault"));
+  CHECK(gb::submission_status({"partial", "grader_fault", "build_error"}) == "grader_fault");
+
+  const auto table = gb::parse_csv(gb::gradebook_csv(book, false));
+  REQUIRE(table.size() == 3);
+  const auto col = [&](const std::string& name) {
+    return static_cast<std::size_t>(std::find(table[0].begin(), table[0].end(), name) -
+                                    table[0].begin());
+  };
+  const auto& ada = table[1];
+  CHECK(ada[col("flops")] == "10");
+  CHECK(ada[col("causal")] == "");
+  CHECK(ada[col("total")] == "");
+  CHECK(ada[col("total_after_late")] == "");
+  CHECK(ada[col("status")] == "grader_fault");
+  CHECK(ada[col("causal_status")] == "grader_fault");
+  CHECK(ada[col("notes")].find("not graded, the grader's fault") != std::string::npos);
+  CHECK(table[2][col("total")] == "45");
+
+  CHECK(gb::parse_csv(gb::canvas_csv(book, "x", false))[1].back() == "");
+  CHECK(gb::parse_csv(gb::moodle_csv(book, "x", false))[1].back() == "");
+  CHECK(lines(gb::scores_csv(book, false)) ==
+        std::vector<std::string>{"id,score", "1001,", "1002,45"});
 }
 
 TEST_CASE("--bom: every file starts with the UTF-8 byte-order mark, and only then") {

@@ -11,6 +11,7 @@
 //   build_pch           the exercise's header, precompiled once, for faster compiles
 //   build_error_text    what a report shows first of a failed build (first_errors)
 #include "builder.hpp"
+#include "../sandbox/outside_kill.hpp"
 #include "../sandbox/program_copy.hpp"
 
 #include "../util/find_files.hpp"
@@ -62,6 +63,12 @@ namespace {
 
 // A failure of the grader itself during a build: thrown by a step, turned into the result in
 // one place (build_runner_from_source), whatever the step.
+// A compiler or linker killed from outside its limits (sandbox/outside_kill.hpp): the
+// machine ran short, not the submission; never remembered in the cache.
+struct KilledFromOutside : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 struct BuildFault : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
@@ -128,6 +135,8 @@ void build_steps(const std::string& exercise, const std::string& source, unsigne
     std::string raw_log = capped_log(r);
     if (sandbox_failed(raw_log))
       throw BuildFault("the sandbox could not start the compiler: " + raw_log);
+    if (const auto how = tool_killed_from_outside(r))
+      throw KilledFromOutside("the compiler was killed from outside its limits: " + *how);
     const std::string include_dir = stage.in("include");
     auto public_header = [&](const std::string& path) {
       return is_under(stage_path(stage, path), fs::path(include_dir)) || library_header(path);
@@ -222,6 +231,8 @@ void build_steps(const std::string& exercise, const std::string& source, unsigne
   std::string link_log = capped_log(r);
   if (sandbox_failed(link_log))
     throw BuildFault("the sandbox could not start the linker: " + link_log);
+  if (const auto how = tool_killed_from_outside(r))
+    throw KilledFromOutside("the linker was killed from outside its limits: " + *how);
   replace_all(link_log, stage.in("student.o"), shown);
   replace_all(link_log, stage.in("runner"), "the runner");
   link_log = submission_only_log(link_log, shown, [](const std::string&) { return false; });
@@ -261,6 +272,10 @@ BuildResult build_runner_from_source(const std::string& exercise, const std::str
   BuildResult result;
   try {
     build_steps(exercise, source, worker, result);
+  } catch (const KilledFromOutside& e) {
+    result.status = BuildResult::Status::KilledFromOutside;
+    result.runner.clear();
+    result.log += std::string(e.what()) + "\n";
   } catch (const std::exception& e) {
     // The one fault path: a BuildFault of a step, or anything else thrown on the way (the
     // sandbox's set-up, the file system). Never the submission's doing.

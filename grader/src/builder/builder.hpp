@@ -17,6 +17,9 @@ struct BuildResult {
     Failed,   // the submission's own doing: it does not compile or link, or was refused
     Missing,  // the submission has no such file
     Fault,    // the grader's own failure (no harness, a full disk, a sandbox that did not start)
+    // The compiler or linker was killed from outside its limits (out of memory): the machine's
+    // doing; the engine builds it again alone (sandbox/outside_kill.hpp).
+    KilledFromOutside,
   };
   Status status = Status::Failed;
   bool ok() const { return status == Status::Built; }

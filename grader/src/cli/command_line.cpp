@@ -62,7 +62,9 @@ CLI::Option* add_check_options(CLI::App* app, Options& o, std::uint64_t& seed) {
   CLI::Option* s = app->add_option("--seed", seed, "run every check with seed N instead of its own")
                        ->check(kWholeNumber)
                        ->type_name("N");
-  app->add_option("--jobs", o.jobs, "run N builds and checks at a time (default: one per core)")
+  app->add_option("--jobs", o.jobs,
+                  "run N builds and checks at a time (default: as many as the CPUs and memory this "
+                  "process may use allow: affinity, cgroup quota and limit, Slurm)")
       ->check(CLI::Range(1, 256).description(""))
       ->type_name("N");
   app->add_flag("--visible-only", o.visible_only,

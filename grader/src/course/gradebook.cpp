@@ -253,6 +253,9 @@ const char* exercise_status(const nlohmann::json& ex) {
   const std::string source = ex.value("source_status", "found");
   if (source == "missing") return "missing_files";
   if (source == "ambiguous") return "ambiguous";
+  // Not graded at all (the machine ran short, say): no score may stand for it.
+  for (const auto& check : ex.value("checks", nlohmann::json::array()))
+    if (check.value("status", "") == "grader_fault") return "grader_fault";
   const auto build = ex.find("build");
   if (build != ex.end() && !build->value("ok", false)) return "build_error";
   const double score = ex.value("score", 0.0), max = ex.value("max_score", 0.0);
@@ -260,7 +263,7 @@ const char* exercise_status(const nlohmann::json& ex) {
 }
 
 std::string submission_status(const std::vector<std::string>& statuses) {
-  for (const char* s : {"build_error", "ambiguous", "missing_files", "partial"})
+  for (const char* s : {"grader_fault", "build_error", "ambiguous", "missing_files", "partial"})
     if (std::find(statuses.begin(), statuses.end(), s) != statuses.end()) return s;
   return "ok";
 }
@@ -378,6 +381,7 @@ RowFacts facts(const Book& book, const Row& row) {
     }
     if (status == "missing_files") f.missing.push_back(ex);
     if (status == "build_error") f.build_errors.push_back(ex);
+    if (status == "grader_fault") f.not_graded.push_back(ex);
     f.scores.push_back(score);
     f.statuses.push_back(status);
   }
@@ -413,6 +417,10 @@ RowFacts facts(const Book& book, const Row& row) {
   return f;
 }
 
+std::string exported_score(const RowFacts& f) {
+  return f.status == "grader_fault" ? "" : number(f.total_after_late);
+}
+
 std::string gradebook_csv(const Book& book, bool bom) {
   std::vector<std::string> head = {"submission", "student_id", "name", "email"};
   for (const auto& ex : book.exercises) head.push_back(ex);
@@ -426,9 +434,11 @@ std::string gradebook_csv(const Book& book, bool bom) {
     std::vector<std::string> cells = {row.submission, row.student ? row.student->id : "",
                                       row.student ? row.student->name : "",
                                       row.student ? row.student->email : ""};
-    for (double s : f.scores) cells.push_back(number(s));
+    for (std::size_t e = 0; e < f.scores.size(); ++e)
+      cells.push_back(f.statuses[e] == "grader_fault" ? "" : number(f.scores[e]));
+    const bool graded = f.status != "grader_fault";
     cells.insert(cells.end(),
-                 {number(f.total), number(f.total_after_late), number(f.max_score),
+                 {graded ? number(f.total) : "", exported_score(f), number(f.max_score),
                   f.late.late ? "yes" : "no", std::to_string(f.late.days_late), f.status});
     for (const auto& s : f.statuses) cells.push_back(s);
     std::vector<std::string> notes;
@@ -438,6 +448,11 @@ std::string gradebook_csv(const Book& book, bool bom) {
     if (!f.missing.empty() && !row.report.is_null())
       notes.push_back("missing: " + join_names(f.missing));
     if (!f.build_errors.empty()) notes.push_back("does not build: " + join_names(f.build_errors));
+    if (!f.not_graded.empty())
+      notes.push_back(
+          "not graded, the grader's fault (the machine ran short; no score "
+          "written): " +
+          join_names(f.not_graded) + "; grade again");
     if (f.late.late) {
       const std::string taken =
           book.late.penalises ? number(f.late.penalty_percent) + "% off" : "no penalty";
@@ -484,8 +499,7 @@ std::string canvas_csv(const Book& book, const std::string& column, bool bom) {
   std::string out = (bom ? kBom : "") +
                     line_of({"Student", "ID", "SIS User ID", "SIS Login ID", "Section", column});
   per_student(book, [&](const Student& s, const RowFacts& f) {
-    out +=
-        line_of({s.name, s.canvas_id, s.id, s.sis_login_id, s.section, number(f.total_after_late)});
+    out += line_of({s.name, s.canvas_id, s.id, s.sis_login_id, s.section, exported_score(f)});
   });
   return out;
 }
@@ -496,7 +510,7 @@ std::string moodle_csv(const Book& book, const std::string& column, bool bom) {
   per_student(book, [&](const Student& s, const RowFacts& f) {
     const bool split = !s.first_name.empty() || !s.last_name.empty();
     out += line_of({split ? s.first_name : s.name, split ? s.last_name : "", s.id, s.email,
-                    number(f.total_after_late)});
+                    exported_score(f)});
   });
   return out;
 }
@@ -504,7 +518,7 @@ std::string moodle_csv(const Book& book, const std::string& column, bool bom) {
 std::string scores_csv(const Book& book, bool bom) {
   std::string out = (bom ? kBom : "") + line_of({"id", "score"});
   per_student(book, [&](const Student& s, const RowFacts& f) {
-    out += line_of({s.id, number(f.total_after_late)});
+    out += line_of({s.id, exported_score(f)});
   });
   return out;
 }

@@ -8,8 +8,10 @@
 //   ambiguous      several files compete for it (see find_files.hpp) and none was graded;
 //                  the notes name them; scores zero;
 //   partial        its file built and was graded, below full marks (zero included: a stub
-//                  that still throws NotImplemented is `partial` with 0 points).
-// Per submission: `ok` when every exercise is ok; otherwise the first of build_error,
+//                  that still throws NotImplemented is `partial` with 0 points);
+//   grader_fault   a check of it could not be graded for the grader's own reasons (the machine
+//                  ran short of memory): its cell, the totals and the exports stay empty.
+// Per submission: `ok` when every exercise is ok; otherwise the first of grader_fault, build_error,
 // ambiguous, missing_files, partial that one of its exercises has. A roster entry with no
 // submission folder is `missing_files`, with "no submission" in its notes (and scores 0 in the
 // exports).
@@ -137,12 +139,16 @@ struct RowFacts {
   std::vector<std::string> statuses;  // per exercise
   std::vector<std::string> missing;   // exercises with missing_files
   std::vector<std::string> build_errors;
+  std::vector<std::string> not_graded;  // exercises with grader_fault: no score is written
   std::vector<std::string>
       ambiguous;  // "causal (causal (1).cpp, old/causal.cpp)": the competing files
   Lateness late;  // the roster's time, else a report's canvas_late flag
   double total_after_late = 0;
 };
 RowFacts facts(const Book& book, const Row& row);
+// What the exports write for a student: the total after the late policy, or nothing when the
+// grader could not grade the submission (grader_fault), so an import leaves the LMS cell as is.
+std::string exported_score(const RowFacts& f);
 
 std::string gradebook_csv(const Book& book, bool bom);
 std::string canvas_csv(const Book& book, const std::string& column, bool bom);

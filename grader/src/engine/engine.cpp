@@ -7,6 +7,7 @@
 #include "../sandbox/isolation.hpp"
 #include "../sandbox/landlock.hpp"
 #include "../util/find_files.hpp"
+#include "../util/job_count.hpp"
 #include "../util/utf8.hpp"
 #include "assignment.hpp"
 #include "course_seeds.hpp"
@@ -57,6 +58,16 @@ void parallel_for_worker(std::size_t n, int workers, Job job) {
 template <class Job>
 void parallel_for(std::size_t n, int workers, Job job) {
   parallel_for_worker(n, workers, [&](std::size_t i, int) { job(i); });
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+// Why a check was not graded when the machine, not the submission, ran short.
+std::string machine_short_message(const std::string& what) {
+  return "Not graded: the machine ran short of memory while grading this (" + what +
+         "). That is the grader's fault, not your code's, and no score is written for it. "
+         "Grade it again (a regrade, or ./kit grade with --jobs 1 or on a machine with more "
+         "memory).";
 }
 
 std::string shell_quote(const std::string& s) {
@@ -290,8 +301,7 @@ class Grading {
         key_(course_key_for(o, oracle, plan.assignment)),
         per_student_(o.course && !o.seed && plan.assignment.seeds == Seeds::PerStudent),
         n_ex_(plan.exercises.size()),
-        jobs_(o.jobs > 0 ? o.jobs
-                         : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))) {
+        jobs_(choose_job_count(o.jobs, read_capacity())) {
     if (per_student_) student_of_ = students_of(submissions, o, students, plan.assignment);
     // Submissions of one student share their cases: group g's seeds are student_ids_[g]'s.
     group_of_.assign(submissions.size(), 0);
@@ -362,7 +372,7 @@ class Grading {
     for (std::size_t b = 0; b < builds_.size(); ++b)
       sources_[b] = &own_found_[b];  // "missing" until found
     std::atomic<std::size_t> built{0};
-    parallel_for_worker(builds_.size() + cases_.size(), jobs_, [&](std::size_t b, int worker) {
+    parallel_for_worker(builds_.size() + cases_.size(), jobs_.jobs, [&](std::size_t b, int worker) {
       if (b >= builds_.size()) {
         fetch_case(cases_[b - builds_.size()]);
         return;
@@ -370,6 +380,10 @@ class Grading {
       build_one(b, worker);
       if (progress_) progress_("building", ++built, builds_.size());
     });
+    // A compiler the kernel killed from outside (the machine ran short of memory) gets one more
+    // try, alone; killed again, its exercise is the grader's fault (open_exercise).
+    for (std::size_t b = 0; b < builds_.size(); ++b)
+      if (builds_[b].status == BuildResult::Status::KilledFromOutside) build_one(b, 0);
   }
 
   void fetch_case(CaseSlot& slot) const {
@@ -437,7 +451,8 @@ class Grading {
       for (std::size_t e = 0; e < n_ex_; ++e) report.exercises.push_back(open_exercise(s, e));
     }
     for (std::size_t b = 0; b < builds_.size(); ++b)
-      if (builds_[b].status == BuildResult::Status::Fault)
+      if (builds_[b].status == BuildResult::Status::Fault ||
+          builds_[b].status == BuildResult::Status::KilledFromOutside)
         reports_[b / n_ex_].grader_fault = true;  // not the student's doing: exit 2
   }
 
@@ -474,7 +489,15 @@ class Grading {
       r.visibility = visibility_name(plan.assignment.visibility_of(exercise, *c));
       r.rerun = "./kit grade " + shell_quote(submissions_[s]) + " --only " + exercise + "/" +
                 c->name + " --seed " + std::to_string(r.seed);
-      if (!build.ok()) {
+      if (build.status == BuildResult::Status::KilledFromOutside) {
+        r.status = Status::GraderFault;
+        r.grader_fault = true;
+        r.message = machine_short_message(
+            "the compiler or linker was killed from outside its limits twice, the second time "
+            "building alone; " +
+            first_line(build.log));
+        r.rerun.clear();
+      } else if (!build.ok()) {
         const bool missing = build.status == BuildResult::Status::Missing;
         r.status =
             found.kind == FoundSource::Kind::Ambiguous ? Status::Ambiguous : Status::BuildError;
@@ -482,6 +505,7 @@ class Grading {
           r.reason = found.kind == FoundSource::Kind::Ambiguous ? "ambiguous" : "missing_files";
         r.grader_fault =
             build.status == BuildResult::Status::Fault;  // the grader's set-up, not the submission
+        if (r.grader_fault) r.status = Status::GraderFault;
         r.message =
             !found.refused.empty() ? "The exercise does not build: " + found.refused + "."
             : missing ? (found.problem(exercise).empty() ? build.log : found.problem(exercise))
@@ -498,26 +522,49 @@ class Grading {
     return ex;
   }
 
-  // Every check of every exercise that built, as one pool of independent jobs.
+  // Every check of every exercise that built, as one pool of independent jobs; then, alone,
+  // each check whose runner the kernel killed from outside (the machine ran short of memory).
   void run_checks() {
-    std::mutex fault_mutex;
+    std::mutex retry_mutex;
+    std::map<std::size_t, CheckResult> retry;  // queue index -> the slot as it was before
     std::atomic<std::size_t> checked{0};
-    parallel_for_worker(queue_.size(), jobs_, [&](std::size_t q, int worker) {
-      const Job& job = queue_[q];
-      CheckResult& slot = reports_[job.submission].exercises[job.exercise].checks[job.slot];
-      const CaseSlot& oc = cases_[case_of_.at({group_of_[job.submission], job.check})];
-      const std::size_t b = job.submission * n_ex_ + job.exercise;
-      CheckRun run{job.check, plan_.exercises[job.exercise]->exercise, builds_[b].runner,
-                   oc.error.empty() ? &oc.value : nullptr, oc.error};
-      // Each worker's programs run under a user id of their own (isolation.hpp: worker_uid).
-      run.worker = static_cast<unsigned>(worker);
-      slot = run_check(run, std::move(slot));
-      if (slot.grader_fault) {
-        std::lock_guard<std::mutex> lock(fault_mutex);
-        reports_[job.submission].grader_fault = true;
+    parallel_for_worker(queue_.size(), jobs_.jobs, [&](std::size_t q, int worker) {
+      CheckResult before = slot_of(q);
+      check_one(q, worker);
+      if (slot_of(q).killed_from_outside) {
+        std::lock_guard<std::mutex> lock(retry_mutex);
+        retry.emplace(q, std::move(before));
       }
       if (progress_) progress_("checking", ++checked, queue_.size());
     });
+    for (auto& [q, before] : retry) {
+      slot_of(q) = std::move(before);
+      check_one(q, 0);
+      CheckResult& slot = slot_of(q);
+      if (slot.killed_from_outside)
+        slot.message = machine_short_message(
+            "its runner was killed from outside its limits (SIGKILL while the kernel's "
+            "out-of-memory killer ran) twice, the second time running alone");
+    }
+    for (const Job& job : queue_)
+      if (reports_[job.submission].exercises[job.exercise].checks[job.slot].grader_fault)
+        reports_[job.submission].grader_fault = true;
+  }
+
+  CheckResult& slot_of(std::size_t q) {
+    const Job& job = queue_[q];
+    return reports_[job.submission].exercises[job.exercise].checks[job.slot];
+  }
+
+  void check_one(std::size_t q, int worker) {
+    const Job& job = queue_[q];
+    const CaseSlot& oc = cases_[case_of_.at({group_of_[job.submission], job.check})];
+    const std::size_t b = job.submission * n_ex_ + job.exercise;
+    CheckRun run{job.check, plan_.exercises[job.exercise]->exercise, builds_[b].runner,
+                 oc.error.empty() ? &oc.value : nullptr, oc.error};
+    // Each worker's programs run under a user id of their own (isolation.hpp: worker_uid).
+    run.worker = static_cast<unsigned>(worker);
+    slot_of(q) = run_check(run, std::move(slot_of(q)));
   }
 
   // Add up the scores; make every text valid UTF-8 for the JSON and XML reports.
@@ -542,6 +589,8 @@ class Grading {
       }
       report.seconds = since(start);
       report.isolation = layer_name(layer);
+      report.jobs = jobs_.jobs;
+      report.jobs_why = jobs_.why;
       report.assignment = plan_.assignment.name;
       report.late = late;
       report.late_policy = describe_late_policy(plan_.assignment.late);
@@ -568,7 +617,7 @@ class Grading {
   std::vector<std::string> student_ids_;  // each student once
   std::vector<std::size_t> group_of_;     // per submission: its student's index in student_ids_
   const std::size_t n_ex_;
-  const int jobs_;
+  const JobCount jobs_;
   std::vector<CaseSlot> cases_;
   std::map<std::pair<std::size_t, const Check*>, std::size_t> case_of_;  // (group, check) -> case
   std::vector<BuildResult> builds_;

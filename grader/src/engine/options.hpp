@@ -17,7 +17,7 @@ struct Options {
   std::string json_path, gradescope_path, junit_path;
   std::string classroom_path;  // --github-classroom FILE: GitHub Classroom's payload
   std::string html_path;       // --html FILE: the report as a static page (report_html.hpp)
-  int jobs = 0;                // --jobs N; 0 = one per core
+  int jobs = 0;                // --jobs N; 0 = what the process may use (util/job_count.hpp)
   bool visible_only = false;   // --visible-only: skip the checks students do not see yet
   bool quiet = false;          // --quiet: no terminal report
   bool verbose = false;        // --verbose: no folding in the terminal report

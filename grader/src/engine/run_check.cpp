@@ -24,6 +24,7 @@
 #include "../judge/call_text.hpp"
 #include "../judge/crash_text.hpp"
 #include "../sandbox/isolation.hpp"
+#include "../sandbox/outside_kill.hpp"
 #include "../util/byte_units.hpp"
 #include "../util/memory_file.hpp"
 #include "../util/unique_fd.hpp"
@@ -137,6 +138,7 @@ struct RunnerRun {
   std::string reply_problem;  // why the reply was refused, when it was
   std::uint64_t scratch_used = 0;
   bool scratch_stopped = false;  // killed by the ScratchWatch at the quota
+  std::uint64_t oom_kills = 0;   // the kernel's out-of-memory kills during the run (any process)
 };
 
 RunnerRun run_runner(const CheckRun& run, const json& request, double wall_seconds,
@@ -170,7 +172,9 @@ RunnerRun run_runner(const CheckRun& run, const json& request, double wall_secon
     const bool chroot = isolation().layer == Layer::Chroot;
     ScratchWatch watch(chroot ? folder.path / "tmp" : std::filesystem::path(), kScratchQuota,
                        chroot ? worker_uid(run.worker) : 0);
+    const std::uint64_t oom_kills_before = oom_kills_so_far();
     outcome = run_sandboxed(confined.argv, confined.cwd, limits);
+    done.oom_kills = oom_kills_so_far() - oom_kills_before;
     done.scratch_stopped = watch.tripped();
   }
   unwrap_signal(outcome);
@@ -296,7 +300,7 @@ namespace {
 // A fault of the grader itself (not of the code under test) on this check.
 CheckResult grader_fault(CheckResult r, const std::string& what) {
   r.grader_fault = true;
-  r.status = Status::Error;
+  r.status = Status::GraderFault;
   r.message = "The grader itself failed on this check (not your fault): " + what;
   return r;
 }
@@ -341,6 +345,14 @@ bool ending_decides(const CheckRun& run, const RunnerRun& done, const std::strin
     r.message = tried + "\nThe code wrote more than " + mib(static_cast<double>(kScratchQuota)) +
                 " of files, the limit for files a check may write, and was stopped. They have "
                 "been removed.";
+    return true;
+  }
+  // Killed by the kernel when the machine ran short: the engine runs it again alone.
+  if (runner_killed_from_outside(outcome, done.oom_kills)) {
+    r = grader_fault(r,
+                     "the runner was killed from outside its limits (SIGKILL while the "
+                     "kernel's out-of-memory killer ran)");
+    r.killed_from_outside = true;
     return true;
   }
   // A time check's call stopped by its CPU limit (sandbox.hpp: Limits::cpu_seconds).

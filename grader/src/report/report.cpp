@@ -17,6 +17,7 @@ const char* status_name(Status status) {
     case Status::OverMemory: return "over_memory";
     case Status::BuildError: return "build_error";
     case Status::Ambiguous: return "ambiguous";
+    case Status::GraderFault: return "grader_fault";
   }
   return "error";
 }

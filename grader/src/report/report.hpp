@@ -24,7 +24,10 @@ enum class Status {
   Timeout,
   OverMemory,
   BuildError,
-  Ambiguous
+  Ambiguous,
+  // The grader could not grade it for its own reasons (the machine ran short of memory, a
+  // compiler or runner killed from outside the student's limits): no score, exit status 2.
+  GraderFault
 };
 const char* status_name(Status status);
 // A failure of the submitted code's answers (JUnit's <failure>); the others are errors.
@@ -47,6 +50,9 @@ struct CheckResult {
   // file's checks `build_error`): "missing_files", or "ambiguous"; empty otherwise.
   std::string reason;
   bool grader_fault = false;  // the grader itself failed on this check (never the submission)
+  // The runner was killed from outside its limits (sandbox/outside_kill.hpp): the engine runs
+  // the check again alone before it believes it.
+  bool killed_from_outside = false;
 };
 
 struct ExerciseResult {
@@ -84,7 +90,9 @@ struct Report {
   // Whose seeds the checks ran with: "own" (each check's own), "given" (--seed), "course" (the
   // course key's), "per-student" (the course key's and `student`'s; course_seeds.hpp).
   std::string seeds;
-  std::string student;  // per-student seeds: the student's id they come from
+  std::string student;   // per-student seeds: the student's id they come from
+  int jobs = 0;          // builds and checks run at a time
+  std::string jobs_why;  // "2 jobs: a CPU quota of 2 CPUs (cgroup)" (util/job_count.hpp)
   bool full_marks() const;
 };
 

@@ -68,6 +68,7 @@ nlohmann::json to_native_json(const Report& report) {
   // Whose seeds the checks ran with (each check's own is in its "seed").
   if (!report.seeds.empty()) j["seeds"] = report.seeds;
   if (!report.student.empty()) j["student"] = report.student;
+  if (report.jobs > 0) j["jobs"] = {{"count", report.jobs}, {"why", report.jobs_why}};
   if (report.late) {  // the raw score stays; the penalty gives a second one beside it
     j["late"] = lateness_json(*report.late, report.score);
     j["late"]["policy"] = report.late_policy;

@@ -33,6 +33,7 @@ const char* tag(Status s) {
     case Status::OverMemory: return "MEM  ";
     case Status::BuildError: return "BUILD";
     case Status::Ambiguous: return "AMBIG";
+    case Status::GraderFault: return "FAULT";
   }
   return "?    ";
 }
@@ -240,6 +241,7 @@ void print_terminal(const Report& report, std::ostream& out, bool colour, bool v
   out << "   (" << secs.str() << " s";
   if (!report.isolation.empty()) out << ", sandbox: " << report.isolation;
   out << ")\n";
+  if (!report.jobs_why.empty()) out << "Ran " << report.jobs_why << "\n";
   if (report.seeds == "per-student")
     out << "Seeds: per-student, those of " << printable(report.student)
         << " (the course key's); each rerun line carries its check's seed\n";
@@ -253,7 +255,8 @@ void print_terminal(const Report& report, std::ostream& out, bool colour, bool v
         << " after the penalty\n";
   if (report.grader_fault)
     out << style.paint(
-               "The grader itself ran into a problem (see above); the score may be incomplete.",
+               "The grader itself ran into a problem (see above): checks marked FAULT were not "
+               "graded and score nothing here. That is not your code's doing; grade again.",
                "31")
         << "\n";
   print_start_here(report, style, out);

@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# The grader inside a platform's limits, made real with a cgroup of this machine's (root only).
+#   platform_profile.sh GRADER KIT gradescope
+#     Gradescope's default container: 768 MiB of memory and half a CPU. Forced to 5 jobs, the
+#     solutions still score full marks (a compiler the kernel kills is built again alone);
+#     left to choose, the grader runs 1 job and says why.
+#   platform_profile.sh GRADER KIT starved
+#     A memory limit of 100 MiB, where the grader fits (about 30 MiB) and no compile against
+#     Eigen does (about 200 MiB): every compiler is killed from outside, twice, and the
+#     exercise is the grader's fault (status grader_fault, exit 2), never the student's
+#     build_error, and nothing of it is remembered in the build cache.
+# Each run compiles afresh: the sources carry a comment of their own, so the cache has them not.
+set -euo pipefail
+grader=$1 kit=$2 mode=$3
+
+[ "$(id -u)" = 0 ] || { echo "SKIPPED: needs root to make a cgroup"; exit 77; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/platform-profile-XXXXXX")
+groups=()
+cleanup() {
+  local g
+  for g in "${groups[@]}"; do
+    # Anything left in it goes back to our own cgroup before it is removed.
+    while read -r pid; do echo "$pid" >"$(dirname "$g")/cgroup.procs" 2>/dev/null || true; done \
+      <"$g/cgroup.procs" 2>/dev/null || true
+    rmdir "$g" 2>/dev/null || true
+  done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+[ -n "${KEEP:-}" ] && trap - EXIT
+fail() { echo "FAIL: $*"; [ -f "$work/out.txt" ] && tail -n 40 "$work/out.txt"; exit 1; }
+
+# A child cgroup of our own for each controller, with the limits applied: cgroup v2 (one
+# hierarchy) or v1 (a hierarchy per controller, as on this kind of machine).
+make_group() {  # make_group MEMORY_BYTES CPU_QUOTA_US (of a 100000 us period; 0: none)
+  local memory=$1 quota=$2 name="linattn-profile-$$-${#groups[@]}"
+  if grep -q ' - cgroup2 ' /proc/self/mountinfo && [ -f /sys/fs/cgroup/cgroup.controllers ] &&
+     grep -qw memory /sys/fs/cgroup/cgroup.controllers; then
+    local own g
+    own=$(sed -n 's/^0:://p' /proc/self/cgroup)
+    g=/sys/fs/cgroup${own%/}/$name
+    echo "+memory +cpu" >"/sys/fs/cgroup${own%/}/cgroup.subtree_control" 2>/dev/null || true
+    mkdir "$g" && groups+=("$g")
+    echo "$memory" >"$g/memory.max"
+    echo 0 >"$g/memory.swap.max" 2>/dev/null || true
+    [ "$quota" = 0 ] || echo "$quota 100000" >"$g/cpu.max"
+    return
+  fi
+  local controller own g
+  for controller in memory cpu; do
+    own=$(awk -F: -v c="$controller" '{ n = split($2, a, ","); for (i = 1; i <= n; i++) if (a[i] == c) print $3 }' /proc/self/cgroup)
+    g=/sys/fs/cgroup/$controller${own%/}/$name
+    [ -d "/sys/fs/cgroup/$controller" ] || { echo "SKIPPED: no cgroup $controller controller"; exit 77; }
+    mkdir "$g" && groups+=("$g")
+  done
+  echo "$memory" >"${groups[-2]}/memory.limit_in_bytes"
+  echo "$memory" >"${groups[-2]}/memory.memsw.limit_in_bytes" 2>/dev/null || true
+  [ "$quota" = 0 ] || echo "$quota" >"${groups[-1]}/cpu.cfs_quota_us"
+}
+
+# Runs the rest of the line inside the newest cgroup(s); its exit status is kept in $code.
+in_group() {
+  local joins="" g
+  if [ "${#groups[@]}" -ge 2 ] && [[ ${groups[-1]} == /sys/fs/cgroup/cpu/* ]]; then
+    joins="echo \$\$ >'${groups[-2]}/cgroup.procs'; echo \$\$ >'${groups[-1]}/cgroup.procs';"
+  else
+    g=${groups[-1]}
+    joins="echo \$\$ >'$g/cgroup.procs';"
+  fi
+  set +e
+  bash -c "$joins exec \"\$@\"" in-group "$@" >"$work/out.txt" 2>&1
+  code=$?
+  set -e
+}
+
+# The solutions, each with a comment no cached build has seen.
+fresh_solutions() {
+  local dir=$1 file
+  cp -r "$kit/solutions" "$dir"
+  for file in "$dir"/*/*.cpp; do printf '\n// platform profile %s %s\n' "$$" "$RANDOM$RANDOM" >>"$file"; done
+}
+
+value() {  # value REPORT.json PYTHON-EXPRESSION-OF-r
+  python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+case "$mode" in
+gradescope)
+  make_group $((768 << 20)) 50000
+  fresh_solutions "$work/forced"
+  in_group "$grader" grade "$work/forced" --jobs 5 --json "$work/forced.json"
+  [ "$code" = 0 ] || fail "5 jobs in 768 MiB and half a CPU: exit $code, not 0 (full marks)"
+  [ "$(value "$work/forced.json" 'r["score"] == r["max_score"] > 0')" = True ] || fail "not full marks"
+  [ "$(value "$work/forced.json" 'r["jobs"]["count"]')" = 5 ] || fail "--jobs 5 was not taken"
+  echo "forced: $(value "$work/forced.json" 'r["jobs"]["why"]'), score $(value "$work/forced.json" 'r["score"]')/$(value "$work/forced.json" 'r["max_score"]')"
+
+  fresh_solutions "$work/chosen"
+  in_group "$grader" grade "$work/chosen" --only flops --json "$work/chosen.json"
+  [ "$code" = 0 ] || fail "left to choose in 768 MiB and half a CPU: exit $code, not 0"
+  why=$(value "$work/chosen.json" 'r["jobs"]["why"]')
+  echo "chosen: $why"
+  [ "$(value "$work/chosen.json" 'r["jobs"]["count"]')" = 1 ] || fail "not 1 job: $why"
+  [[ $why == *"CPU quota of 0.5 CPUs"* || $why == *"768 MiB memory limit"* ]] ||
+    fail "the reason names neither the quota nor the memory limit: $why"
+  grep -q "^Ran 1 job: " "$work/out.txt" || fail "the terminal report does not say how many jobs ran"
+  ;;
+starved)
+  make_group $((100 << 20)) 0
+  fresh_solutions "$work/starved"
+  in_group "$grader" grade "$work/starved" --only memory --jobs 2 --json "$work/starved.json"
+  [ "$code" = 2 ] || fail "every compile killed: exit $code, not 2 (the grader's fault)"
+  statuses=$(value "$work/starved.json" 'sorted({c["status"] for e in r["exercises"] for c in e["checks"]})')
+  echo "statuses: $statuses"
+  [ "$statuses" = "['grader_fault']" ] || fail "statuses $statuses, not only grader_fault"
+  grep -q "ran short of memory" "$work/starved.json" || fail "no message says the machine ran short"
+  grep -q "killed from outside" "$work/starved.json" || fail "no message says the compiler was killed"
+
+  # Nothing was remembered: with room, the same text builds and passes.
+  make_group $((4096 << 20)) 0
+  in_group "$grader" grade "$work/starved" --only memory --json "$work/roomy.json"
+  [ "$code" = 0 ] || fail "the same file with room to compile: exit $code, not 0"
+  ;;
+*) echo "unknown mode $mode"; exit 2 ;;
+esac
+echo "ok"
