@@ -23,6 +23,7 @@
 #include "../judge/api_schemas.hpp"
 #include "../judge/call_text.hpp"
 #include "../judge/crash_text.hpp"
+#include "../sandbox/ipc_sweep.hpp"
 #include "../sandbox/isolation.hpp"
 #include "../util/byte_units.hpp"
 #include "../util/memory_file.hpp"
@@ -173,6 +174,9 @@ RunnerRun run_runner(const CheckRun& run, const json& request, double wall_secon
     outcome = run_sandboxed(confined.argv, confined.cwd, limits);
     done.scratch_stopped = watch.tripped();
   }
+  // Outside bubblewrap no IPC namespace ends with the run: System V objects the runner's id
+  // made would stay on the host (ipc_sweep.hpp; seccomp refuses the calls in the first place).
+  if (isolation().layer != Layer::Namespaces) remove_ipc_objects_of(worker_uid(run.worker));
   unwrap_signal(outcome);
   // The runner's own files: the chroot's /tmp, or its folder without a chroot.
   if (isolation().layer == Layer::Chroot) done.scratch_used = bytes_under(folder.path / "tmp");
