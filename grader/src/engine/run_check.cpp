@@ -170,7 +170,7 @@ RunnerRun run_runner(const CheckRun& run, const json& request, double wall_secon
     // The chroot layer's scratch folder, watched during the run where no tmpfs caps it.
     const bool chroot = isolation().layer == Layer::Chroot;
     ScratchWatch watch(chroot ? folder.path / "tmp" : std::filesystem::path(), kScratchQuota,
-                       chroot ? worker_uid(run.worker) : 0);
+                       chroot ? worker_uid(run.worker) : 0, limits.file_size_bytes);
     outcome = run_sandboxed(confined.argv, confined.cwd, limits);
     done.scratch_stopped = watch.tripped();
   }
