@@ -16,6 +16,7 @@
 #include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace grader {
 
@@ -96,27 +97,33 @@ struct FsIds {
 }  // namespace
 
 HeldFiles held_deleted_files(unsigned uid, const std::filesystem::path& scratch,
-                             std::uint64_t unmeasured) {
+                             std::uint64_t unmeasured, std::vector<std::string>* known) {
   HeldFiles held;
   struct stat folder {};
   if (::stat(scratch.c_str(), &folder) != 0) return held;
   const FsIds as_owner(uid);
   const int proc = ::open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (proc < 0) return held;
-  each_entry(::dup(proc), [&](int, const char* pid) {
-    struct stat st {};
-    // /proc/<pid> belongs to the process's user id (it stays dumpable, see FsIds).
-    if (pid[0] < '0' || pid[0] > '9' || ::fstatat(proc, pid, &st, 0) != 0 || st.st_uid != uid)
-      return;
+  std::vector<std::string> found;
+  std::vector<std::string>& pids = known ? *known : found;
+  if (pids.empty()) {
+    each_entry(::dup(proc), [&](int, const char* pid) {
+      struct stat st {};
+      // /proc/<pid> belongs to the process's user id (it stays dumpable, see FsIds).
+      if (pid[0] >= '0' && pid[0] <= '9' && ::fstatat(proc, pid, &st, 0) == 0 && st.st_uid == uid)
+        pids.emplace_back(pid);
+    });
+  }
+  // A pid of another id by now (reused) shows nothing: its folders are closed to `uid`.
+  for (const std::string& pid : pids) {
     for (const char* kind : {"/fd", "/map_files"}) {
-      const int links =
-          ::openat(proc, (std::string(pid) + kind).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+      const int links = ::openat(proc, (pid + kind).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
       if (links < 0) continue;
       each_entry(links, [&](int dir, const char* name) {
         add_if_deleted(dir, name, folder.st_dev, scratch.string(), unmeasured, held);
       });
     }
-  });
+  }
   ::close(proc);
   return held;
 }
@@ -153,10 +160,15 @@ ScratchWatch::~ScratchWatch() {
 }
 
 void ScratchWatch::watch() {
-  while (!stop_.load()) {
+  std::vector<std::string> pids;
+  for (unsigned look = 0; !stop_.load(); ++look) {
+    // A runner cannot fork (seccomp): its process, once found, is looked at again without a
+    // walk of all of /proc (a few hundred entries), which is done again every tenth look.
+    if (look % 10 == 0) pids.clear();
     // What the folder shows, and what the runner holds open or mapped after deleting it: both
     // are on the host's disk until the runner ends (16 such files held 960 MiB unseen).
-    if (bytes_under(scratch_) + held_deleted_files(uid_, scratch_, largest_file_).bytes > quota_) {
+    const std::uint64_t held = held_deleted_files(uid_, scratch_, largest_file_, &pids).bytes;
+    if (bytes_under(scratch_) + held > quota_) {
       tripped_.store(true);
       kill_all_of(uid_);
       return;

@@ -16,6 +16,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace grader {
 
@@ -26,14 +27,16 @@ std::uint64_t bytes_under(const std::filesystem::path& dir);
 // mapped (/proc/<pid>/map_files) after they were deleted (no link left): each once, by its
 // allocated blocks. Where a mapping's file cannot be measured (map_files needs a capability
 // the judge may lack), one that was in `scratch` counts as `unmeasured` bytes (the most one
-// file may hold: RLIMIT_FSIZE). Files still linked are bytes_under's.
+// file may hold: RLIMIT_FSIZE). Files still linked are bytes_under's. `known`, if given: the
+// processes of `uid` an earlier call found, looked at again without a walk of /proc; when
+// empty, the walk fills it.
 struct HeldFiles {
   std::uint64_t bytes = 0;
   std::set<ino_t> seen;
   std::set<std::string> unmeasured;
 };
 HeldFiles held_deleted_files(unsigned uid, const std::filesystem::path& scratch,
-                             std::uint64_t unmeasured);
+                             std::uint64_t unmeasured, std::vector<std::string>* known = nullptr);
 
 class ScratchWatch {
  public:
