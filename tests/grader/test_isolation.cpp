@@ -82,6 +82,21 @@ TEST_CASE("a sandboxed runner can neither unshare nor setns") {
   CHECK(reach({"setns"}) == EPERM);
 }
 
+// System V IPC and POSIX message queues outlive a run outside bubblewrap (no IPC namespace),
+// and carry answers between runs: the filter refuses every call that makes or uses one. Without
+// it each attempt below succeeds (try_reach removes what it made).
+TEST_CASE("a sandboxed runner can make no System V IPC object and no message queue") {
+  if (isolation().layer == Layer::None) {
+    MESSAGE("no sandbox on this machine: nothing to test");
+    return;
+  }
+  MESSAGE("layer: " << std::string(layer_name(isolation().layer)));
+  CHECK(reach({"shmget"}) == EPERM);
+  CHECK(reach({"msgget"}) == EPERM);
+  CHECK(reach({"semget"}) == EPERM);
+  CHECK(reach({"mq_open"}) == EPERM);
+}
+
 // The judge's environment (paths, tokens, whatever its caller set) stays out of the runner:
 // bubblewrap starts it with --clearenv, the other layers with a short list of their own.
 TEST_CASE("a sandboxed runner does not see the judge's environment") {

@@ -23,6 +23,7 @@
 #include "../judge/api_schemas.hpp"
 #include "../judge/call_text.hpp"
 #include "../judge/crash_text.hpp"
+#include "../sandbox/ipc_sweep.hpp"
 #include "../sandbox/isolation.hpp"
 #include "../sandbox/outside_kill.hpp"
 #include "../util/byte_units.hpp"
@@ -171,12 +172,15 @@ RunnerRun run_runner(const CheckRun& run, const json& request, double wall_secon
     // The chroot layer's scratch folder, watched during the run where no tmpfs caps it.
     const bool chroot = isolation().layer == Layer::Chroot;
     ScratchWatch watch(chroot ? folder.path / "tmp" : std::filesystem::path(), kScratchQuota,
-                       chroot ? worker_uid(run.worker) : 0);
+                       chroot ? worker_uid(run.worker) : 0, limits.file_size_bytes);
     const std::uint64_t oom_kills_before = oom_kills_so_far();
     outcome = run_sandboxed(confined.argv, confined.cwd, limits);
     done.oom_kills = oom_kills_so_far() - oom_kills_before;
     done.scratch_stopped = watch.tripped();
   }
+  // Outside bubblewrap no IPC namespace ends with the run: System V objects the runner's id
+  // made would stay on the host (ipc_sweep.hpp; seccomp refuses the calls in the first place).
+  if (isolation().layer != Layer::Namespaces) remove_ipc_objects_of(worker_uid(run.worker));
   unwrap_signal(outcome);
   // The runner's own files: the chroot's /tmp, or its folder without a chroot.
   if (isolation().layer == Layer::Chroot) done.scratch_used = bytes_under(folder.path / "tmp");

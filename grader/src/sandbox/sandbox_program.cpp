@@ -1,6 +1,6 @@
 // P, the program's side of a sandboxed run: between S's fork and exec it puts every limit on
-// itself that the kernel will then enforce on the program (process group, resource limits,
-// descriptors, chroot, user id, Landlock, seccomp), in that order, and execs. A fork of S
+// itself that the kernel will then enforce on the program (session and process group, resource
+// limits, descriptors, chroot, user id, Landlock, seccomp), in that order, and execs. A fork of S
 // (supervisor_main.cpp): only async-signal-safe calls from here on.
 #include "sandbox_processes.hpp"
 
@@ -39,8 +39,12 @@ bool set_limit(int resource, std::uint64_t value) {
     write_all(err_w, &e, sizeof e);
     ::_exit(127);
   };
-  // Its own process group, so that one kill(-pgid) reaches it and everything it forks.
-  if (::setpgid(0, 0) != 0) fail();
+  // Its own session, and so its own process group (one kill(-pgid) reaches it and everything
+  // it forks) and its own scheduling group: the kernel's autogroup shares the CPU between
+  // sessions first, so 200 busy threads in one runner take one session's share, not 200 of
+  // the neighbours' (the namespaces layer's bubblewrap --new-session did this for runners
+  // there; the chroot layer slowed an honest neighbour 40 to 400 times without it).
+  if (::setsid() < 0) fail();
   // If S dies (killed from below, or the judge with it), P must not live on.
   if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) fail();
   if (::getppid() != supervisor) ::_exit(127);

@@ -110,7 +110,9 @@ void kill_children() {
     send(status_w, r);
     ::_exit(1);
   }
-  ::setpgid(p, p);  // also done in P; whichever runs first wins, and the group exists
+  // The group is P's own doing (setsid, sandbox_program.cpp): a setpgid from here could come
+  // first and make P a group leader, which setsid refuses. Until P has run it, P has started
+  // nothing, and the kill(p) and kill_children() below reach it without its group.
   {
     StatusRecord r;
     r.kind = StatusRecord::Started;

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <linux/sched.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -40,6 +41,13 @@ const char* const kRefused[] = {
     "name_to_handle_at", "fanotify_init", "lookup_dcookie", "personality",
     // execveat is never needed: bubblewrap and the sandbox start programs with execve
     "execveat",
+    // System V IPC and POSIX message queues: outside bubblewrap there is no IPC namespace, so
+    // an object made here outlives the run on the host (1 GiB of segments from one check) and
+    // carries answers from one run to the next (a memo across a regrade, a hidden check's
+    // inputs). Nothing in student code needs them. ("ipc" is i386's multiplexer for them.)
+    "shmget", "shmat", "shmctl", "shmdt", "msgget", "msgsnd", "msgrcv", "msgctl",
+    "semget", "semop", "semtimedop", "semctl", "ipc",
+    "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr",
 };
 // clang-format on
 
@@ -74,6 +82,15 @@ std::vector<std::uint8_t> build(FilterPurpose purpose) {
     add(ctx, SCMP_ACT_ERRNO(EPERM), "clone", 1, &not_thread);
     add(ctx, SCMP_ACT_ERRNO(EPERM), "fork");
     add(ctx, SCMP_ACT_ERRNO(EPERM), "vfork");
+    // The scratch watcher (scratch_watch.hpp) finds the files a runner holds in
+    // /proc/<pid>/fd: a thread with a descriptor table of its own (no CLONE_FILES) would hide
+    // its files there, and a process that made itself not dumpable would close that folder to
+    // a judge without CAP_SYS_PTRACE (Docker's default). pthread_create shares the table and
+    // never touches the flag.
+    const scmp_arg_cmp own_files = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_FILES, 0);
+    add(ctx, SCMP_ACT_ERRNO(EPERM), "clone", 1, &own_files);
+    const scmp_arg_cmp set_dumpable = SCMP_A0(SCMP_CMP_EQ, PR_SET_DUMPABLE);
+    add(ctx, SCMP_ACT_ERRNO(EPERM), "prctl", 1, &set_dumpable);
   }
   // A compiler forks; it never asks for a namespace. (For a runner, every non-thread clone is
   // refused above already, and a namespace cannot be made with CLONE_THREAD.)
@@ -123,8 +140,8 @@ const std::vector<std::uint8_t>& seccomp_program(FilterPurpose purpose) {
 
 std::string seccomp_summary() {
   return "no sockets, no ptrace or access to other processes, no new namespaces or mounts, no "
-         "new processes from a runner (threads only), no execve once the runner's harness "
-         "starts";
+         "System V IPC or POSIX message queues, no new processes from a runner (threads only), "
+         "no execve once the runner's harness starts";
 }
 
 }  // namespace grader

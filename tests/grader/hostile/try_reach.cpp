@@ -5,11 +5,18 @@
 //   try_reach unshare       unshare(0): a no-op the kernel allows, unless a filter refuses the call
 //   try_reach setns         setns(-1, 0): EBADF from the kernel, EPERM when a filter refuses it
 //   try_reach env NAME      exits 1 when the variable NAME is set in its environment, 0 when not
+//   try_reach shmget|msgget|semget   make a private System V object (removed again if made)
+//   try_reach mq_open       make a POSIX message queue (removed again if made)
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <mqueue.h>
 #include <sched.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -34,5 +41,30 @@ int main(int argc, char** argv) {
   if (std::strcmp(what, "unshare") == 0) return ::unshare(0) == 0 ? 0 : errno;
   if (std::strcmp(what, "setns") == 0) return ::setns(-1, 0) == 0 ? 0 : errno;
   if (std::strcmp(what, "env") == 0 && argc > 2) return std::getenv(argv[2]) ? 1 : 0;
+  if (std::strcmp(what, "shmget") == 0) {
+    const int id = ::shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600);
+    if (id < 0) return errno;
+    ::shmctl(id, IPC_RMID, nullptr);
+    return 0;
+  }
+  if (std::strcmp(what, "msgget") == 0) {
+    const int id = ::msgget(IPC_PRIVATE, IPC_CREAT | 0600);
+    if (id < 0) return errno;
+    ::msgctl(id, IPC_RMID, nullptr);
+    return 0;
+  }
+  if (std::strcmp(what, "semget") == 0) {
+    const int id = ::semget(IPC_PRIVATE, 1, IPC_CREAT | 0600);
+    if (id < 0) return errno;
+    ::semctl(id, 0, IPC_RMID);
+    return 0;
+  }
+  if (std::strcmp(what, "mq_open") == 0) {
+    const mqd_t q = ::mq_open("/linattn-try-reach", O_RDWR | O_CREAT, 0600, nullptr);
+    if (q == static_cast<mqd_t>(-1)) return errno;
+    ::mq_close(q);
+    ::mq_unlink("/linattn-try-reach");
+    return 0;
+  }
   return 100;
 }
