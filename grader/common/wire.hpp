@@ -23,9 +23,10 @@
 // both forms.
 //
 // The judge walks a reply against this shape before decoding it (grader/src/engine/cbor_shape.cpp):
-// a field not listed here, a result name the function does not have, more results than calls
-// or more numbers than the check could get back refuse the reply unread. A field the harness
-// gains goes into kReplyFields there as well.
+// a field not listed here, a result name the function does not have or lacks, a value not of its
+// kind, a matrix whose shape is not its numbers', more results than calls or more numbers than
+// the check could get back refuse the reply unread, as the submission's malformed reply. A field
+// the harness gains goes into kReplyFields there as well.
 //
 // "outcome" may also be "harness_error" (with "what"): the request itself was at fault (an
 // unknown function, a missing or malformed argument, a bad "phi" spec) or the runner's bindings

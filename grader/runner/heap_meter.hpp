@@ -10,8 +10,9 @@ namespace runner {
 std::uint64_t peak_heap_bytes();
 
 // The largest rise of the process's peak resident memory during any metered() call, in bytes:
-// what the heap meter cannot see (mmap, stack arrays) counts here too. It is a rise of a
-// high-water mark, so a call that stays below an earlier peak shows less than it used.
+// what the heap meter cannot see (mmap, stack arrays) counts here too. Before each call the
+// meter holds pages of its own until its resident memory reaches the peak (heap_meter.cpp), so
+// an earlier, higher peak (memory touched and given back before the call) hides nothing.
 std::uint64_t peak_resident_growth_bytes();
 
 // The largest allocation that failed inside a metered() call, in bytes (0 if none did).

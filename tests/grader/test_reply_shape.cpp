@@ -191,3 +191,91 @@ TEST_CASE("reply shape: a packed matrix counts its numbers") {
   CHECK(reply_shape_problem(cbor(vector_bytes), step_shape()).find("a byte string") !=
         std::string::npos);
 }
+
+// Issue 31: whatever passes the walk, the judge can use as it is. Each reply here once passed
+// and then made the judge throw ("a fault of the grader ... please report it"); now the walk
+// refuses it, and the check is lost as the submission's malformed reply.
+TEST_CASE("reply shape: a reply the judge cannot use is refused") {
+  // 0 x 2^63: rows x cols is 0, the count of its numbers, but no judge can build it.
+  json forged = good_reply();
+  forged["results"][0]["S"] =
+      json{{"rows", 0}, {"cols", std::uint64_t{1} << 63}, {"data", json::array()}};
+  CHECK(reply_shape_problem(cbor(forged), step_shape())
+            .find("0 x 9223372036854775808 matrix, a side longer") != std::string::npos);
+  // The same, packed as the runner packs it.
+  forged["results"][0]["S"]["data"] = json::binary({});
+  CHECK(reply_shape_problem(cbor(forged), step_shape()).find("a side longer") != std::string::npos);
+  // rows x cols that overflows 64 bits to the count of its numbers.
+  json overflow = good_reply();
+  overflow["results"][0]["S"] = json{
+      {"rows", std::uint64_t{1} << 32}, {"cols", std::uint64_t{1} << 32}, {"data", json::array()}};
+  CHECK(reply_shape_problem(cbor(overflow), step_shape()).find("matrix with 0 numbers") !=
+        std::string::npos);
+  // Rows as a negative or a fractional number.
+  json negative = good_reply();
+  negative["results"][0]["S"]["rows"] = -3;
+  CHECK(
+      reply_shape_problem(cbor(negative), step_shape()).find("a negative number under \"rows\"") !=
+      std::string::npos);
+  json fraction = good_reply();
+  fraction["results"][0]["S"]["cols"] = 2.0;
+  CHECK(reply_shape_problem(cbor(fraction), step_shape()).find("floating-point") !=
+        std::string::npos);
+  // A key twice: the decoder keeps the last, the walk judged the first.
+  const json one{{"rows", 3}, {"cols", 2}, {"data", std::vector<double>(6, 0.5)}};
+  std::string twice = cbor(one);
+  twice[0] = char(0xa4);  // the map now announces four pairs, the fourth "rows": 0
+  twice += cbor(json("rows")) + cbor(json(0));
+  json holder = good_reply();
+  holder["results"][0]["S"] = "@";
+  std::string bytes = cbor(holder);
+  const std::string placeholder = cbor(json("@"));
+  bytes.replace(bytes.find(placeholder), placeholder.size(), twice);
+  CHECK(reply_shape_problem(bytes, step_shape()).find("\"rows\" twice") != std::string::npos);
+}
+
+TEST_CASE("reply shape: every result, and the reply's own fields, as the judge reads them") {
+  json missing = good_reply();
+  missing["results"][1].erase("z");
+  CHECK(reply_shape_problem(cbor(missing), step_shape()).find("a result without \"z\"") !=
+        std::string::npos);
+  json short_of_calls = good_reply();
+  short_of_calls["results"].erase(1);
+  CHECK(reply_shape_problem(cbor(short_of_calls), step_shape())
+            .find("1 results for 2 calls that returned") != std::string::npos);
+  json no_outcome = good_reply();
+  no_outcome.erase("outcome");
+  CHECK(reply_shape_problem(cbor(no_outcome), step_shape()).find("without an outcome") !=
+        std::string::npos);
+  json unknown_outcome = good_reply();
+  unknown_outcome["outcome"] = "passed";
+  CHECK(reply_shape_problem(cbor(unknown_outcome), step_shape()).find("unknown outcome") !=
+        std::string::npos);
+  json heap = good_reply();
+  heap["peak_heap_bytes"] = -1;
+  CHECK(reply_shape_problem(cbor(heap), step_shape()).find("negative") != std::string::npos);
+  heap["peak_heap_bytes"] = 1e300;
+  CHECK(reply_shape_problem(cbor(heap), step_shape()).find("floating-point") != std::string::npos);
+  json call = good_reply();
+  call["outcome"] = "exception";
+  call["call"] = 2;  // of calls 0 and 1
+  CHECK(reply_shape_problem(cbor(call), step_shape()).find("call 2 of a request of 2") !=
+        std::string::npos);
+
+  ReplyShape scalar;
+  scalar.result_names = {"value"};
+  scalar.result_kinds = {"integer"};
+  scalar.calls = 1;
+  scalar.max_numbers = 10;
+  auto value = [](const json& v) {
+    return cbor(json{{"outcome", "returned"}, {"results", {{{"value", v}}}}});
+  };
+  CHECK(reply_shape_problem(value(-7), scalar) == "");
+  CHECK(reply_shape_problem(value(1e300), scalar).find("floating-point") != std::string::npos);
+  CHECK(reply_shape_problem(value(std::uint64_t{1} << 63), scalar).find("more than a 64-bit") !=
+        std::string::npos);
+  scalar.result_kinds = {"Left|Right"};
+  CHECK(reply_shape_problem(value("Right"), scalar) == "");
+  CHECK(reply_shape_problem(value("Up"), scalar).find("not one of Left|Right") !=
+        std::string::npos);
+}

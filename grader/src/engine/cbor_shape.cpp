@@ -3,7 +3,10 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdint>
+#include <iterator>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace grader {
@@ -68,7 +71,10 @@ using json = nlohmann::json;
 enum class Want {
   Nothing,    // no value belongs here
   Text,       // a string
+  Outcome,    // a string naming one of kOutcomes
   Number,     // any number
+  Count,      // a whole number >= 0 (a byte count, a call's index, a matrix's rows or cols)
+  Integer,    // a whole number that fits a std::int64_t (an "integer" result)
   Results,    // the array of results, one map per call
   Numbers,    // an array of numbers ("cpu_seconds", a vector result)
   Names,      // an array of strings ("inputs_changed")
@@ -86,16 +92,20 @@ struct Field {
   Want want;
 };
 constexpr Field kReplyFields[] = {
-    {"outcome", Want::Text},
+    {"outcome", Want::Outcome},
     {"what", Want::Text},
-    {"call", Want::Number},
+    {"call", Want::Count},
     {"results", Want::Results},
     {"cpu_seconds", Want::Numbers},
-    {"peak_heap_bytes", Want::Number},
+    {"peak_heap_bytes", Want::Count},
     {"inputs_changed", Want::Names},
-    {"failed_allocation_bytes", Want::Number},
-    {"resident_growth_bytes", Want::Number},
+    {"failed_allocation_bytes", Want::Count},
+    {"resident_growth_bytes", Want::Count},
 };
+
+// The outcomes a runner can report (grader/common/wire.hpp).
+constexpr const char* kOutcomes[] = {"returned", "not_implemented", "exception", "bad_alloc",
+                                     "harness_error"};
 
 // The most repeats of one call a request may ask for (wire.hpp: "repeat" 1..16): bounds the
 // per-call arrays of the reply.
@@ -104,7 +114,8 @@ constexpr std::uint64_t kMaxRepeat = 16;
 Want want_of_kind(const std::string& kind) {
   if (kind == "matrix") return Want::Matrix;
   if (kind == "vector") return Want::Numbers;
-  if (kind == "number" || kind == "integer") return Want::Number;
+  if (kind == "number") return Want::Number;
+  if (kind == "integer") return Want::Integer;
   return Want::EnumName;
 }
 
@@ -128,21 +139,36 @@ class ReplyWalker {
     stack_.back().data = items;  // set against rows x cols when the matrix closes
     return took_value();
   }
-  bool number_integer(json::number_integer_t) { return number(); }
-  bool number_unsigned(json::number_unsigned_t v) {
-    if (!stack_.empty() && stack_.back().want == Want::Matrix) {
-      Frame& m = stack_.back();
-      if (m.key == "rows") m.rows = v;
-      if (m.key == "cols") m.cols = v;
-    }
-    return number();
+  // CBOR writes every whole number >= 0 as unsigned: this is a negative one.
+  bool number_integer(json::number_integer_t) {
+    if (here() == Want::Count) return refuse("a negative number");
+    return number(Want::Integer);
   }
-  bool number_float(json::number_float_t, const std::string&) { return number(); }
-
-  bool string(std::string&) {
+  bool number_unsigned(json::number_unsigned_t v) {
     const Want w = here();
-    if (w != Want::Text && w != Want::Names && w != Want::EnumName && w != Want::AnyResult)
+    if (w == Want::Count) return count(v);
+    if (w == Want::Integer && v > static_cast<std::uint64_t>(INT64_MAX))
+      return fail("the integer " + std::to_string(v) + " under \"" + key_here() +
+                  "\", more than a 64-bit integer holds");
+    return number(Want::Integer);
+  }
+  bool number_float(json::number_float_t, const std::string&) { return number(Want::Number); }
+
+  bool string(std::string& s) {
+    const Want w = here();
+    if (w != Want::Text && w != Want::Names && w != Want::EnumName && w != Want::AnyResult &&
+        w != Want::Outcome)
       return refuse("a string");
+    if (w == Want::Outcome) {
+      if (std::none_of(std::begin(kOutcomes), std::end(kOutcomes),
+                       [&](const char* o) { return s == o; }))
+        return fail("an unknown outcome \"" + s.substr(0, 64) + "\"");
+      outcome_ = s;
+    }
+    // An enum's kind is its names joined by '|' (api.hpp): the judge maps the name back.
+    if (w == Want::EnumName && !is_one_of(s, stack_.back().kind))
+      return fail("\"" + s.substr(0, 64) + "\" under \"" + key_here() + "\", which is not one of " +
+                  stack_.back().kind);
     return took_value();
   }
 
@@ -150,19 +176,26 @@ class ReplyWalker {
     Frame& f = stack_.back();
     f.key = k;
     f.value = Want::Nothing;
+    f.kind.clear();
     if (f.want == Want::Nothing) {  // the reply's top map
       for (const Field& field : kReplyFields)
         if (k == field.name) f.value = field.want;
     } else if (f.want == Want::Result) {
       for (std::size_t i = 0; i < shape_.result_names.size(); ++i)
-        if (k == shape_.result_names[i])
+        if (k == shape_.result_names[i]) {
           f.value = i < shape_.result_kinds.size() ? want_of_kind(shape_.result_kinds[i])
                                                    : Want::AnyResult;
+          if (i < shape_.result_kinds.size()) f.kind = shape_.result_kinds[i];
+        }
     } else if (f.want == Want::Matrix) {
-      if (k == "rows" || k == "cols") f.value = Want::Number;
+      if (k == "rows" || k == "cols") f.value = Want::Count;
       if (k == "data") f.value = Want::Data;
     }
     if (f.value == Want::Nothing) return fail("an unknown field \"" + k.substr(0, 64) + "\"");
+    // A map's key twice: the decoder keeps the last value, the walk would have judged both.
+    if (std::find(f.keys.begin(), f.keys.end(), k) != f.keys.end())
+      return fail("the field \"" + k + "\" twice in one map");
+    f.keys.push_back(k);  // only known names get here: a few per map
     return true;
   }
 
@@ -208,6 +241,7 @@ class ReplyWalker {
     if (items > most)
       return fail(std::to_string(items) + " " + what + " where at most " + std::to_string(most) +
                   " can come back");
+    if (w == Want::Results) results_ = items;
     if (what == std::string("numbers") && stack_.back().want != Want::Nothing)
       numbers_left_ -= items;
     stack_.emplace_back(w);
@@ -218,10 +252,25 @@ class ReplyWalker {
     const Frame& m = stack_.back();
     if (m.want == Want::Matrix) {
       if (!m.rows || !m.cols || !m.data) return fail("a matrix without rows, cols and data");
+      const std::string shape = std::to_string(*m.rows) + " x " + std::to_string(*m.cols);
       const bool too_big = *m.cols != 0 && *m.rows > UINT64_MAX / *m.cols;
       if (too_big || *m.rows * *m.cols != *m.data)
-        return fail("a " + std::to_string(*m.rows) + " x " + std::to_string(*m.cols) +
-                    " matrix with " + std::to_string(*m.data) + " numbers");
+        return fail("a " + shape + " matrix with " + std::to_string(*m.data) + " numbers");
+      // Rows x cols is the count of numbers, bounded; but with one side 0 the other could be
+      // anything (0 x 2^63 holds no number), and no judge can build or compare that.
+      if (*m.rows > shape_.max_numbers || *m.cols > shape_.max_numbers)
+        return fail("a " + shape + " matrix, a side longer than any result of this check");
+    }
+    if (m.want == Want::Result && m.keys.size() != shape_.result_names.size()) {
+      for (const std::string& name : shape_.result_names)
+        if (std::find(m.keys.begin(), m.keys.end(), name) == m.keys.end())
+          return fail("a result without \"" + name + "\"");
+    }
+    if (stack_.size() == 1) {  // the reply itself: the judge goes by its outcome
+      if (outcome_.empty()) return fail("a reply without an outcome");
+      if (outcome_ == "returned" && results_ != shape_.calls)
+        return fail(std::to_string(results_) + " results for " + std::to_string(shape_.calls) +
+                    " calls that returned");
     }
     return close();
   }
@@ -239,6 +288,8 @@ class ReplyWalker {
     Want want;                   // what this container is
     Want value = Want::Nothing;  // in a map: what the value of the last key may be
     std::string key;
+    std::string kind;               // in a result: the last key's kind (api.hpp), if known
+    std::vector<std::string> keys;  // in a map: the keys so far
     std::optional<std::uint64_t> rows, cols, data;  // in a matrix (its keys come in any order)
   };
 
@@ -258,8 +309,12 @@ class ReplyWalker {
     }
   }
 
-  bool number() {
-    if (here() != Want::Number && here() != Want::AnyResult) return refuse("a number");
+  // A number where one may stand: `is` says whether it is whole (Want::Integer) or not.
+  bool number(Want is) {
+    const Want w = here();
+    if ((w == Want::Integer || w == Want::Count) && is != Want::Integer)
+      return refuse("a floating-point number");
+    if (w != Want::Number && w != Want::Integer && w != Want::AnyResult) return refuse("a number");
     Frame& f = stack_.back();
     // A number result counts against the budget; the numbers of an array were counted at its start.
     if (f.want == Want::Result) {
@@ -267,6 +322,29 @@ class ReplyWalker {
       --numbers_left_;
     }
     return took_value();
+  }
+
+  // A count (Want::Count): a matrix's rows or cols, a byte count, the call the runner was in.
+  bool count(std::uint64_t v) {
+    Frame& f = stack_.back();
+    if (f.want == Want::Matrix) (f.key == "rows" ? f.rows : f.cols) = v;
+    if (f.want == Want::Nothing && f.key == "call" && v >= shape_.calls)
+      return fail("call " + std::to_string(v) + " of a request of " + std::to_string(shape_.calls) +
+                  " calls");
+    return took_value();
+  }
+
+  std::string key_here() const { return stack_.empty() ? "" : stack_.back().key.substr(0, 64); }
+
+  static bool is_one_of(const std::string& name, const std::string& names) {
+    std::size_t at = 0;
+    while (true) {
+      const std::size_t end = names.find('|', at);
+      if (names.compare(at, end == std::string::npos ? std::string::npos : end - at, name) == 0)
+        return true;
+      if (end == std::string::npos) return false;
+      at = end + 1;
+    }
   }
 
   // A map's value is complete: the next item must be a key.
@@ -298,6 +376,8 @@ class ReplyWalker {
   std::uint64_t numbers_left_;
   std::vector<Frame> stack_;
   std::string problem_;
+  std::string outcome_;        // the reply's "outcome"
+  std::uint64_t results_ = 0;  // how many results it holds
 };
 
 }  // namespace

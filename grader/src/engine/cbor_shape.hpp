@@ -23,7 +23,12 @@ namespace grader {
 // lists, and "resident_growth_bytes", heap_meter.hpp): the fields of a reply, at most one result
 // per call, each result a map of the function's result names with values of their kinds ("matrix",
 // "vector", "number", "integer", or an enum's names), and at most `max_numbers` numbers in all the
-// results together.
+// results together. A reply that fits is one the judge can use as it is, so the walk is the one
+// place a reply is validated: a known outcome, and for "returned" one result per call; every
+// result name in every result; an "integer" a whole number within 64 bits, an enum one of its
+// names; a matrix's rows and cols whole numbers >= 0 whose product is its count of numbers and
+// neither longer than `max_numbers` (0 x 2^63 holds no number, and no judge can use it); byte
+// counts and "call" whole numbers >= 0, "call" one of the request's; no key twice in a map.
 struct ReplyShape {
   std::vector<std::string> result_names;
   // Per name, as api::Schema::kinds: "matrix", "vector", "number", "integer" or an enum's names;
