@@ -88,7 +88,10 @@ case "$mode" in
 gradescope)
   make_group $((768 << 20)) 50000
   fresh_solutions "$work/forced"
+  kills_before=$(awk '$1 == "oom_kill" { print $2 }' /proc/vmstat)
   in_group "$grader" grade "$work/forced" --jobs 5 --json "$work/forced.json"
+  kills=$(($(awk '$1 == "oom_kill" { print $2 }' /proc/vmstat) - ${kills_before:-0}))
+  echo "forced: the kernel's out-of-memory killer killed $kills processes during the grade"
   [ "$code" = 0 ] || fail "5 jobs in 768 MiB and half a CPU: exit $code, not 0 (full marks)"
   [ "$(value "$work/forced.json" 'r["score"] == r["max_score"] > 0')" = True ] || fail "not full marks"
   [ "$(value "$work/forced.json" 'r["jobs"]["count"]')" = 5 ] || fail "--jobs 5 was not taken"
