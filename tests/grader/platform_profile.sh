@@ -9,6 +9,10 @@
 #     Eigen does (about 200 MiB): every compiler is killed from outside, twice, and the
 #     exercise is the grader's fault (status grader_fault, exit 2), never the student's
 #     build_error, and nothing of it is remembered in the build cache.
+#   platform_profile.sh GRADER KIT runner-starved
+#     A runner whose read touches 256 MiB (well inside its own limits) in a cgroup of 160 MiB:
+#     the kernel kills it from outside, twice (the second time alone), and read's checks are
+#     the grader's fault (exit 2), never the submission's crash.
 # Each run compiles afresh: the sources carry a comment of their own, so the cache has them not.
 set -euo pipefail
 grader=$1 kit=$2 mode=$3
@@ -122,6 +126,36 @@ starved)
   make_group $((4096 << 20)) 0
   in_group "$grader" grade "$work/starved" --only memory --json "$work/roomy.json"
   [ "$code" = 0 ] || fail "the same file with room to compile: exit $code, not 0"
+  ;;
+runner-starved)
+  fresh_solutions "$work/heavy"
+  file="$work/heavy/memory/memory.cpp"
+  python3 - "$file" <<'PY'
+import sys
+path = sys.argv[1]
+text = open(path).read()
+head = "Vector read(const Matrix& S, const Vector& q) {\n"
+assert head in text
+touch = ("  {  // 256 MiB touched, inside the check's own limits\n"
+         "    Vector big = Vector::Ones(32 << 20);\n"
+         "    if (big.sum() < 0) return big;\n"
+         "  }\n")
+open(path, "w").write(text.replace(head, head + touch, 1))
+PY
+  # Built first with room (the compile is not what this case is about), then graded tight.
+  make_group $((4096 << 20)) 0
+  in_group "$grader" grade "$work/heavy" --only memory --json "$work/roomy.json"
+  [ "$code" = 0 ] || fail "with room, the heavy read still passes: exit $code, not 0"
+  make_group $((160 << 20)) 0
+  in_group "$grader" grade "$work/heavy" --only memory --jobs 2 --json "$work/tight.json"
+  [ "$code" = 2 ] || fail "every runner of read killed: exit $code, not 2 (the grader's fault)"
+  statuses=$(value "$work/tight.json" 'sorted({c["status"] for e in r["exercises"] for c in e["checks"] if c["function"] == "read"})')
+  others=$(value "$work/tight.json" 'sorted({c["status"] for e in r["exercises"] for c in e["checks"] if c["function"] != "read"})')
+  echo "read: $statuses; the others: $others"
+  [ "$statuses" = "['grader_fault']" ] || fail "read's statuses $statuses, not only grader_fault"
+  [ "$others" = "['passed']" ] || fail "the other functions' statuses $others, not passed"
+  grep -q "its runner was killed from outside its limits" "$work/tight.json" ||
+    fail "no message says the runner was killed from outside"
   ;;
 *) echo "unknown mode $mode"; exit 2 ;;
 esac
