@@ -19,62 +19,19 @@ grader=$1 kit=$2 mode=$3
 
 [ "$(id -u)" = 0 ] || { echo "SKIPPED: needs root to make a cgroup"; exit 77; }
 work=$(mktemp -d "${TMPDIR:-/tmp}/platform-profile-XXXXXX")
-groups=()
+# shellcheck source=tests/grader/cgroup_limits.sh
+. "$(dirname "$0")/cgroup_limits.sh"
 cleanup() {
-  local g
-  for g in "${groups[@]}"; do
-    # Anything left in it goes back to our own cgroup before it is removed.
-    while read -r pid; do echo "$pid" >"$(dirname "$g")/cgroup.procs" 2>/dev/null || true; done \
-      <"$g/cgroup.procs" 2>/dev/null || true
-    rmdir "$g" 2>/dev/null || true
-  done
+  cgroup_remove_all
   rm -rf "$work"
 }
 trap cleanup EXIT
 [ -n "${KEEP:-}" ] && trap - EXIT
 fail() { echo "FAIL: $*"; [ -f "$work/out.txt" ] && tail -n 40 "$work/out.txt"; exit 1; }
-
-# A child cgroup of our own for each controller, with the limits applied: cgroup v2 (one
-# hierarchy) or v1 (a hierarchy per controller, as on this kind of machine).
-make_group() {  # make_group MEMORY_BYTES CPU_QUOTA_US (of a 100000 us period; 0: none)
-  local memory=$1 quota=$2 name="linattn-profile-$$-${#groups[@]}"
-  if grep -q ' - cgroup2 ' /proc/self/mountinfo && [ -f /sys/fs/cgroup/cgroup.controllers ] &&
-     grep -qw memory /sys/fs/cgroup/cgroup.controllers; then
-    local own g
-    own=$(sed -n 's/^0:://p' /proc/self/cgroup)
-    g=/sys/fs/cgroup${own%/}/$name
-    echo "+memory +cpu" >"/sys/fs/cgroup${own%/}/cgroup.subtree_control" 2>/dev/null || true
-    mkdir "$g" && groups+=("$g")
-    echo "$memory" >"$g/memory.max"
-    echo 0 >"$g/memory.swap.max" 2>/dev/null || true
-    [ "$quota" = 0 ] || echo "$quota 100000" >"$g/cpu.max"
-    return
-  fi
-  local controller own g
-  for controller in memory cpu; do
-    own=$(awk -F: -v c="$controller" '{ n = split($2, a, ","); for (i = 1; i <= n; i++) if (a[i] == c) print $3 }' /proc/self/cgroup)
-    g=/sys/fs/cgroup/$controller${own%/}/$name
-    [ -d "/sys/fs/cgroup/$controller" ] || { echo "SKIPPED: no cgroup $controller controller"; exit 77; }
-    mkdir "$g" && groups+=("$g")
-  done
-  echo "$memory" >"${groups[-2]}/memory.limit_in_bytes"
-  echo "$memory" >"${groups[-2]}/memory.memsw.limit_in_bytes" 2>/dev/null || true
-  [ "$quota" = 0 ] || echo "$quota" >"${groups[-1]}/cpu.cfs_quota_us"
-}
-
-# Runs the rest of the line inside the newest cgroup(s); its exit status is kept in $code.
+make_group() { cgroup_make "$@" || { echo "SKIPPED: no cgroup can be made here"; exit 77; }; }
 in_group() {
-  local joins="" g
-  if [ "${#groups[@]}" -ge 2 ] && [[ ${groups[-1]} == /sys/fs/cgroup/cpu/* ]]; then
-    joins="echo \$\$ >'${groups[-2]}/cgroup.procs'; echo \$\$ >'${groups[-1]}/cgroup.procs';"
-  else
-    g=${groups[-1]}
-    joins="echo \$\$ >'$g/cgroup.procs';"
-  fi
-  set +e
-  bash -c "$joins exec \"\$@\"" in-group "$@" >"$work/out.txt" 2>&1
-  code=$?
-  set -e
+  cgroup_run "$work/out.txt" "$@"
+  code=$cgroup_code
 }
 
 # The solutions, each with a comment no cached build has seen.

@@ -14,7 +14,9 @@ name=$5
 work=$(mktemp -d)
 chmod 755 "$work"  # the nested kits' own tests run a command as an unprivileged user
 out=$work/out.log
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=tests/grader/cgroup_limits.sh
+. "$(dirname "$0")/../grader/cgroup_limits.sh"
+trap 'cgroup_remove_all; rm -rf "$work"' EXIT
 fail() { echo "FAILED: $*"; echo "--- output ---"; tail -n 60 "$out"; exit 1; }
 now() { date +%s.%N; }
 took() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
@@ -231,6 +233,27 @@ case "$name" in
     grep -q '"output": "linattn-kit grader: [0-9.]* / [0-9.]* in the checks shown now' "$results" ||
       fail "the top line of results.json is not the visible checks' alone"
     grep -q '"output": "linattn-kit grader: 100 / 100' "$results" && fail "the top line gives the total away"
+    # Gradescope's default container, made real with a cgroup (root only): 768 MiB and half a
+    # CPU. The bundle's own grader picks its job count there, compiles sources it has not seen
+    # (each carries a comment of its own) and gives the solutions every point.
+    if cgroup_make $((768 << 20)) 50000; then
+      rm -rf "$root/results"
+      for ex in flops causal random_features taylor memory; do
+        printf '\n// container %s\n' "$RANDOM$RANDOM" >>"$root/submission/$ex.cpp"
+      done
+      cgroup_run "$out" "$root/source/run_autograder"
+      [ "$cgroup_code" = 0 ] || fail "run_autograder in 768 MiB and half a CPU exited $cgroup_code"
+      summary=$("$REPORT_TOOL" gradescope "$results") || fail "unreadable results.json (container)"
+      echo "gradescope in 768 MiB and half a CPU: $summary; $(grep -o 'Ran [0-9]* jobs\{0,1\}: [^\]*' "$out" | head -n 1)"
+      case "$summary" in
+        "score=100 tests=$n hidden=$h passed=$n output_has_fault=0") ;;
+        *) fail "in the container, expected score 100 over all $n checks: $summary" ;;
+      esac
+      grep -q "^Ran 1 job: " "$out" || fail "the bundle's grader did not choose 1 job in the container"
+      cgroup_remove_all
+    else
+      echo "gradescope in 768 MiB and half a CPU: no cgroup can be made here, not tried"
+    fi
     # A broken submission in folders: still a results.json, with what could be graded.
     rm -rf "$root/submission" "$root/results"
     mkdir -p "$root/submission/my work/flops" "$root/submission/my work/causal"
