@@ -15,10 +15,10 @@ using fake::json;
 constexpr long kSizes[] = {512, 2048, 8192};
 
 // Nine calls of a made-up function with one matrix result, round by round as the check orders
-// them; the expected outputs are these.
+// them; the expected outputs are these. Each call says its size, for the made-up pace below.
 json request() {
   json calls = json::array();
-  for (int i = 0; i < 9; ++i) calls.push_back(json::object());
+  for (int i = 0; i < 9; ++i) calls.push_back(json{{"T", kSizes[i % 3]}});
   return json{{"function", "f"}, {"calls", calls}};
 }
 json output(double x) { return json{{"O", wire::from_matrix(fake::Matrix::Constant(2, 2, x))}}; }
@@ -44,7 +44,19 @@ std::function<double(long, int)> cost(double a, double b, double c) {
     return a + b * t + c * t * t;
   };
 }
-grader::Verdict judge(const json& r) { return grader::judge_linear_time(request(), expected(), r); }
+// The pace the judge measures, made up: `per_token` seconds of CPU per token, so the pace grows
+// by 6144 x per_token from 2048 to 8192 tokens. The default, 2 us, puts the largest step's budget
+// at 8 x 12.3 + 64 = 162.3 ms.
+grader::Pace pace_of(double per_token) {
+  return [per_token](const json& call) { return per_token * call.at("T").get<double>(); };
+}
+grader::Verdict judge(const json& r, const grader::Pace& pace = pace_of(2e-6)) {
+  return grader::judge_linear_time(request(), expected(), r, grader::kQuadraticRecurrence, pace);
+}
+// Times at the three sizes, the same in every round.
+std::function<double(long, int)> at(double small, double middle, double large) {
+  return [=](long tokens, int) { return tokens == 512 ? small : tokens == 2048 ? middle : large; };
+}
 
 }  // namespace
 
@@ -193,4 +205,57 @@ TEST_CASE("time rule: each call of a time check is a problem of its own, at N/8,
   CHECK(fills.size() == 9);
   // ... and the seed decides them (a course seed changes every input).
   CHECK(c.request(8).at("calls")[0] != calls[0]);
+}
+
+TEST_CASE("time rule: time spent at the middle size to flatten the growth fails") {
+  // The issue's padded form (light quadratic work, 0.6 s of CPU burnt at every size but the
+  // smallest), as measured at 4096, 16384 and 65536 tokens: steps of 601 and 321 ms, 0.5.
+  const grader::Verdict v = judge(reply(at(0.0183, 0.6197, 0.9409)));
+  REQUIRE(!v.passed);
+  CHECK(fake::contains(v.message, "0.5 times as much"));
+  CHECK(fake::contains(v.message, "fails under 2.0 times once the first step is over 64.0 ms"));
+  // Under twice the first step but with a first step of noise (under 64 ms): not judged so.
+  CHECK(judge(reply(at(0.010, 0.060, 0.070))).passed);
+  // Twice the first step exactly is enough (linear adds 4 times).
+  CHECK(judge(reply(at(0.010, 0.080, 0.220))).passed);
+  CHECK(!judge(reply(at(0.010, 0.080, 0.210))).passed);
+}
+
+TEST_CASE("time rule: the largest step is judged against the judge's own linear pass") {
+  // Quadratic work padded so that it grows like T: 62.5, 250 and 1000 ms, steps in the ratio 4.
+  // Growth alone passes it; its last step (750 ms) is over 8 times the pace's (12.3 ms) + 64 ms.
+  const auto padded = reply(at(0.0625, 0.250, 1.000));
+  const grader::Verdict v = judge(padded);
+  REQUIRE(!v.passed);
+  CHECK(fake::contains(v.message, "grew by 750.0 ms"));
+  CHECK(fake::contains(v.message, "timed by the grader just now, grew by 12.3 ms"));
+  CHECK(fake::contains(v.message, "61 times as much"));
+  CHECK(fake::contains(v.message, "no more than 8 times what that pass adds, plus 64.0 ms"));
+  CHECK(fake::contains(v.message, "(162.3 ms here)"));
+  // On a machine (or a form) where plain linear work is 10 times slower, the same figures are
+  // linear work: the budget is 8 x 122.9 + 64 = 1047 ms.
+  CHECK(judge(padded, pace_of(2e-5)).passed);
+  // The budget's edge: 162.3 ms passes, 163 ms fails.
+  CHECK(judge(reply(at(0.010, 0.050, 0.050 + 0.1622))).passed);
+  CHECK(!judge(reply(at(0.010, 0.050, 0.050 + 0.1630))).passed);
+}
+
+TEST_CASE("time rule: the pace of each size is the least of its calls") {
+  // One measurement of the pace at 2048 tokens was slowed (load on the judge's thread): were it
+  // kept, the pace's step would be negative and the budget 64 ms; the least gives 162.3 ms.
+  int calls_at_2048 = 0;
+  const grader::Pace slowed_once = [&](const json& call) {
+    const double t = call.at("T").get<double>();
+    if (t == 2048 && calls_at_2048++ == 1) return 1.0;
+    return 2e-6 * t;
+  };
+  CHECK(judge(reply(at(0.010, 0.050, 0.150)), slowed_once).passed);
+  CHECK(calls_at_2048 == 3);
+}
+
+TEST_CASE("time rule: the pace is a real pass over the call's longest matrix") {
+  CHECK(grader::linear_pace(json{{"eps", 0.5}}) == 0.0);  // nothing to pass over
+  const json call{{"Q", wire::from_matrix(fake::Matrix::Constant(4096, 8, 0.5))},
+                  {"W", wire::from_matrix(fake::Matrix::Constant(2, 2, 1.0))}};
+  CHECK(grader::linear_pace(call) > 0.0);
 }

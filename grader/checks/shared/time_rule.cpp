@@ -6,6 +6,8 @@
 
 #include "../../src/judge/api_schemas.hpp"
 
+#include <time.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -77,7 +79,49 @@ json append_tokens(const json& a, const json& b) {
   return out;
 }
 
+double thread_cpu_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+// The least pace of the calls of each size: the judge's own linear pass, timed on its thread.
+std::map<long, double> least_pace(const json& request, const json& expected, const Pace& pace) {
+  std::map<long, double> least;
+  const json& calls = request.at("calls");
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    const long tokens = expected_of(request, expected, i).at("tokens").get<long>();
+    const double seconds = pace(calls[i]);
+    const auto [at, fresh] = least.emplace(tokens, seconds);
+    if (!fresh) at->second = std::min(at->second, seconds);
+  }
+  return least;
+}
+
 }  // namespace
+
+double linear_pace(const json& call) {
+  json longest;
+  for (const auto& [name, v] : call.items())
+    if (is_matrix(v) && (longest.is_null() || v.at("rows") > longest.at("rows"))) longest = v;
+  if (longest.is_null()) return 0.0;
+  const double start = thread_cpu_seconds();
+  // As a call's own process does: take the inputs in, then one recurrence over the tokens
+  // with a d x d state, written as plainly as a student's form.
+  const Eigen::MatrixXd X = wire::to_matrix(longest);  // (T, d)
+  Eigen::MatrixXd S = Eigen::MatrixXd::Zero(X.cols(), X.cols());
+  Eigen::MatrixXd Y(X.rows(), X.cols());
+  for (Eigen::Index t = 0; t < X.rows(); ++t) {
+    S.noalias() += X.row(t).transpose() * X.row(t);
+    Y.row(t).noalias() = X.row(t) * S;
+  }
+  // ... and give the outputs back as a runner does (a runner's own cost is linear, and the
+  // largest part of a fast form's).
+  const json out = wire::pack(json{{"O", wire::from_matrix(Y)}});
+  volatile std::size_t keep = out.size();  // nothing above is optimised away
+  (void)keep;
+  return thread_cpu_seconds() - start;
+}
 
 json first_tokens(const json& call, long tokens) {
   const long longest = longest_matrix(call);
@@ -97,7 +141,7 @@ json first_tokens(const json& call, long tokens) {
 }
 
 Verdict judge_linear_time(const json& request, const json& expected, const json& reply,
-                          const std::string& likely_mistake) {
+                          const std::string& likely_mistake, const Pace& pace) {
   const std::size_t n = request.at("calls").size();
   const json& cpu = reply.at("cpu_seconds");
   if (cpu.size() != n) throw std::runtime_error("a time check's reply has one CPU time per call");
@@ -123,30 +167,68 @@ Verdict judge_linear_time(const json& request, const json& expected, const json&
   const auto [t2, m2] = *it;
   const double low = m1 - m0, high = m2 - m1;
   const double ratio = high / std::max(low, kTimeRuleNoiseFloor);
-  if (ratio <= kTimeRuleMaxStepRatio) return Verdict::pass();
-  char figures[512];
-  std::snprintf(
-      figures, sizeof figures,
-      "CPU time of the call (each call in a process of its own, the least of %d inputs "
-      "of each size): %s at T = %ld, %s at T = %ld, %s at T = %ld. From T = %ld to %ld it "
-      "grew by %s, from T = %ld to %ld by %s: %.1f times as much.",
-      kTimeRuleRepeat, ms(m0).c_str(), t0, ms(m1).c_str(), t1, ms(m2).c_str(), t2, t1, t2,
-      ms(high).c_str(), t0, t1, ms(low).c_str(), ratio);
+  char measured[256];
+  std::snprintf(measured, sizeof measured,
+                "CPU time of the call (each call in a process of its own, the least of %d inputs "
+                "of each size): %s at T = %ld, %s at T = %ld, %s at T = %ld.",
+                kTimeRuleRepeat, ms(m0).c_str(), t0, ms(m1).c_str(), t1, ms(m2).c_str(), t2);
+  char steps[256];
+  std::snprintf(steps, sizeof steps,
+                " From T = %ld to %ld it grew by %s, from T = %ld to %ld by %s: %.1f times as "
+                "much.",
+                t1, t2, ms(high).c_str(), t0, t1, ms(low).c_str(), high / std::max(low, 1e-6));
+  char growth[256];
+  std::snprintf(growth, sizeof growth,
+                "The tokens grow %d times at each step. A cost that grows like T then adds about "
+                "%d times what the step before added, a cost that grows like T^2 about %d times",
+                kTimeRuleGrowth, kTimeRuleGrowth, kTimeRuleGrowth * kTimeRuleGrowth);
+  // 1. Growth: quadratic work adds 16 times as much at the last step, linear work 4 times.
+  if (ratio > kTimeRuleMaxStepRatio) {
+    char rule[512];
+    std::snprintf(rule, sizeof rule,
+                  "%s; this check fails above %.1f times. A fixed cost per call cancels out of "
+                  "these differences.",
+                  growth, kTimeRuleMaxStepRatio);
+    return failure(std::string(measured) + steps, rule, likely_mistake);
+  }
+  // 2. Growth from below: a first step well above noise and a last one under twice it. Linear
+  // work cannot add less for 4 times the tokens; time spent at the middle size on purpose, to
+  // flatten the growth, does.
+  if (low > kTimeRulePaceAllowance && high < kTimeRuleMinStepRatio * low) {
+    char rule[512];
+    std::snprintf(rule, sizeof rule,
+                  "%s; this check fails under %.1f times once the first step is over %s: "
+                  "linear work never adds less for more tokens. The middle size cost more than "
+                  "its work, as time spent on purpose to make the growth look linear does.",
+                  growth, kTimeRuleMinStepRatio, ms(kTimeRulePaceAllowance).c_str());
+    return failure(std::string(measured) + steps, rule, likely_mistake);
+  }
+  // 3. The last step against the pace of the same step on this machine, now.
+  const std::map<long, double> paced = least_pace(request, expected, pace);
+  const double pace_step = std::max(0.0, paced.at(t2) - paced.at(t1));
+  const double budget = kTimeRulePaceFactor * pace_step + kTimeRulePaceAllowance;
+  if (high <= budget) return Verdict::pass();
+  char against[512];
+  std::snprintf(against, sizeof against,
+                " From T = %ld to %ld it grew by %s. A plain linear pass over the same inputs, "
+                "timed by the grader just now, grew by %s: the call grew %.0f times as much.",
+                t1, t2, ms(high).c_str(), ms(pace_step).c_str(), high / std::max(pace_step, 1e-6));
   char rule[512];
   std::snprintf(rule, sizeof rule,
-                "The tokens grow %d times at each step. A cost that grows like T then adds about "
-                "%d times what the step before added, a cost that grows like T^2 about %d times; "
-                "this check fails above %.1f times. A fixed cost per call cancels out of these "
-                "differences.",
-                kTimeRuleGrowth, kTimeRuleGrowth, kTimeRuleGrowth * kTimeRuleGrowth,
-                kTimeRuleMaxStepRatio);
-  return failure(figures, rule, likely_mistake);
+                "However its time grows, a form linear in T adds no more than %.0f times what "
+                "that pass adds, plus %s for noise (%s here); this check fails above. Work that "
+                "grows like T^2 goes over it at this size, even when time spent on purpose at "
+                "the smaller sizes makes its growth look linear.",
+                kTimeRulePaceFactor, ms(kTimeRulePaceAllowance).c_str(), ms(budget).c_str());
+  return failure(std::string(measured) + against, rule, likely_mistake);
 }
 
 Check linear_time_check(const std::string& function, const std::string& name, double points,
-                        Oracle oracle, std::string likely_mistake) {
-  Judge judge = [likely_mistake](const json& request, const json& expected, const json& reply) {
-    return judge_linear_time(request, expected, reply, likely_mistake);
+                        Oracle oracle, std::string likely_mistake, double pace_passes) {
+  Judge judge = [likely_mistake, pace_passes](const json& request, const json& expected,
+                                              const json& reply) {
+    const Pace pace = [pace_passes](const json& call) { return pace_passes * linear_pace(call); };
+    return judge_linear_time(request, expected, reply, likely_mistake, pace);
   };
   Check c = make_check(function, name, points, Visibility::Visible, 1, std::move(judge));
   c.timed = true;

@@ -1,38 +1,58 @@
 // The time rule (contract, second part): a form meant to be linear in T must not cost like T^2,
 // however little memory it holds. Measured as growth within one run, never as a time:
-//  - sizes: three token counts, N/8, N/2 and 2 N, N the tokens of the oracle's large call (4096),
-//    each kTimeRuleGrowth = 4 times the one before: the first part of N, and N followed by
-//    another problem of its kind (two causal problems one after the other are one). At each
-//    size kTimeRuleRepeat problems, each with inputs of its own (a memo of an earlier call is
-//    worth nothing). The largest size is where a T^2 term stands out best against the runner's
-//    own linear costs (decoding the inputs);
+//  - sizes: three token counts, N/8, N/2 and 2 N, N the tokens of the oracle's large call (4096,
+//    and 32768 for the causal recurrence at d = 8), each kTimeRuleGrowth = 4 times the one
+//    before: the first part of N, and N followed by another problem of its kind (two causal
+//    problems one after the other are one). At each size kTimeRuleRepeat problems, each with
+//    inputs of its own (a memo of an earlier call is worth nothing). The largest size is where
+//    a T^2 term stands out best against the runner's own linear costs (decoding the inputs);
 //  - each call runs in a runner process of its own (Check::timed, run_check.cpp): it is given its
 //    own arguments and nothing else (no later call to read ahead), and nothing of it outlives it;
 //  - the clock is outside the student's process: the supervisor's CPU time of that process and
 //    everything under it (all threads, user + system), read once all of it has ended. The code
 //    under test has no clock to replace or skew; it can only use less or more CPU;
 //  - per size, the least of its calls (load only ever adds time);
-//  - judged on the differences: what N/2 -> 2 N adds against what N/8 -> N/2 adds. A fixed cost
-//    per call (process start, or padding on purpose) cancels out; linear cost adds 4 times as
-//    much at the second step, quadratic cost 16 times; the check fails above
-//    kTimeRuleMaxStepRatio, their geometric middle. Steps of 2 (the rule's first form) put
-//    linear at 2 and quadratic at 4 with 2.8 between: real linear forms measured 2.84 on a quiet
-//    machine (caches make a larger problem a little dearer per token), and load did the rest;
-//  - the first step is never taken as less than kTimeRuleNoiseFloor: a call's CPU time varies
-//    by several milliseconds (process start, caches shared with other work), which swings the
-//    ratio of small steps (the linear recurrence, d = 8, has a first step of under 2 ms, all
-//    of it noise). So growth under 8 x 8 ms cannot fail the check; the quadratic forms of the
-//    corpus grow by 90 ms (a recurrence recomputing every earlier token with Eigen's vectorized
-//    products, d = 8) to 6 s from N/2 to 2 N;
+//  - three rules on the differences, low = N/8 -> N/2 and high = N/2 -> 2 N; all must hold:
+//    1. growth: linear cost adds 4 times as much at the second step, quadratic cost 16 times;
+//       the check fails when high / low is above kTimeRuleMaxStepRatio, their geometric
+//       middle. A fixed cost per call (process start) cancels out. Steps of 2 (the rule's first
+//       form) put linear at 2 and quadratic at 4 with 2.8 between: real linear forms measured
+//       2.84 on a quiet machine (caches make a larger problem a little dearer per token), and
+//       load did the rest. low is never taken as less than kTimeRuleNoiseFloor: a call's CPU
+//       time varies by several milliseconds (process start, caches shared with other work),
+//       which swings the ratio of small steps (the linear recurrence, d = 8, has a first step of
+//       a few ms, all of it noise). So growth alone cannot fail a high step under 8 x 8 ms;
+//    2. growth from below: once low is over kTimeRulePaceAllowance (well above noise), high
+//       must be at least kTimeRuleMinStepRatio times low. Linear work never adds less for 4
+//       times the tokens; time spent on purpose at the middle size to flatten the growth does
+//       (the cheat: light T^2 work with 0.6 s of CPU burnt at the two larger sizes
+//       measured 18, 620 and 941 ms, 0.5);
+//    3. the pace: high must be at most kTimeRulePaceFactor times what a plain linear pass over
+//       the same inputs adds over the same step (linear_pace: a d x d recurrence over the
+//       call's longest matrix and the runner's way of giving outputs back, timed on the judge's
+//       own thread in the same run, the least of each size; a form's check may count its work
+//       as several passes), plus kTimeRulePaceAllowance for noise. It is the machine's pace for
+//       linear work of this size, now: a slower machine or a busy one raises it with the
+//       student's time. The solutions' high step is 1.1 to 2.9 times the pace's (measured on
+//       this 2-core machine: causal 67 / 31 ms, backward 110 / 3 x 33 ms); quadratic work
+//       padded to grow like T (rules 1 and 2 then hold) still spends 3/4 of its cost at 2 N
+//       in high, and fails here when that is over the budget;
 //  - the outputs must be about right (within kTimeRuleValueTolerance): an answer nowhere near
 //    (zeros, a stub) earns nothing, but a slip the value checks already catch (eps added twice)
 //    does not cost this check too.
-// What it cannot see: extra work added on purpose to make the small sizes as slow as a line
-// through the largest (it then costs at every size what the quadratic form costs at the largest).
+// Measured with the corpus's forms (causal, 4096 / 16384 / 65536 tokens): the solution 13, 29,
+// 96 ms; a pair loop of vector instructions light enough to pass the old sizes (0.6, 3.8 and
+// 56.9 ms at 1024, 4096 and 16384) 16, 71 and 803 ms, 13.3 times (rule 1); the same padded to
+// 0.6 s, 0.5 times (rule 2); a recurrence over every earlier token padded so, 11.3 times.
+// What it cannot see: T^2 work whose cost at 2 N stays under about 4/3 of the budget (for the
+// causal recurrence a budget of about 300 ms, so T^2 work under about 0.4 s at 65536 tokens,
+// padded with care so that it grows like T): at the sizes measured it costs what a slow linear
+// form costs. A larger top size would narrow this further, at the price of memory.
 #pragma once
 
 #include "../../src/judge/check.hpp"
 
+#include <functional>
 #include <string>
 
 namespace grader {
@@ -44,6 +64,15 @@ inline constexpr double kTimeRuleMaxStepRatio =
     8.0;  // linear 4, quadratic 16: their geometric middle
 inline constexpr double kTimeRuleNoiseFloor = 8e-3;  // seconds of CPU
 inline constexpr double kTimeRuleValueTolerance = 1e-3;
+// The budget of the largest step against the pace (see the top of this file).
+inline constexpr double kTimeRuleMinStepRatio = 2.0;  // linear 4: half of it
+inline constexpr double kTimeRulePaceFactor = 8.0;
+inline constexpr double kTimeRulePaceAllowance = kTimeRuleMaxStepRatio * kTimeRuleNoiseFloor;
+
+// The pace of linear work on this machine, now, for the size of `call`: the CPU time of one
+// plain linear pass over the call's longest matrix, run by the judge itself (time_rule.cpp).
+using Pace = std::function<double(const json& call)>;
+double linear_pace(const json& call);
 
 // The likely mistake a failed time check names, after its figures: what quadratic work looks
 // like in the form at hand. This default fits a recurrence; a checks file may word it for its
@@ -54,14 +83,19 @@ inline constexpr const char* kQuadraticRecurrence =
 
 // expected, per call: {"tokens": T, "outputs": {<the reference's result, as a runner replies>}};
 // reply["cpu_seconds"][i]: the supervisor's CPU time of call i's process.
+// `pace` is linear_pace but in the judge's own tests.
 Verdict judge_linear_time(const json& request, const json& expected, const json& reply,
-                          const std::string& likely_mistake = kQuadraticRecurrence);
+                          const std::string& likely_mistake = kQuadraticRecurrence,
+                          const Pace& pace = linear_pace);
 
 // A time-rule check of `function` (its oracle, if given here, as time_rule_oracle makes it
 // from a pair; a checks file gives none, its oracle file joins it by name). The same likely
 // mistake is named when the check runs into its wall limit.
+// `pace_passes`: how many plain linear passes the form's own work is worth (a backward pass
+// runs its recurrence forward and backward, and for more than one output).
 Check linear_time_check(const std::string& function, const std::string& name, double points,
-                        Oracle oracle, std::string likely_mistake = kQuadraticRecurrence);
+                        Oracle oracle, std::string likely_mistake = kQuadraticRecurrence,
+                        double pace_passes = 1.0);
 
 // `call` cut to its first `tokens` tokens: every matrix argument with as many rows as the
 // call's longest matrix, and every vector argument that long, keeps its first `tokens` rows.
