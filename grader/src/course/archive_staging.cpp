@@ -79,6 +79,7 @@ StagedSubmission stage_archives(const fs::path& submission, const std::vector<fs
             ? name + " was unpacked (" + files + "); its files are graded as " + name + "/..."
             : r.problem +
                   (shared ? " (the limits hold for all of a submission's archives together)" : ""));
+    for (const auto& skipped : r.skipped) out.notes.push_back(name + ": " + skipped);
   }
   out.folder = staging;
   return out;
