@@ -186,6 +186,18 @@ bool is_archive_name(const std::string& filename) {
   return ends_with(name, ".zip") || ends_with(name, ".tar.gz") || ends_with(name, ".tgz");
 }
 
+std::string other_archive_kind(const std::string& filename) {
+  std::string name = filename;
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  // Longest endings first: "x.tar.xz" is a .tar.xz, not an .xz.
+  for (const char* kind : {".tar.bz2", ".tar.xz", ".tar.zst", ".tbz2", ".txz", ".rar", ".7z",
+                           ".tar", ".bz2", ".xz", ".zst", ".zipx", ".cab", ".gz"})
+    if (ends_with(name, kind) && name.size() > std::string(kind).size() && !is_archive_name(name))
+      return kind;
+  return "";
+}
+
 UnpackResult unpack_archive(const fs::path& file, const fs::path& into,
                             const ArchiveLimits& limits) {
   UnpackResult result;

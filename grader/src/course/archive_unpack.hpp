@@ -29,6 +29,9 @@ struct ArchiveLimits {
 
 // Whether a file name is one of the archive kinds grade-all unpacks (by its ending, any case).
 bool is_archive_name(const std::string& filename);
+// An archive of a kind grade-all does not unpack (.rar, .7z, .tar.xz, ...): its ending (".rar"),
+// or "" for any other name. Such an upload is named in the notes, never passed over in silence.
+std::string other_archive_kind(const std::string& filename);
 
 struct UnpackResult {
   bool ok = false;
