@@ -99,6 +99,7 @@ struct Row {
   const Student* student = nullptr;  // nullptr for a submission not in the roster
   nlohmann::json report;             // the native report (null when no submission)
   std::string note;                  // one student, several folders: which one the exports take
+  bool conflict = false;  // folders that claim one Canvas id: ambiguous, nothing exported
 };
 
 struct Book {
@@ -144,6 +145,7 @@ struct RowFacts {
       ambiguous;  // "causal (causal (1).cpp, old/causal.cpp)": the competing files
   Lateness late;  // the roster's time, else a report's canvas_late flag
   double total_after_late = 0;
+  bool conflict = false;  // the row's folder competes with another for one student (join)
 };
 RowFacts facts(const Book& book, const Row& row);
 // What the exports write for a student: the total after the late policy, or nothing when the
