@@ -57,6 +57,7 @@ std::string stamp_of(const FoundSources& found_files, const std::string& kit_has
          found.kind == FoundSource::Kind::Ambiguous ? found.candidates : found.ignored)
       h.add("\n" + other);
     for (const auto& link : found.links) h.add("\nlink " + link);
+    for (const auto& like : found.look_alikes) h.add("\nlooks like " + like);  // in the notes
     if (found.kind == FoundSource::Kind::Found)
       h.add(found.refused.empty() ? found.text : "refused " + found.refused);
   }
@@ -172,7 +173,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   // The submissions: the class folder's folders, and the students of a Canvas download's
   // files (unpacked to a folder each beside the reports), and which changed since their report.
   const std::string kit = kit_hash();
-  std::vector<std::string> names, to_grade;
+  std::vector<std::string> names, to_grade, to_grade_names;
   std::map<std::string, fs::path> folder_of;
   std::vector<std::string> linked;
   for (const auto& entry : fs::directory_iterator(dir)) {
@@ -195,7 +196,11 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   const CanvasUnpacked canvas = unpack_canvas_download(dir, fs::path(out) / "canvas-download");
   for (const auto& student : canvas.students) {
     if (folder_of.count(student)) {
-      std::cerr << "grade-all: " << student
+      // Said in the folder's notes too: the gradebook is where the instructor looks.
+      notes_of[student].push_back("Canvas download files of " + student +
+                                  " are in the class folder too; the folder " + student +
+                                  " is graded, not those files");
+      std::cerr << "grade-all: " << printable(student)
                 << " is both a folder and a student of the Canvas download; "
                 << "the folder is graded\n";
       continue;
@@ -214,14 +219,20 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   std::vector<std::string> ignored;
   for (const auto& file : canvas.ignored) {
     const fs::path path = fs::path(dir) / file;
-    if (!is_archive_name(file) || fs::symlink_status(path).type() != fs::file_type::regular) {
+    // An archive of a kind not unpacked (.rar, .7z) is a submission too: its notes say why
+    // nothing in it is graded, instead of a 0 with no reason.
+    const bool archive = is_archive_name(file) || !other_archive_kind(file).empty();
+    if (!archive || fs::symlink_status(path).type() != fs::file_type::regular) {
       ignored.push_back(file);
       continue;
     }
     const std::string student = archive_submission_name(file);
     if (folder_of.count(student)) {
-      std::cerr << "grade-all: " << file << " is beside a submission named " << student
-                << "; not graded\n";
+      notes_of[student].push_back(file +
+                                  ", beside this submission in the class folder, is not graded (" +
+                                  "a loose archive of the same name)");
+      std::cerr << "grade-all: " << printable(file) << " is beside a submission named "
+                << printable(student) << "; not graded\n";
       continue;
     }
     archives_of[student].push_back(path);
@@ -246,6 +257,13 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
     std::cerr << "grade-all: shard " << batch.shard.index << "/" << batch.shard.count << ": "
               << kept << " of " << all.size() << " submissions\n";
   }
+  // Where each submission came from: Canvas's own download, a folder, or a loose archive (whose
+  // name is the uploader's choice: the gradebook never joins it to a student by a Canvas id).
+  std::map<std::string, std::string> origin_of;
+  for (const auto& [name, f] : folder_of)
+    origin_of[name] = f.parent_path() == fs::path(out) / "canvas-download" ? "canvas" : "folder";
+  for (const auto& [name, a] : archives_of)
+    if (!origin_of.count(name)) origin_of[name] = "archive";
   // How recent each submission is, for a student with several (before archives are unpacked).
   std::map<std::string, gradebook::Recency> recency;
   for (const auto& [name, folder] : folder_of) {
@@ -264,7 +282,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   for (const auto& [name, archives] : archives_of) {
     const fs::path own = folder_of.count(name) ? folder_of.at(name) : fs::path();
     StagedSubmission staged =
-        stage_archives(own, archives, unpacked / name, assignment.exercise_names());
+        stage_archives(own, archives, unpacked / report_stem(name), assignment.exercise_names());
     folder_of[name] = staged.folder;
     auto& notes = notes_of[name];
     notes.insert(notes.end(), staged.notes.begin(), staged.notes.end());
@@ -278,7 +296,9 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
               << "not graded: " << list(ignored) << "\n";
   for (const auto& [name, folder] : folder_of) names.push_back(name);  // sorted: a map's order
   // Reports of submissions whose folder is gone go too: the reports folder mirrors the class.
-  const auto stale = gradebook::remove_stale_reports(reports_dir, {names.begin(), names.end()});
+  std::set<std::string> stems;
+  for (const auto& name : names) stems.insert(report_stem(name));
+  const auto stale = gradebook::remove_stale_reports(reports_dir, stems);
   if (!stale.empty())
     std::cerr << "grade-all: removed the reports of " << stale.size()
               << " submission(s) no longer in " << dir << ": " << list(stale) << "\n";
@@ -288,6 +308,34 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   for (const auto& name : names)
     for (const std::string& ex : assignment.exercise_names())
       found_of[name][ex] = find_exercise_source(folder_of.at(name), ex);
+  // What the finder decided without a word in the gradebook: the file that lost to the one
+  // graded (a loose causal.cpp beside a zip holding another), and, for a missing file, files
+  // named like it (rf_draft.cpp). And a name no report file can carry as it is.
+  for (const auto& name : names) {
+    auto& notes = notes_of[name];
+    for (const std::string& ex : assignment.exercise_names()) {
+      const FoundSource& found = found_of.at(name).at(ex);
+      if (found.kind == FoundSource::Kind::Found && !found.ignored.empty()) {
+        std::string also;
+        for (const auto& other : found.ignored) also += (also.empty() ? "" : ", ") + other;
+        notes.push_back(ex + ": " + found.shown +
+                        " is graded; also named like it, not graded: " + also);
+      }
+      if (found.kind == FoundSource::Kind::Missing && !found.look_alikes.empty()) {
+        std::string like;
+        for (const auto& f : found.look_alikes) like += (like.empty() ? "" : ", ") + f;
+        notes.push_back(ex + ": no " + ex + ".cpp, but " + like +
+                        " looks like it (not graded: the file must be named " + ex + ".cpp)");
+      }
+    }
+    if (report_stem(name) != name)
+      notes.push_back(std::string("the submission's name ") +
+                      (name.size() > 200 ? "is too long (" + std::to_string(name.size()) +
+                                               " bytes) for a report's file name"
+                                         : "has bytes a file name should not carry") +
+                      ": its reports are " + report_stem(name) + ".json and .html");
+    if (notes.empty()) notes_of.erase(name);
+  }
   // Per-student seeds (assignment.hpp): each submission's student is its roster entry's id,
   // else the submission's own name.
   const bool per_student = assignment.seeds == Seeds::PerStudent && !checks.seed;
@@ -302,7 +350,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   for (const auto& name : names) {
     const std::string student = per_student ? student_of.at(name) : std::string();
     const std::string stamp = stamp_of(found_of.at(name), kit, checks, assignment, student);
-    const fs::path report = reports_dir / (name + ".json");
+    const fs::path report = reports_dir / (report_stem(name) + ".json");
     bool fresh = false;
     if (fs::exists(report)) {
       try {
@@ -313,6 +361,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
     }
     if (!fresh) {
       to_grade.push_back(folder_of.at(name).string());
+      to_grade_names.push_back(name);
       stamps.push_back(stamp);
       found_to_grade.push_back(&found_of.at(name));
       students_to_grade.push_back(student);
@@ -347,15 +396,15 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
       nlohmann::json j = to_native_json(reports[i]);
       j["stamp"] = stamps[i];
       fault |= reports[i].grader_fault;
-      const std::string name = fs::path(to_grade[i]).filename().string();
+      const std::string& name = to_grade_names[i];
       // How its files were taken, in the report (a notice) and, for the gradebook, on its own.
       if (const auto notes = notes_of.find(name); notes != notes_of.end()) {
         j["intake"] = notes->second;
         for (const auto& note : notes->second) j["notices"].push_back(note);
       }
-      std::ofstream file(reports_dir / (name + ".json"));
+      std::ofstream file(reports_dir / (report_stem(name) + ".json"));
       file << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-      if (!file) throw std::runtime_error("cannot write the report of " + name);
+      if (!file) throw std::runtime_error("cannot write the report of " + printable(name));
     }
   }
 
@@ -366,9 +415,13 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   std::map<std::string, nlohmann::json> reports;
   bool written = true;
   for (const auto& name : names) {
-    const fs::path file = reports_dir / (name + ".json");
+    const fs::path file = reports_dir / (report_stem(name) + ".json");
     nlohmann::json j = nlohmann::json::parse(read_text(file));
     j["class"] = class_facts(found_of.at(name), recency[name], exercises);
+    // Its own name (the file's may be shortened) and where it came from, for merge-grades and
+    // the gradebook's join.
+    j["class"]["submission"] = name;
+    j["class"]["origin"] = origin_of.count(name) ? origin_of.at(name) : "folder";
     // Canvas named its file _LATE_: the gradebook applies the late policy (late_policy.hpp).
     if (canvas_late.count(name)) j["canvas_late"] = true;
     else j.erase("canvas_late");
