@@ -13,13 +13,11 @@ chmod 755 "$work"
 out=$work/out.log
 : >"$out"
 trap 'rm -rf "$work"' EXIT
-fail() { echo "FAILED: $*"; echo "--- output ---"; tail -n 40 "$out"; exit 1; }
+# shellcheck source=tests/kit/intake_helpers.sh
+. "$(dirname "$0")/intake_helpers.sh"
 export NO_COLOR=1
 S=$KIT_DIR/solutions
 STUB=$KIT_DIR/exercises
-
-# field FILE EXPR: a value from a JSON file (python3's json, as the kit's other tests use it).
-field() { python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 
 cat >"$work/week1.json" <<'EOF'
 { "title": "Week 1: which order to multiply",
