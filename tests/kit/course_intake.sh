@@ -333,7 +333,13 @@ $(cat "$grades/canvas.csv")"
     row 'lee,,,,0,0,0,10,no,0,partial,partial,"not in the roster; work.zip was unpacked (1 file); its files are graded as work.zip/...; flops: flops.cpp is graded; also named like it, not graded: work.zip/flops/flops.cpp"'
     row 'ray,,,,0,0,0,10,no,0,missing_files,missing_files,"not in the roster; missing: flops; hw.rar was not unpacked: the grader unpacks .zip, .tar.gz and .tgz, not .rar; nothing in it is graded (ask for a .zip or the files)"'
     row 'sam,,,,0,0,0,10,no,0,missing_files,missing_files,"not in the roster; missing: flops; sam.7z was not unpacked: the grader unpacks .zip, .tar.gz and .tgz, not .7z; nothing in it is graded (ask for a .zip or the files)"'
-    row 'dan,,,,0,0,0,10,no,0,missing_files,missing_files,"not in the roster; missing: flops; flops: no flops.cpp, but flops_draft.cpp looks like it (not graded: the file must be named flops.cpp)"' ;;
+    row 'dan,,,,0,0,0,10,no,0,missing_files,missing_files,"not in the roster; missing: flops; flops: no flops.cpp, but flops_draft.cpp looks like it (not graded: the file must be named flops.cpp)"'
+    # A rerun after dan.zip appeared beside dan's folder: dan's report is kept (his files did
+    # not change), and its notes are this run's.
+    cp "$class/lee/work.zip" "$class/dan.zip"
+    grade
+    grep -qF "grade-all: 4 submissions, 0 to grade" "$out" || fail "the rerun graded again"
+    row 'dan,,,,0,0,0,10,no,0,missing_files,missing_files,"not in the roster; missing: flops; dan.zip, beside this submission in the class folder, is not graded (a loose archive of the same name); flops: no flops.cpp, but flops_draft.cpp looks like it (not graded: the file must be named flops.cpp)"' ;;
 
   escapes)
     # Names a student controls reach the terminal escaped in every intake message: a folder

@@ -422,6 +422,11 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
     // the gradebook's join.
     j["class"]["submission"] = name;
     j["class"]["origin"] = origin_of.count(name) ? origin_of.at(name) : "folder";
+    // How its files were taken, as of this run: a report kept from an earlier run (its files
+    // unchanged) may have a new neighbour since (a loose zip of its name, say).
+    if (const auto notes = notes_of.find(name); notes != notes_of.end())
+      j["intake"] = notes->second;
+    else j.erase("intake");
     // Canvas named its file _LATE_: the gradebook applies the late policy (late_policy.hpp).
     if (canvas_late.count(name)) j["canvas_late"] = true;
     else j.erase("canvas_late");
