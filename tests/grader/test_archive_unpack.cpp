@@ -122,7 +122,7 @@ TEST_CASE("archives: a .zip and a .tar.gz unpack, folders and all, into a folder
   CHECK(grader::archive_submission_name("Kim.ZIP") == "Kim");
 }
 
-TEST_CASE("archives: names in UTF-8 unpack whatever the locale; a legacy code page is named") {
+TEST_CASE("archives: names in UTF-8 unpack whatever the locale, a legacy code page's is named") {
   // This test program sets no locale (the C locale), as the grader does not either. A zip
   // holding 作业1/flops.cpp and notes_é.txt, its UTF-8 names flagged as such (the writer in
   // C.UTF-8, as an archiver on any student's machine today).
