@@ -316,7 +316,16 @@ $(cat "$grades/canvas.csv")"
     row 'eve_1002,,,,0,0,0,10,no,0,partial,partial,"not in the roster; its name ends in Canvas id 1002 (S-2), whose own Canvas download is here: not joined"'
     row 'aaa_1009,S-9,"Zed, Zoe",,10,10,,10,no,0,ambiguous,ok,ambiguous: aaa_1009 bbb_1009 all claim Canvas id 1009; none goes to the exports'
     row 'bbb_1009,S-9,"Zed, Zoe",,0,0,,10,no,0,ambiguous,partial,ambiguous: aaa_1009 bbb_1009 all claim Canvas id 1009; none goes to the exports'
-    row 'turingalan_1011,S-11,"Turing, Alan",,10,10,10,10,no,0,ok,ok,' ;;
+    row 'turingalan_1011,S-11,"Turing, Alan",,10,10,10,10,no,0,ok,ok,'
+    # Per-student seeds follow the same join: mallory_1002 and eve_1002 are graded with seeds of
+    # their own, not with Ada's.
+    python3 -c 'import json, sys; a = json.load(open(sys.argv[1])); a["seeds"] = "per-student"; json.dump(a, open(sys.argv[1], "w"))' \
+      "$work/week1.json" || fail "cannot make the assignment per-student"
+    grade --roster "$work/export.csv"
+    for who in lovelaceada_1002:S-2 mallory_1002:mallory_1002 eve_1002:eve_1002 turingalan_1011:S-11; do
+      [ "$(field "$grades/reports/${who%%:*}.json" 'j["student"]')" = "${who#*:}" ] ||
+        fail "${who%%:*} was graded with the seeds of $(field "$grades/reports/${who%%:*}.json" 'j["student"]')"
+    done ;;
 
   decisions)
     # Every decision said in the gradebook: lee's loose flops.cpp (the stub) is graded before

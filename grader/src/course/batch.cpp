@@ -340,9 +340,22 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   // else the submission's own name.
   const bool per_student = assignment.seeds == Seeds::PerStudent && !checks.seed;
   std::map<std::string, std::string> student_of;
+  // The student is the one the gradebook joins the submission to (gradebook::join): a loose
+  // archive, or a folder beside a Canvas download of that id, only claims a Canvas id by its
+  // name, and is its own student. The class's Canvas students are all known here, before any
+  // --shard split, so every shard decides alike.
+  auto only_claims_id = [&](const std::string& name, const gradebook::Student* owner) {
+    if (!owner || gradebook::folder_matches(owner->folder, name)) return false;
+    const auto from = origin_of.find(name);
+    if (from != origin_of.end() && from->second != "folder") return from->second == "archive";
+    return std::any_of(canvas.students.begin(), canvas.students.end(), [&](const std::string& c) {
+      return c != name && gradebook::owner_of(roster, c) == owner;
+    });
+  };
   if (per_student)
     for (const auto& name : names) {
       const gradebook::Student* owner = gradebook::owner_of(roster, name);
+      if (only_claims_id(name, owner)) owner = nullptr;
       student_of[name] = owner && !owner->id.empty() ? owner->id : name;
     }
   std::vector<std::string> stamps, students_to_grade;
