@@ -257,7 +257,10 @@ EOF
     long=$(printf 'x%.0s' $(seq 1 255))
     mid=$(printf 'z%.0s' $(seq 1 251))
     odd=$(printf 'odd\001\377name')
-    for who in ada "$long" "$odd"; do mkdir -p "$class/$who"; cp "$S/flops/flops.cpp" "$class/$who/"; done
+    # A name that ends like a shortened one gets a name of its own: no folder can take over
+    # another's report file.
+    like=ada~0123456789abcdef
+    for who in ada "$long" "$odd" "$like"; do mkdir -p "$class/$who"; cp "$S/flops/flops.cpp" "$class/$who/"; done
     python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1], "w"); z.write(sys.argv[2], "flops.cpp"); z.close()' \
       "$class/$mid.zip" "$S/flops/flops.cpp" || fail "cannot make the zip"
     grade
@@ -266,7 +269,7 @@ EOF
 import csv, os, sys
 grades, long, mid = sys.argv[1], sys.argv[2], sys.argv[3]
 rows = list(csv.DictReader(open(grades + "/gradebook.csv", encoding="utf-8", errors="surrogateescape", newline="")))
-assert len(rows) == 4, [r["submission"] for r in rows]
+assert len(rows) == 5, [r["submission"] for r in rows]
 for r in rows:
     assert (r["status"], r["total"]) == ("ok", "10"), r
     if r["submission"] == "ada":
@@ -274,16 +277,18 @@ for r in rows:
     note = r["notes"]
     assert "its reports are " in note, note
     stem = note.split("its reports are ")[1].split(".json and .html")[0]
-    assert len(stem.encode()) < 130 and "~" in stem, stem
+    assert len(stem.encode()) < 130 and "~" in stem and stem != r["submission"], stem
     for ext in (".json", ".html"):
         assert os.path.isfile(grades + "/reports/" + stem + ext), stem + ext
 for name in (long, mid):
     assert any(r["submission"] == name for r in rows), name
 EOF
-    grep -qF "grade-all: 4 submissions, 4 to grade" "$out" || fail "not every submission was graded"
+    grep -qF "grade-all: 5 submissions, 5 to grade" "$out" || fail "not every submission was graded"
+    grep -qF "ada~0123456789abcdef,,,,10,10,10,10,no,0,ok,ok,not in the roster; the submission's name ends like a shortened report name" \
+      "$grades/gradebook.csv" || fail "the name like a shortened one is not said"
     # A rerun finds every report again (nothing to grade), under the same names.
     grade
-    grep -qF "grade-all: 4 submissions, 0 to grade" "$out" || fail "the rerun did not find the reports" ;;
+    grep -qF "grade-all: 5 submissions, 0 to grade" "$out" || fail "the rerun did not find the reports" ;;
 
   canvas-id)
     # A Canvas id joins only what is really that student's. Ada (Canvas id 1002) has her Canvas

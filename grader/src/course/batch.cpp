@@ -8,6 +8,7 @@
 #include "../report/report.hpp"
 #include "../util/find_files.hpp"
 #include "../util/sha256.hpp"
+#include "../util/utf8.hpp"
 #include "archive_staging.hpp"
 #include "archive_unpack.hpp"
 #include "canvas_download.hpp"
@@ -328,12 +329,15 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
                         " looks like it (not graded: the file must be named " + ex + ".cpp)");
       }
     }
-    if (report_stem(name) != name)
-      notes.push_back(std::string("the submission's name ") +
-                      (name.size() > 200 ? "is too long (" + std::to_string(name.size()) +
-                                               " bytes) for a report's file name"
-                                         : "has bytes a file name should not carry") +
-                      ": its reports are " + report_stem(name) + ".json and .html");
+    if (report_stem(name) != name) {
+      const std::string why =
+          name.size() > 200
+              ? "is too long (" + std::to_string(name.size()) + " bytes) for a report's file name"
+          : printable(valid_utf8(name)) != name ? "has bytes a file name should not carry"
+                                                : "ends like a shortened report name";
+      notes.push_back("the submission's name " + why + ": its reports are " + report_stem(name) +
+                      ".json and .html");
+    }
     if (notes.empty()) notes_of.erase(name);
   }
   // Per-student seeds (assignment.hpp): each submission's student is its roster entry's id,

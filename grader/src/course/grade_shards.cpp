@@ -79,8 +79,13 @@ std::string report_stem(const std::string& submission) {
       std::none_of(submission.begin(), submission.end(),
                    [](unsigned char c) { return c < 0x20 || c == 0x7F || c == '/'; }) &&
       printable(submission) == submission;  // no C1 control characters either
+  // A name that ends like a shortened one ("~" and 16 hex digits) is shortened too, so that no
+  // folder can be named after another's report file and take it over.
+  const bool looks_shortened =
+      submission.size() > 17 && submission[submission.size() - 17] == '~' &&
+      submission.find_first_not_of("0123456789abcdef", submission.size() - 16) == std::string::npos;
   if (!submission.empty() && submission.size() <= kLongest && printable_utf8 &&
-      submission[0] != '.')
+      submission[0] != '.' && !looks_shortened)
     return submission;
   // Else: a readable start, then a hash of the whole name, which keeps two names apart.
   std::string start;
