@@ -7,6 +7,7 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <locale.h>
 #include <stdlib.h>
 
 #include <algorithm>
@@ -83,7 +84,9 @@ void write_archive(const fs::path& file, Format format, const std::vector<Entry>
         archive_entry_set_hardlink(entry, e.target.c_str());
         break;
     }
-    REQUIRE(archive_write_header(a, entry) == ARCHIVE_OK);
+    // A warning is a name the writer could not convert (a legacy code page's bytes, on
+    // purpose): it writes them as they are.
+    REQUIRE(archive_write_header(a, entry) >= ARCHIVE_WARN);
     if (e.kind == Entry::File && !e.text.empty())
       REQUIRE(archive_write_data(a, e.text.data(), e.text.size()) ==
               static_cast<la_ssize_t>(e.text.size()));
@@ -117,6 +120,43 @@ TEST_CASE("archives: a .zip and a .tar.gz unpack, folders and all, into a folder
   CHECK_FALSE(grader::is_archive_name("kim.tar"));
   CHECK(grader::archive_submission_name("kim.tar.gz") == "kim");
   CHECK(grader::archive_submission_name("Kim.ZIP") == "Kim");
+}
+
+TEST_CASE("archives: names in UTF-8 unpack whatever the locale, a legacy code page's is named") {
+  // This test program sets no locale (the C locale), as the grader does not either. A zip
+  // holding 作业1/flops.cpp and notes_é.txt, its UTF-8 names flagged as such (the writer in
+  // C.UTF-8, as an archiver on any student's machine today).
+  TempDir t;
+  const fs::path file = t.path / "作业1.zip";
+  {
+    locale_t utf8 = ::newlocale(LC_ALL_MASK, "C.UTF-8", nullptr);
+    REQUIRE(utf8);
+    const locale_t before = ::uselocale(utf8);
+    write_archive(file, Format::Zip, {{"作业1/flops.cpp", "// flops\n"}, {"notes_é.txt", "é"}});
+    ::uselocale(before);
+    ::freelocale(utf8);
+  }
+  const auto r = unpack_archive(file, t.path / "作业1.zip.out");
+  CAPTURE(r.problem);
+  REQUIRE(r.ok);
+  CHECK(r.files == 2);
+  CHECK(r.skipped.empty());
+  CHECK(read(t.path / "作业1.zip.out" / "作业1" / "flops.cpp") == "// flops\n");
+  CHECK(fs::exists(t.path / "作业1.zip.out" / "notes_é.txt"));
+
+  // A tar whose one name is in Latin-1 (0xE9 for é, not UTF-8): that entry is left out and
+  // named, the other unpacks.
+  const fs::path legacy = t.path / "legacy.tar.gz";
+  write_archive(legacy, Format::TarGz,
+                {{"flops.cpp", "// flops\n"}, {"notes_\xE9.txt", "latin-1"}});
+  const auto l = unpack_archive(legacy, t.path / "legacy.out");
+  CAPTURE(l.problem);
+  REQUIRE(l.ok);
+  CHECK(l.files == 1);
+  CHECK(read(t.path / "legacy.out" / "flops.cpp") == "// flops\n");
+  REQUIRE(l.skipped.size() == 1);
+  CHECK(l.skipped[0] ==
+        "an entry named notes_\\xE9.txt (not UTF-8: a legacy code page?) was left out");
 }
 
 TEST_CASE(

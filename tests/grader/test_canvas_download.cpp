@@ -52,12 +52,37 @@ TEST_CASE("canvas names: student, user id, submission id, then the file as uploa
   CHECK(late->late);
 
   // The uploaded name keeps its own underscores.
-  const auto rf = parse_canvas_name("ünal_77_9_random_features.cpp");
-  CHECK_FALSE(rf);  // Canvas writes the student as ASCII letters and digits only
   const auto rf2 = parse_canvas_name("unalzoe_77_9_random_features.cpp");
   REQUIRE(rf2);
   CHECK(rf2->uploaded == "random_features.cpp");
   CHECK(rf2->student == "unalzoe_77");
+}
+
+TEST_CASE("canvas names: a student's name in any script, the late flag in any case") {
+  // Canvas keeps the letters of every script, lower-cased: García José, Ünal Zoe, 李明.
+  for (const char* name : {"garcíajosé_101007_5551234_flops.cpp", "ünalzoe_77_9_flops.cpp",
+                           "李明_1003_600_flops.cpp"}) {
+    CAPTURE(name);
+    const auto parsed = parse_canvas_name(name);
+    REQUIRE(parsed);
+    CHECK(parsed->uploaded == "flops.cpp");
+  }
+  CHECK(parse_canvas_name("garcíajosé_101007_5551234_flops.cpp")->student == "garcíajosé_101007");
+  CHECK(parse_canvas_name("李明_1003_600_flops.cpp")->student == "李明_1003");
+  // _LATE_, _late_, _Late_: one flag, the same student as on time.
+  for (const char* name : {"kimlee_LATE_2001_9_flops.cpp", "kimlee_late_2001_9_flops.cpp",
+                           "kimlee_Late_2001_9_flops.cpp"}) {
+    CAPTURE(name);
+    const auto parsed = parse_canvas_name(name);
+    REQUIRE(parsed);
+    CHECK(parsed->late);
+    CHECK(parsed->student == "kimlee_2001");
+  }
+  // Bytes that are not UTF-8 (a legacy code page) or a control character are no Canvas name.
+  CHECK_FALSE(
+      parse_canvas_name("garc\xED"
+                        "a_1007_5_flops.cpp"));
+  CHECK_FALSE(parse_canvas_name("ada\x1b_1007_5_flops.cpp"));
 }
 
 TEST_CASE("canvas names: what Canvas never writes is not taken for its names") {

@@ -192,3 +192,36 @@ TEST_CASE("canvas download: an upload over the cap is not copied out, and its re
   CHECK(canvas.notes.at("smith_123")[0] ==
         "smith_123_456_causal.cpp is 2.00 GiB; a file may be at most 1 MiB; it was not graded");
 }
+
+TEST_CASE("finder: a missing file's look-alikes are named, never taken") {
+  // rf_draft.cpp: random_features' initials; casual.cpp: two letters swapped; flop.cpp: one
+  // letter missing; flops_final.cpp holds the name. Names of four letters or fewer are not
+  // guessed at by one letter (too many words are one letter from them).
+  for (const char* name : {"rf_draft.cpp", "RF.cpp", "random_features_v2.cpp",
+                           "my random_features.cpp", "randon_features.cpp"}) {
+    CAPTURE(name);
+    CHECK(looks_like_exercise_file(name, "random_features"));
+  }
+  CHECK(looks_like_exercise_file("casual.cpp", "causal"));
+  CHECK(looks_like_exercise_file("causal_final.cpp", "causal"));
+  CHECK(looks_like_exercise_file("flops_final.cpp", "flops"));
+  CHECK(looks_like_exercise_file("flop.cpp", "flops"));
+  CHECK_FALSE(looks_like_exercise_file("tax.cpp", "tay"));
+  for (const char* name : {"random_features.cpp", "random_features (1).cpp", "memory.cpp",
+                           "rf_draft.txt", "try.cpp", "floats.cpp"}) {
+    CAPTURE(name);
+    CHECK_FALSE(looks_like_exercise_file(name, name[0] == 'f' ? "flops" : "random_features"));
+  }
+
+  Folder f;
+  f.file("work/rf_draft.cpp");
+  f.file("notes_random_features.cpp");
+  f.file("causal/causal.cpp");
+  const FoundSource rf = find_exercise_source(f.path, "random_features");
+  CHECK(rf.kind == FoundSource::Kind::Missing);
+  CHECK(rf.look_alikes ==
+        std::vector<std::string>{"notes_random_features.cpp", "work/rf_draft.cpp"});
+  // Found: nothing to explain, so no look-alikes.
+  f.file("random_features.cpp");
+  CHECK(find_exercise_source(f.path, "random_features").look_alikes.empty());
+}

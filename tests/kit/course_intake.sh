@@ -13,13 +13,11 @@ chmod 755 "$work"
 out=$work/out.log
 : >"$out"
 trap 'rm -rf "$work"' EXIT
-fail() { echo "FAILED: $*"; echo "--- output ---"; tail -n 40 "$out"; exit 1; }
+# shellcheck source=tests/kit/intake_helpers.sh
+. "$(dirname "$0")/intake_helpers.sh"
 export NO_COLOR=1
 S=$KIT_DIR/solutions
 STUB=$KIT_DIR/exercises
-
-# field FILE EXPR: a value from a JSON file (python3's json, as the kit's other tests use it).
-field() { python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
 
 cat >"$work/week1.json" <<'EOF'
 { "title": "Week 1: which order to multiply",
@@ -223,6 +221,160 @@ $(cat "$grades/scores.csv")"
     row 'bob,1002,Bob,,10,10,10,10,no,0,ok,ok,"one of 2 folders of 1002, the one in the exports (pinned by the roster)"'
     grep -qF "several folders: 1001: alice_v2 alice (the exports take alice_v2: the newest files)" "$out" ||
       fail "the summary does not say which folder was taken" ;;
+
+  international)
+    # Names as a real class writes them (issue 32), graded in the C locale (the grader sets
+    # none): Canvas files of García and 李明, _late_ in lower case, a zip named 作业1.zip with
+    # a notes_é.txt inside, and olga.zip, one of whose names is in a legacy code page.
+    cp "$S/flops/flops.cpp" "$class/garcíajosé_101007_5551234_flops.cpp"
+    cp "$S/flops/flops.cpp" "$class/李明_1003_600_flops.cpp"
+    cp "$S/flops/flops.cpp" "$class/kimlee_late_2001_900_flops.cpp"
+    python3 - "$class" "$S/flops/flops.cpp" <<'EOF' || fail "cannot make the zips"
+import sys, zipfile
+cls, flops = sys.argv[1], open(sys.argv[2], "rb").read()
+with zipfile.ZipFile(cls + "/作业1.zip", "w") as z:  # UTF-8 names, flagged as such
+    z.writestr("作业1/flops.cpp", flops)
+    z.writestr("notes_é.txt", "é")
+with zipfile.ZipFile(cls + "/olga.zip", "w") as z:
+    z.writestr("flops/flops.cpp", flops)
+    z.writestr("notes_#.txt", "latin-1")
+# é as Latin-1's one byte, unflagged: the name a legacy archiver writes.
+data = open(cls + "/olga.zip", "rb").read().replace(b"notes_#.txt", b"notes_\xe9.txt")
+open(cls + "/olga.zip", "wb").write(data)
+EOF
+    LC_ALL=C LANG=C grade
+    row 'garcíajosé_101007,,,,10,10,10,10,no,0,ok,ok,not in the roster'
+    row '李明_1003,,,,10,10,10,10,no,0,ok,ok,not in the roster'
+    row "kimlee_2001,,,,10,10,10,10,yes,1,ok,ok,\"not in the roster; late: Canvas's _LATE_ flag, no time known, counted as 1 day, no penalty\""
+    row '作业1,,,,10,10,10,10,no,0,ok,ok,not in the roster; 作业1.zip was unpacked (2 files); its files are graded as 作业1.zip/...'
+    row 'olga,,,,10,10,10,10,no,0,ok,ok,not in the roster; olga.zip was unpacked (1 file); its files are graded as olga.zip/...; olga.zip: an entry named notes_\xE9.txt (not UTF-8: a legacy code page?) was left out'
+    if grep -qF "neither a folder nor a Canvas download file" "$out"; then fail "a Canvas file was taken for a stray one"; fi ;;
+
+  long-names)
+    # No upload stops the class: a folder named with 255 bytes, a loose zip whose submission
+    # name is 251 bytes, a folder with a control character and a byte that is not UTF-8. Each
+    # is graded, its reports under a shortened name its notes give; ada is graded as ever.
+    long=$(printf 'x%.0s' $(seq 1 255))
+    mid=$(printf 'z%.0s' $(seq 1 251))
+    odd=$(printf 'odd\001\377name')
+    # A name that ends like a shortened one gets a name of its own: no folder can take over
+    # another's report file.
+    like=ada~0123456789abcdef
+    for who in ada "$long" "$odd" "$like"; do mkdir -p "$class/$who"; cp "$S/flops/flops.cpp" "$class/$who/"; done
+    python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1], "w"); z.write(sys.argv[2], "flops.cpp"); z.close()' \
+      "$class/$mid.zip" "$S/flops/flops.cpp" || fail "cannot make the zip"
+    grade
+    row 'ada,,,,10,10,10,10,no,0,ok,ok,not in the roster'
+    python3 - "$grades" "$long" "$mid" <<'EOF' || fail "the odd names' rows or reports"
+import csv, os, sys
+grades, long, mid = sys.argv[1], sys.argv[2], sys.argv[3]
+rows = list(csv.DictReader(open(grades + "/gradebook.csv", encoding="utf-8", errors="surrogateescape", newline="")))
+assert len(rows) == 5, [r["submission"] for r in rows]
+for r in rows:
+    assert (r["status"], r["total"]) == ("ok", "10"), r
+    if r["submission"] == "ada":
+        continue
+    note = r["notes"]
+    assert "its reports are " in note, note
+    stem = note.split("its reports are ")[1].split(".json and .html")[0]
+    assert len(stem.encode()) < 130 and "~" in stem and stem != r["submission"], stem
+    for ext in (".json", ".html"):
+        assert os.path.isfile(grades + "/reports/" + stem + ext), stem + ext
+for name in (long, mid):
+    assert any(r["submission"] == name for r in rows), name
+EOF
+    grep -qF "grade-all: 5 submissions, 5 to grade" "$out" || fail "not every submission was graded"
+    grep -qF "ada~0123456789abcdef,,,,10,10,10,10,no,0,ok,ok,not in the roster; the submission's name ends like a shortened report name" \
+      "$grades/gradebook.csv" || fail "the name like a shortened one is not said"
+    # A rerun finds every report again (nothing to grade), under the same names.
+    grade
+    grep -qF "grade-all: 5 submissions, 0 to grade" "$out" || fail "the rerun did not find the reports" ;;
+
+  canvas-id)
+    # A Canvas id joins only what is really that student's. Ada (Canvas id 1002) has her Canvas
+    # download; mallory_1002.zip (a stub) and a folder eve_1002 end in her id beside it and are
+    # not joined. Zoe (1009) has no Canvas download, and two folders made by hand claim her id:
+    # ambiguous, no grade exported. Alan (1011) has one such folder: joined, as before.
+    cp "$S/flops/flops.cpp" "$class/lovelaceada_1002_700_flops.cpp"
+    python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1], "w"); z.write(sys.argv[2], "flops.cpp"); z.close()' \
+      "$class/mallory_1002.zip" "$STUB/flops/flops.cpp" || fail "cannot make the zip"
+    mkdir -p "$class/eve_1002" "$class/aaa_1009" "$class/bbb_1009" "$class/turingalan_1011"
+    cp "$STUB/flops/flops.cpp" "$class/eve_1002/"
+    cp "$S/flops/flops.cpp" "$class/aaa_1009/"
+    cp "$STUB/flops/flops.cpp" "$class/bbb_1009/"
+    cp "$S/flops/flops.cpp" "$class/turingalan_1011/"
+    cat >"$work/export.csv" <<'EOF'
+Student,ID,SIS User ID,SIS Login ID,Section,Week 1 (4321)
+    Points Possible,,,,,10.00
+"Lovelace, Ada",1002,S-2,ada,S1,
+"Zed, Zoe",1009,S-9,zoe,S1,
+"Turing, Alan",1011,S-11,alan,S1,
+EOF
+    grade --roster "$work/export.csv"
+    [ "$(cat "$grades/canvas.csv")" = 'Student,ID,SIS User ID,SIS Login ID,Section,week1
+"Lovelace, Ada",1002,S-2,ada,S1,10
+"Zed, Zoe",1009,S-9,zoe,S1,
+"Turing, Alan",1011,S-11,alan,S1,10' ] || fail "canvas.csv:
+$(cat "$grades/canvas.csv")"
+    row 'lovelaceada_1002,S-2,"Lovelace, Ada",,10,10,10,10,no,0,ok,ok,'
+    row "mallory_1002,,,,0,0,0,10,no,0,partial,partial,\"not in the roster; its name ends in Canvas id 1002 (S-2), but a loose archive's name is the uploader's choice: not joined; mallory_1002.zip was unpacked (1 file); its files are graded as mallory_1002.zip/...\""
+    row 'eve_1002,,,,0,0,0,10,no,0,partial,partial,"not in the roster; its name ends in Canvas id 1002 (S-2), whose own Canvas download is here: not joined"'
+    row 'aaa_1009,S-9,"Zed, Zoe",,10,10,,10,no,0,ambiguous,ok,ambiguous: aaa_1009 bbb_1009 all claim Canvas id 1009; none goes to the exports'
+    row 'bbb_1009,S-9,"Zed, Zoe",,0,0,,10,no,0,ambiguous,partial,ambiguous: aaa_1009 bbb_1009 all claim Canvas id 1009; none goes to the exports'
+    row 'turingalan_1011,S-11,"Turing, Alan",,10,10,10,10,no,0,ok,ok,'
+    # Per-student seeds follow the same join: mallory_1002 and eve_1002 are graded with seeds of
+    # their own, not with Ada's.
+    python3 -c 'import json, sys; a = json.load(open(sys.argv[1])); a["seeds"] = "per-student"; json.dump(a, open(sys.argv[1], "w"))' \
+      "$work/week1.json" || fail "cannot make the assignment per-student"
+    grade --roster "$work/export.csv"
+    for who in lovelaceada_1002:S-2 mallory_1002:mallory_1002 eve_1002:eve_1002 turingalan_1011:S-11; do
+      [ "$(field "$grades/reports/${who%%:*}.json" 'j["student"]')" = "${who#*:}" ] ||
+        fail "${who%%:*} was graded with the seeds of $(field "$grades/reports/${who%%:*}.json" 'j["student"]')"
+    done ;;
+
+  decisions)
+    # Every decision said in the gradebook: lee's loose flops.cpp (the stub) is graded before
+    # the one in work.zip; ray uploaded a .rar, sam.7z lies loose in the class folder; dan's
+    # file is flops_draft.cpp.
+    mkdir -p "$class/lee" "$class/ray" "$class/dan"
+    cp "$STUB/flops/flops.cpp" "$class/lee/"
+    python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1], "w"); z.write(sys.argv[2], "flops/flops.cpp"); z.close()' \
+      "$class/lee/work.zip" "$S/flops/flops.cpp" || fail "cannot make the zip"
+    printf 'Rar!\032\007\000' >"$class/ray/hw.rar"
+    printf '7z\274\257\047\034' >"$class/sam.7z"
+    cp "$S/flops/flops.cpp" "$class/dan/flops_draft.cpp"
+    grade
+    row 'lee,,,,0,0,0,10,no,0,partial,partial,"not in the roster; work.zip was unpacked (1 file); its files are graded as work.zip/...; flops: flops.cpp is graded; also named like it, not graded: work.zip/flops/flops.cpp"'
+    row 'ray,,,,0,0,0,10,no,0,missing_files,missing_files,"not in the roster; missing: flops; hw.rar was not unpacked: the grader unpacks .zip, .tar.gz and .tgz, not .rar; nothing in it is graded (ask for a .zip or the files)"'
+    row 'sam,,,,0,0,0,10,no,0,missing_files,missing_files,"not in the roster; missing: flops; sam.7z was not unpacked: the grader unpacks .zip, .tar.gz and .tgz, not .7z; nothing in it is graded (ask for a .zip or the files)"'
+    row 'dan,,,,0,0,0,10,no,0,missing_files,missing_files,"not in the roster; missing: flops; flops: no flops.cpp, but flops_draft.cpp looks like it (not graded: the file must be named flops.cpp)"'
+    # A rerun after dan.zip appeared beside dan's folder: dan's report is kept (his files did
+    # not change), and its notes are this run's.
+    cp "$class/lee/work.zip" "$class/dan.zip"
+    grade
+    grep -qF "grade-all: 4 submissions, 0 to grade" "$out" || fail "the rerun graded again"
+    row 'dan,,,,0,0,0,10,no,0,missing_files,missing_files,"not in the roster; missing: flops; dan.zip, beside this submission in the class folder, is not graded (a loose archive of the same name); flops: no flops.cpp, but flops_draft.cpp looks like it (not graded: the file must be named flops.cpp)"' ;;
+
+  escapes)
+    # Names a student controls reach the terminal escaped in every intake message: a folder
+    # with two flops.cpp ("several files could be"), and a loose zip of the same name beside it
+    # ("is beside a submission named"), both named with escape sequences that would retitle the
+    # window and clear the screen.
+    evil=$(printf 'evil\033]0;pwned\007\033[2J')
+    mkdir -p "$class/$evil/a" "$class/$evil/b"
+    cp "$S/flops/flops.cpp" "$class/$evil/a/"
+    cp "$S/flops/flops.cpp" "$class/$evil/b/"
+    python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1], "w"); z.write(sys.argv[2], "flops.cpp"); z.close()' \
+      "$class/$evil.zip" "$S/flops/flops.cpp" || fail "cannot make the zip"
+    grade
+    if grep -q "$(printf '\033')" "$out"; then fail "an escape character reached the terminal"; fi
+    grep -qF 'evil\x1b]0;pwned\x07\x1b[2J: several files could be flops.cpp' "$out" ||
+      fail "the ambiguous folder is not named, escaped"
+    grep -qF 'evil\x1b]0;pwned\x07\x1b[2J.zip is beside a submission named evil\x1b]0;pwned\x07\x1b[2J; not graded' "$out" ||
+      fail "the loose zip is not named, escaped"
+    # The gradebook says so too.
+    grep -qF '.zip, beside this submission in the class folder, is not graded (a loose archive of the same name)' \
+      "$grades/gradebook.csv" || fail "the gradebook does not say the zip was not graded" ;;
 
   *) echo "unknown test $name"; exit 2 ;;
 esac

@@ -30,6 +30,11 @@ JSON
     cp "$KIT_DIR/exercises/flops/flops.cpp" "$class/bob/"
     rm "$class/cy/flops.cpp"
     cp "$S/flops/flops.cpp" "$class/kimlee_LATE_2001_900_flops.cpp"
+    # A folder named with 255 bytes: its reports get a shortened name, and the merge finds the
+    # submission's own name in them (the byte-for-byte comparison below covers it).
+    long=$(printf 'l%.0s' $(seq 1 255))
+    mkdir -p "$class/$long"
+    cp "$S/flops/flops.cpp" "$class/$long/"
     # fay has two folders: the exports take the newer, fay_v2 (its report says how recent it is).
     mkdir -p "$class/fay_v2"
     cp "$KIT_DIR/exercises/flops/flops.cpp" "$class/fay_v2/"
@@ -64,6 +69,27 @@ JSON
     grep -q "is in .*s1 and in .*s1" "$out" || fail "no message naming the conflict"
     "$GRADER" --kit "$KIT_DIR" merge-grades "$work/m3" "$work/s1" >"$out" 2>&1
     [ $? -eq 2 ] || fail "another assignment than the shards' did not exit 2"
+    # A shard's report edited to claim more than its checks give, or more than the maximum:
+    # refused, the file named (a copy of the shards, so the others above stay as they were).
+    for claim in 999 9.5; do
+      rm -rf "$work/t1" "$work/t2" "$work/m4"
+      cp -r "$work/s1" "$work/t1"
+      cp -r "$work/s2" "$work/t2"
+      reports=("$work"/t1/reports/*.json)
+      edited=${reports[0]}
+      python3 - "$edited" "$claim" <<'PY' || fail "cannot edit a report"
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["score"] = float(sys.argv[2])
+if j["score"] < j["max_score"]:  # within the maximum: the exercise and the total agree, the checks do not
+    j["exercises"][0]["score"] = j["score"]
+json.dump(j, open(sys.argv[1], "w"))
+PY
+      "$GRADER" --kit "$KIT_DIR" merge-grades "$work/m4" "$work/t1" "$work/t2" --assignment "$work/week1.json" >"$out" 2>&1
+      [ $? -eq 2 ] || fail "a report claiming $claim was merged"
+      grep -qF "$edited cannot be merged" "$out" || fail "the message does not name $edited"
+      [ ! -e "$work/m4/gradebook.csv" ] || fail "a gradebook was written from a report claiming $claim"
+    done
     "$GRADER" --kit "$KIT_DIR" grade-all "$class" --shard 3/2 >"$out" 2>&1
     [ $? -eq 2 ] || fail "--shard 3/2 did not exit 2"
     grep -q "1 <= K <= N" "$out" || fail "no message for --shard 3/2" ;;

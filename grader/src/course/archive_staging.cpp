@@ -20,6 +20,9 @@ std::string archive_submission_name(const std::string& filename) {
     if (lower.size() > tail.size() &&
         lower.compare(lower.size() - tail.size(), tail.size(), tail) == 0)
       return filename.substr(0, filename.size() - tail.size());
+  // An archive not unpacked ("carl.rar") is carl's too: its notes say why nothing is graded.
+  if (const std::string kind = other_archive_kind(filename); !kind.empty())
+    return filename.substr(0, filename.size() - kind.size());
   return filename;
 }
 
@@ -30,7 +33,7 @@ std::vector<fs::path> archives_in(const fs::path& submission) {
     const std::string name = entry.path().filename().string();
     std::error_code sec;
     if (entry.symlink_status(sec).type() == fs::file_type::regular && !finder_skips(name) &&
-        is_archive_name(name))
+        (is_archive_name(name) || !other_archive_kind(name).empty()))
       found.push_back(entry.path());
   }
   std::sort(found.begin(), found.end());
@@ -66,6 +69,12 @@ StagedSubmission stage_archives(const fs::path& submission, const std::vector<fs
   ArchiveLimits left = limits;
   for (const auto& archive : archives) {
     const std::string name = archive.filename().string();
+    if (const std::string kind = other_archive_kind(name); !kind.empty()) {
+      out.notes.push_back(name +
+                          " was not unpacked: the grader unpacks .zip, .tar.gz and .tgz, not " +
+                          kind + "; nothing in it is graded (ask for a .zip or the files)");
+      continue;
+    }
     const UnpackResult r = unpack_archive(archive, staging / name, left);
     const std::string files = std::to_string(r.files) + (r.files == 1 ? " file" : " files");
     if (r.ok) {
@@ -79,6 +88,7 @@ StagedSubmission stage_archives(const fs::path& submission, const std::vector<fs
             ? name + " was unpacked (" + files + "); its files are graded as " + name + "/..."
             : r.problem +
                   (shared ? " (the limits hold for all of a submission's archives together)" : ""));
+    for (const auto& skipped : r.skipped) out.notes.push_back(name + ": " + skipped);
   }
   out.folder = staging;
   return out;

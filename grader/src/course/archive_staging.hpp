@@ -30,7 +30,9 @@ StagedSubmission stage_archives(const std::filesystem::path& submission,
                                 const std::vector<std::string>& exercises,
                                 const ArchiveLimits& limits = {});
 
-// The archives at the top of a submission folder (not links, not hidden), sorted.
+// The archives at the top of a submission folder (not links, not hidden), sorted: those
+// grade-all unpacks, and those of a kind it does not (other_archive_kind), which
+// stage_archives names in a note ("hw.rar was not unpacked: ...") instead of unpacking.
 std::vector<std::filesystem::path> archives_in(const std::filesystem::path& submission);
 
 }  // namespace grader

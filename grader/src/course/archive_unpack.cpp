@@ -2,14 +2,17 @@
 #include "archive_unpack.hpp"
 
 #include "../util/unique_fd.hpp"
+#include "../util/utf8.hpp"
 
 #include <archive.h>
 #include <archive_entry.h>
 #include <fcntl.h>
+#include <locale.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <memory>
 #include <system_error>
 #include <vector>
@@ -58,6 +61,43 @@ EntryPath entry_path(const char* name) {
   return out;
 }
 
+// A name that is not UTF-8, for a note: every byte of 0x80 and above, and every control
+// character, as \xNN, so that the note stays valid UTF-8 and plain text.
+std::string printable_name(const std::string& name) {
+  std::string out;
+  char hex[8];
+  for (const unsigned char c : name) {
+    if (c >= 0x80 || c < 0x20 || c == 0x7F) {
+      std::snprintf(hex, sizeof hex, "\\x%02X", c);
+      out += hex;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+// Entry names are converted through the locale's character set: in the C locale a UTF-8 name
+// has no form at all ("an entry has no name"). The grader sets no locale of its own, so the
+// unpacking thread reads names in C.UTF-8 whatever the process was started with.
+class Utf8Names {
+ public:
+  Utf8Names() : utf8_(::newlocale(LC_ALL_MASK, "C.UTF-8", nullptr)) {
+    if (utf8_) before_ = ::uselocale(utf8_);
+  }
+  ~Utf8Names() {
+    if (!utf8_) return;
+    ::uselocale(before_);
+    ::freelocale(utf8_);
+  }
+  Utf8Names(const Utf8Names&) = delete;
+  Utf8Names& operator=(const Utf8Names&) = delete;
+
+ private:
+  locale_t utf8_ = nullptr;
+  locale_t before_ = nullptr;
+};
+
 struct ArchiveCloser {
   void operator()(archive* a) const { archive_read_free(a); }
 };
@@ -74,9 +114,19 @@ std::string unpack_entries(archive* a, const fs::path& into, const ArchiveLimits
       return std::string("it cannot be read: ") + archive_error_string(a);
     if (++result.entries > limits.max_entries)
       return "it has more than " + std::to_string(limits.max_entries) + " entries";
-    const EntryPath path = entry_path(archive_entry_pathname(entry));
+    // The name as UTF-8 (a zip's entries say whether theirs is; a tar's are taken as they are).
+    // A name in a legacy code page is no path a student meant: that entry is left out and
+    // named, the others unpack.
+    const char* utf8 = archive_entry_pathname_utf8(entry);
+    const char* raw = utf8 ? utf8 : archive_entry_pathname(entry);
+    if (raw && *raw && valid_utf8(raw) != raw) {
+      result.skipped.push_back(std::string("an entry named ") + printable_name(raw) +
+                               " (not UTF-8: a legacy code page?) was left out");
+      continue;
+    }
+    const EntryPath path = entry_path(raw);
     if (!path.problem.empty()) return path.problem;
-    const std::string shown = archive_entry_pathname(entry);
+    const std::string shown = raw;
     if (static_cast<int>(path.parts.size()) > limits.max_depth + 1)
       return "the entry " + shown + " is more than " + std::to_string(limits.max_depth) +
              " folders deep";
@@ -136,10 +186,23 @@ bool is_archive_name(const std::string& filename) {
   return ends_with(name, ".zip") || ends_with(name, ".tar.gz") || ends_with(name, ".tgz");
 }
 
+std::string other_archive_kind(const std::string& filename) {
+  std::string name = filename;
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return std::tolower(c); });
+  // Longest endings first: "x.tar.xz" is a .tar.xz, not an .xz.
+  for (const char* kind : {".tar.bz2", ".tar.xz", ".tar.zst", ".tbz2", ".txz", ".rar", ".7z",
+                           ".tar", ".bz2", ".xz", ".zst", ".zipx", ".cab", ".gz"})
+    if (ends_with(name, kind) && name.size() > std::string(kind).size() && !is_archive_name(name))
+      return kind;
+  return "";
+}
+
 UnpackResult unpack_archive(const fs::path& file, const fs::path& into,
                             const ArchiveLimits& limits) {
   UnpackResult result;
   const std::string name = file.filename().string();
+  const Utf8Names utf8_names;
   std::unique_ptr<archive, ArchiveCloser> a(archive_read_new());
   archive_read_support_format_zip(a.get());
   archive_read_support_format_tar(a.get());

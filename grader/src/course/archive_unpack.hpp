@@ -9,12 +9,15 @@
 //     archive declares are not believed), so that a zip bomb stops at the limit;
 //   - it has more than `max_entries` entries, or a path deeper than `max_depth` folders;
 //   - libarchive cannot read it.
+// Entry names are read as UTF-8 whatever the process's locale; an entry whose name is not
+// UTF-8 (a legacy code page) is left out and named, and the rest unpacks.
 // Archives inside an archive are left as files (never unpacked in turn).
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace grader {
 
@@ -26,6 +29,9 @@ struct ArchiveLimits {
 
 // Whether a file name is one of the archive kinds grade-all unpacks (by its ending, any case).
 bool is_archive_name(const std::string& filename);
+// An archive of a kind grade-all does not unpack (.rar, .7z, .tar.xz, ...): its ending (".rar"),
+// or "" for any other name. Such an upload is named in the notes, never passed over in silence.
+std::string other_archive_kind(const std::string& filename);
 
 struct UnpackResult {
   bool ok = false;
@@ -33,6 +39,9 @@ struct UnpackResult {
   std::size_t files = 0;
   std::size_t entries = 0;  // files, folders and the rest, as counted against max_entries
   std::uint64_t bytes = 0;
+  // Entries left out of an archive that was unpacked: a name that is not UTF-8 (a legacy code
+  // page). Said in the notes; the other entries are graded.
+  std::vector<std::string> skipped;
 };
 
 // Unpacks `archive` into `into`, which must not exist yet (it is made here, and removed again

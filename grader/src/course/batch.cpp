@@ -8,6 +8,7 @@
 #include "../report/report.hpp"
 #include "../util/find_files.hpp"
 #include "../util/sha256.hpp"
+#include "../util/utf8.hpp"
 #include "archive_staging.hpp"
 #include "archive_unpack.hpp"
 #include "canvas_download.hpp"
@@ -57,6 +58,7 @@ std::string stamp_of(const FoundSources& found_files, const std::string& kit_has
          found.kind == FoundSource::Kind::Ambiguous ? found.candidates : found.ignored)
       h.add("\n" + other);
     for (const auto& link : found.links) h.add("\nlink " + link);
+    for (const auto& like : found.look_alikes) h.add("\nlooks like " + like);  // in the notes
     if (found.kind == FoundSource::Kind::Found)
       h.add(found.refused.empty() ? found.text : "refused " + found.refused);
   }
@@ -172,7 +174,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   // The submissions: the class folder's folders, and the students of a Canvas download's
   // files (unpacked to a folder each beside the reports), and which changed since their report.
   const std::string kit = kit_hash();
-  std::vector<std::string> names, to_grade;
+  std::vector<std::string> names, to_grade, to_grade_names;
   std::map<std::string, fs::path> folder_of;
   std::vector<std::string> linked;
   for (const auto& entry : fs::directory_iterator(dir)) {
@@ -195,7 +197,11 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   const CanvasUnpacked canvas = unpack_canvas_download(dir, fs::path(out) / "canvas-download");
   for (const auto& student : canvas.students) {
     if (folder_of.count(student)) {
-      std::cerr << "grade-all: " << student
+      // Said in the folder's notes too: the gradebook is where the instructor looks.
+      notes_of[student].push_back("Canvas download files of " + student +
+                                  " are in the class folder too; the folder " + student +
+                                  " is graded, not those files");
+      std::cerr << "grade-all: " << printable(student)
                 << " is both a folder and a student of the Canvas download; "
                 << "the folder is graded\n";
       continue;
@@ -214,14 +220,20 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   std::vector<std::string> ignored;
   for (const auto& file : canvas.ignored) {
     const fs::path path = fs::path(dir) / file;
-    if (!is_archive_name(file) || fs::symlink_status(path).type() != fs::file_type::regular) {
+    // An archive of a kind not unpacked (.rar, .7z) is a submission too: its notes say why
+    // nothing in it is graded, instead of a 0 with no reason.
+    const bool archive = is_archive_name(file) || !other_archive_kind(file).empty();
+    if (!archive || fs::symlink_status(path).type() != fs::file_type::regular) {
       ignored.push_back(file);
       continue;
     }
     const std::string student = archive_submission_name(file);
     if (folder_of.count(student)) {
-      std::cerr << "grade-all: " << file << " is beside a submission named " << student
-                << "; not graded\n";
+      notes_of[student].push_back(file +
+                                  ", beside this submission in the class folder, is not graded (" +
+                                  "a loose archive of the same name)");
+      std::cerr << "grade-all: " << printable(file) << " is beside a submission named "
+                << printable(student) << "; not graded\n";
       continue;
     }
     archives_of[student].push_back(path);
@@ -246,6 +258,13 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
     std::cerr << "grade-all: shard " << batch.shard.index << "/" << batch.shard.count << ": "
               << kept << " of " << all.size() << " submissions\n";
   }
+  // Where each submission came from: Canvas's own download, a folder, or a loose archive (whose
+  // name is the uploader's choice: the gradebook never joins it to a student by a Canvas id).
+  std::map<std::string, std::string> origin_of;
+  for (const auto& [name, f] : folder_of)
+    origin_of[name] = f.parent_path() == fs::path(out) / "canvas-download" ? "canvas" : "folder";
+  for (const auto& [name, a] : archives_of)
+    if (!origin_of.count(name)) origin_of[name] = "archive";
   // How recent each submission is, for a student with several (before archives are unpacked).
   std::map<std::string, gradebook::Recency> recency;
   for (const auto& [name, folder] : folder_of) {
@@ -264,7 +283,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   for (const auto& [name, archives] : archives_of) {
     const fs::path own = folder_of.count(name) ? folder_of.at(name) : fs::path();
     StagedSubmission staged =
-        stage_archives(own, archives, unpacked / name, assignment.exercise_names());
+        stage_archives(own, archives, unpacked / report_stem(name), assignment.exercise_names());
     folder_of[name] = staged.folder;
     auto& notes = notes_of[name];
     notes.insert(notes.end(), staged.notes.begin(), staged.notes.end());
@@ -278,7 +297,9 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
               << "not graded: " << list(ignored) << "\n";
   for (const auto& [name, folder] : folder_of) names.push_back(name);  // sorted: a map's order
   // Reports of submissions whose folder is gone go too: the reports folder mirrors the class.
-  const auto stale = gradebook::remove_stale_reports(reports_dir, {names.begin(), names.end()});
+  std::set<std::string> stems;
+  for (const auto& name : names) stems.insert(report_stem(name));
+  const auto stale = gradebook::remove_stale_reports(reports_dir, stems);
   if (!stale.empty())
     std::cerr << "grade-all: removed the reports of " << stale.size()
               << " submission(s) no longer in " << dir << ": " << list(stale) << "\n";
@@ -288,13 +309,57 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   for (const auto& name : names)
     for (const std::string& ex : assignment.exercise_names())
       found_of[name][ex] = find_exercise_source(folder_of.at(name), ex);
+  // What the finder decided without a word in the gradebook: the file that lost to the one
+  // graded (a loose causal.cpp beside a zip holding another), and, for a missing file, files
+  // named like it (rf_draft.cpp). And a name no report file can carry as it is.
+  for (const auto& name : names) {
+    auto& notes = notes_of[name];
+    for (const std::string& ex : assignment.exercise_names()) {
+      const FoundSource& found = found_of.at(name).at(ex);
+      if (found.kind == FoundSource::Kind::Found && !found.ignored.empty()) {
+        std::string also;
+        for (const auto& other : found.ignored) also += (also.empty() ? "" : ", ") + other;
+        notes.push_back(ex + ": " + found.shown +
+                        " is graded; also named like it, not graded: " + also);
+      }
+      if (found.kind == FoundSource::Kind::Missing && !found.look_alikes.empty()) {
+        std::string like;
+        for (const auto& f : found.look_alikes) like += (like.empty() ? "" : ", ") + f;
+        notes.push_back(ex + ": no " + ex + ".cpp, but " + like +
+                        " looks like it (not graded: the file must be named " + ex + ".cpp)");
+      }
+    }
+    if (report_stem(name) != name) {
+      const std::string why =
+          name.size() > 200
+              ? "is too long (" + std::to_string(name.size()) + " bytes) for a report's file name"
+          : printable(valid_utf8(name)) != name ? "has bytes a file name should not carry"
+                                                : "ends like a shortened report name";
+      notes.push_back("the submission's name " + why + ": its reports are " + report_stem(name) +
+                      ".json and .html");
+    }
+    if (notes.empty()) notes_of.erase(name);
+  }
   // Per-student seeds (assignment.hpp): each submission's student is its roster entry's id,
   // else the submission's own name.
   const bool per_student = assignment.seeds == Seeds::PerStudent && !checks.seed;
   std::map<std::string, std::string> student_of;
+  // The student is the one the gradebook joins the submission to (gradebook::join): a loose
+  // archive, or a folder beside a Canvas download of that id, only claims a Canvas id by its
+  // name, and is its own student. The class's Canvas students are all known here, before any
+  // --shard split, so every shard decides alike.
+  auto only_claims_id = [&](const std::string& name, const gradebook::Student* owner) {
+    if (!owner || gradebook::folder_matches(owner->folder, name)) return false;
+    const auto from = origin_of.find(name);
+    if (from != origin_of.end() && from->second != "folder") return from->second == "archive";
+    return std::any_of(canvas.students.begin(), canvas.students.end(), [&](const std::string& c) {
+      return c != name && gradebook::owner_of(roster, c) == owner;
+    });
+  };
   if (per_student)
     for (const auto& name : names) {
       const gradebook::Student* owner = gradebook::owner_of(roster, name);
+      if (only_claims_id(name, owner)) owner = nullptr;
       student_of[name] = owner && !owner->id.empty() ? owner->id : name;
     }
   std::vector<std::string> stamps, students_to_grade;
@@ -302,7 +367,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   for (const auto& name : names) {
     const std::string student = per_student ? student_of.at(name) : std::string();
     const std::string stamp = stamp_of(found_of.at(name), kit, checks, assignment, student);
-    const fs::path report = reports_dir / (name + ".json");
+    const fs::path report = reports_dir / (report_stem(name) + ".json");
     bool fresh = false;
     if (fs::exists(report)) {
       try {
@@ -313,6 +378,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
     }
     if (!fresh) {
       to_grade.push_back(folder_of.at(name).string());
+      to_grade_names.push_back(name);
       stamps.push_back(stamp);
       found_to_grade.push_back(&found_of.at(name));
       students_to_grade.push_back(student);
@@ -347,15 +413,15 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
       nlohmann::json j = to_native_json(reports[i]);
       j["stamp"] = stamps[i];
       fault |= reports[i].grader_fault;
-      const std::string name = fs::path(to_grade[i]).filename().string();
+      const std::string& name = to_grade_names[i];
       // How its files were taken, in the report (a notice) and, for the gradebook, on its own.
       if (const auto notes = notes_of.find(name); notes != notes_of.end()) {
         j["intake"] = notes->second;
         for (const auto& note : notes->second) j["notices"].push_back(note);
       }
-      std::ofstream file(reports_dir / (name + ".json"));
+      std::ofstream file(reports_dir / (report_stem(name) + ".json"));
       file << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-      if (!file) throw std::runtime_error("cannot write the report of " + name);
+      if (!file) throw std::runtime_error("cannot write the report of " + printable(name));
     }
   }
 
@@ -366,9 +432,18 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   std::map<std::string, nlohmann::json> reports;
   bool written = true;
   for (const auto& name : names) {
-    const fs::path file = reports_dir / (name + ".json");
+    const fs::path file = reports_dir / (report_stem(name) + ".json");
     nlohmann::json j = nlohmann::json::parse(read_text(file));
     j["class"] = class_facts(found_of.at(name), recency[name], exercises);
+    // Its own name (the file's may be shortened) and where it came from, for merge-grades and
+    // the gradebook's join.
+    j["class"]["submission"] = name;
+    j["class"]["origin"] = origin_of.count(name) ? origin_of.at(name) : "folder";
+    // How its files were taken, as of this run: a report kept from an earlier run (its files
+    // unchanged) may have a new neighbour since (a loose zip of its name, say).
+    if (const auto notes = notes_of.find(name); notes != notes_of.end())
+      j["intake"] = notes->second;
+    else j.erase("intake");
     // Canvas named its file _LATE_: the gradebook applies the late policy (late_policy.hpp).
     if (canvas_late.count(name)) j["canvas_late"] = true;
     else j.erase("canvas_late");

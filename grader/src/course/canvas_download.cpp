@@ -1,6 +1,7 @@
 #include "canvas_download.hpp"
 
 #include "../util/find_files.hpp"
+#include "../util/utf8.hpp"
 #include "archive_unpack.hpp"
 
 #include <algorithm>
@@ -19,11 +20,22 @@ bool all_digits(const std::string& s) {
          std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
 }
 
-// Canvas writes the student's name as lower-case letters and digits only.
+// Canvas writes the student's name with its punctuation and spaces removed and lower-cased:
+// ASCII lower-case letters and digits, and any letter of another script as it is in UTF-8
+// ("garcíajosé", "李明"). A byte of a control character, a '.' or a name that is not valid
+// UTF-8 is no name Canvas wrote.
 bool canvas_student_word(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) {
-    return (std::islower(c) || std::isdigit(c)) && c < 0x80;
+  if (s.empty() || valid_utf8(s) != s) return false;
+  return std::all_of(s.begin(), s.end(), [](unsigned char c) {
+    return c >= 0x80 || (std::islower(c) || std::isdigit(c));
   });
+}
+
+// Canvas versions differ in the flag's case ("_LATE_", "_late_"; some lower-case the whole
+// prefix), so any case is the flag.
+bool late_flag(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s == "late";
 }
 
 }  // namespace
@@ -41,7 +53,7 @@ std::optional<CanvasFileName> parse_canvas_name(const std::string& filename) {
   }
   CanvasFileName name;
   std::size_t ids = 1;  // where the user id is among the fields
-  if (parts.size() >= 2 && parts[1] == "LATE") {
+  if (parts.size() >= 2 && late_flag(parts[1])) {
     name.late = true;
     ids = 2;
   }

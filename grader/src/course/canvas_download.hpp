@@ -1,6 +1,7 @@
 // Canvas's "Download Submissions": one flat folder (the unzipped submissions.zip) in which every
 // file a student uploaded is renamed <student>_<user id>_<submission id>_<file as uploaded>,
-// with _LATE_ after <student> for a late one ("lovelaceada_LATE_1001_52345_causal.cpp"); Canvas
+// with _LATE_ after <student> for a late one ("lovelaceada_LATE_1001_52345_causal.cpp"; any case:
+// "_late_" in some versions), the student's name in any script ("garcíajosé_1007_..."); Canvas
 // adds "-1", "-2" to the uploaded name when a student uploads the same name twice. grade-all
 // turns such files into one submission folder per student, so that a Canvas class grades as it
 // downloads, without unpacking by hand.

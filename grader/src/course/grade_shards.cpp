@@ -5,11 +5,15 @@
 #include "../report/report_html.hpp"
 #include "../util/find_files.hpp"
 #include "../util/sha256.hpp"
+#include "../util/utf8.hpp"
 #include "class_report.hpp"
 #include "grader_config.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -57,7 +61,92 @@ LmsColumns lms_columns(const std::string& chosen, const Assignment& assignment) 
   return {assignment.name, title.empty() ? assignment.name : title};
 }
 
+// Points as a report would state them: "999", "12.5".
+std::string format_points(double points) {
+  std::ostringstream out;
+  out << points;
+  return out.str();
+}
+
 }  // namespace
+
+std::string report_stem(const std::string& submission) {
+  // A name a file carries as it is: printable UTF-8, no '/', short enough for ".json" and
+  // ".html" after it (255 bytes is the usual limit of a file name).
+  constexpr std::size_t kLongest = 200;
+  const bool printable_utf8 =
+      valid_utf8(submission) == submission &&
+      std::none_of(submission.begin(), submission.end(),
+                   [](unsigned char c) { return c < 0x20 || c == 0x7F || c == '/'; }) &&
+      printable(submission) == submission;  // no C1 control characters either
+  // A name that ends like a shortened one ("~" and 16 hex digits) is shortened too, so that no
+  // folder can be named after another's report file and take it over.
+  const bool looks_shortened =
+      submission.size() > 17 && submission[submission.size() - 17] == '~' &&
+      submission.find_first_not_of("0123456789abcdef", submission.size() - 16) == std::string::npos;
+  if (!submission.empty() && submission.size() <= kLongest && printable_utf8 &&
+      submission[0] != '.' && !looks_shortened)
+    return submission;
+  // Else: a readable start, then a hash of the whole name, which keeps two names apart.
+  std::string start;
+  const std::string valid = valid_utf8(submission);  // U+FFFD for each stray byte
+  for (std::size_t i = 0; i < valid.size();) {
+    const auto c = static_cast<unsigned char>(valid[i]);
+    const std::size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    if (start.size() + len > 100) break;
+    const std::string one = valid.substr(i, len);
+    const bool bad = c < 0x20 || c == 0x7F || c == '/' || one == "\xef\xbf\xbd" ||
+                     printable(one) != one || (start.empty() && c == '.');
+    start += bad ? std::string("_") : one;
+    i += len;
+  }
+  Sha256 h;
+  h.add(submission);
+  return start + "~" + h.hex().substr(0, 16);
+}
+
+std::string check_shard_report(const nlohmann::json& report) {
+  // Sums of two-decimal points: equal within a thousandth of a point.
+  constexpr double kSlack = 1e-3;
+  auto number = [](const nlohmann::json& j, const char* key) -> std::optional<double> {
+    const auto at = j.find(key);
+    if (at == j.end() || !at->is_number()) return std::nullopt;
+    return at->get<double>();
+  };
+  auto within = [&](double score, double max) { return score >= -kSlack && score <= max + kSlack; };
+  const auto score = number(report, "score"), max = number(report, "max_score");
+  if (!score || !max) return "it has no score or no max_score";
+  if (!within(*score, *max))
+    return "its score " + format_points(*score) + " is not between 0 and its max_score " +
+           format_points(*max);
+  const auto exercises = report.find("exercises");
+  if (exercises == report.end() || !exercises->is_array()) return "it has no exercises";
+  double total = 0;
+  for (const auto& ex : *exercises) {
+    const std::string name = ex.value("name", std::string("?"));
+    const auto ex_score = number(ex, "score"), ex_max = number(ex, "max_score");
+    if (!ex_score || !ex_max) return "its exercise " + name + " has no score or no max_score";
+    if (!within(*ex_score, *ex_max))
+      return "its exercise " + name + " scores " + format_points(*ex_score) +
+             ", not between 0 and its max_score " + format_points(*ex_max);
+    double checks = 0;
+    for (const auto& c : ex.value("checks", nlohmann::json::array())) {
+      const auto c_score = number(c, "score"), c_max = number(c, "max_score");
+      if (!c_score || !c_max || !within(*c_score, *c_max))
+        return "a check of its exercise " + name + " (" + c.value("name", std::string("?")) +
+               ") has a score that is not between 0 and its max_score";
+      checks += *c_score;
+    }
+    if (std::abs(checks - *ex_score) > kSlack)
+      return "its exercise " + name + " scores " + format_points(*ex_score) +
+             " but its checks add up to " + format_points(checks);
+    total += *ex_score;
+  }
+  if (std::abs(total - *score) > kSlack)
+    return "its score " + format_points(*score) + " is not the sum of its exercises' scores, " +
+           format_points(total);
+  return "";
+}
 
 Shard parse_shard(const std::string& text) {
   const auto slash = text.find('/');
@@ -146,11 +235,13 @@ bool write_class_outputs(const ClassOutputs& to,
   // (class_report.hpp). A page whose report is gone goes too.
   const fs::path reports_dir = to.out / "reports";
   std::error_code ec;
+  std::set<std::string> stems;
+  for (const auto& [name, j] : reports) stems.insert(report_stem(name));
   for (const auto& entry : fs::directory_iterator(reports_dir, ec))
-    if (entry.path().extension() == ".html" && !reports.count(entry.path().stem().string()))
+    if (entry.path().extension() == ".html" && !stems.count(entry.path().stem().string()))
       fs::remove(entry.path(), ec);
   for (const auto& [name, j] : reports)
-    written &= write_text(reports_dir / (name + ".html"), student_report_html(j));
+    written &= write_text(reports_dir / (report_stem(name) + ".html"), student_report_html(j));
   const std::string title = lms_columns("", assignment).moodle;  // its title, else its name
   written &=
       write_text(to.out / "class-report.html", class_report_html(summarize_class(book), title));
@@ -168,8 +259,9 @@ bool write_class_outputs(const ClassOutputs& to,
   for (const auto& [name, j] : reports)
     for (const auto& e : j["exercises"])
       if (e.value("source_status", "") == "ambiguous")
-        std::cerr << "grade-all: " << name << ": several files could be " << e.value("name", "")
-                  << ".cpp (" << list(e.value("source_others", std::vector<std::string>{}))
+        std::cerr << "grade-all: " << printable(name) << ": several files could be "
+                  << printable(e.value("name", "")) << ".cpp ("
+                  << list(e.value("source_others", std::vector<std::string>{}))
                   << "); none was graded\n";
   if (!missing.empty()) std::cerr << "grade-all: missing files: " << list(missing) << "\n";
   if (!build_errors.empty()) std::cerr << "grade-all: do not build: " << list(build_errors) << "\n";
@@ -181,12 +273,12 @@ bool write_class_outputs(const ClassOutputs& to,
       std::cerr << "grade-all: in the roster, no submission (scored 0 in the exports): "
                 << list(book.no_submission) << "\n";
     for (const auto& several : book.several_folders)
-      std::cerr << "grade-all: one roster entry, several folders: " << several << "\n";
+      std::cerr << "grade-all: one roster entry, several folders: " << printable(several) << "\n";
   }
   for (const auto& w : assignment.warnings)
     std::cerr << "grade-all: warning: the assignment: " << w << "\n";
   for (const auto& g : groups)
-    std::cerr << "grade-all: identical " << g.exercise
+    std::cerr << "grade-all: identical " << printable(g.exercise)
               << ".cpp (comments and spacing aside): " << list(g.members) << "\n";
   std::cerr << "grade-all: wrote " << list(files) << " in " << to.out.string() << " and "
             << reports.size() << " reports in " << (to.out / "reports").string() << "\n";
@@ -228,7 +320,6 @@ int run_merge(const std::string& out, const std::vector<std::string>& dirs,
       if (entry.path().extension() == ".json" && entry.is_regular_file())
         files.push_back(entry.path());
     for (const auto& file : files) {
-      const std::string name = file.stem().string();
       nlohmann::json j;
       try {
         j = nlohmann::json::parse(read_text(file));
@@ -237,8 +328,16 @@ int run_merge(const std::string& out, const std::vector<std::string>& dirs,
                   << " is not a report: " << e.what() << "\n";
         return 2;
       }
+      // The submission's own name (a report's file name may be a shortened one).
+      const nlohmann::json facts = j.value("class", nlohmann::json::object());
+      const std::string name = facts.value("submission", file.stem().string());
+      if (const std::string wrong = check_shard_report(j); !wrong.empty()) {
+        std::cerr << "linattn-grade: merge-grades: " << printable(file.string())
+                  << " cannot be merged: " << wrong << " (was it edited? grade that shard again)\n";
+        return 2;
+      }
       if (from.count(name)) {
-        std::cerr << "linattn-grade: merge-grades: " << name << " is in " << from[name]
+        std::cerr << "linattn-grade: merge-grades: " << printable(name) << " is in " << from[name]
                   << " and in " << dir << ": were the shards of different splits?\n";
         return 2;
       }
@@ -260,7 +359,7 @@ int run_merge(const std::string& out, const std::vector<std::string>& dirs,
   fs::create_directories(reports_dir);
   bool written = true;
   for (const auto& [name, j] : reports)
-    written &= write_text(reports_dir / (name + ".json"),
+    written &= write_text(reports_dir / (report_stem(name) + ".json"),
                           j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   std::cerr << "merge-grades: " << reports.size() << " reports from " << dirs.size()
             << " folder(s)\n";

@@ -27,6 +27,15 @@ Shard parse_shard(const std::string& text);
 // K - 1. Stable: a name's shard depends on the name and N only.
 bool in_shard(const std::string& name, const Shard& shard);
 
+// The file name (without .json or .html) of a submission's reports in OUT/reports/: its own
+// name when a file can carry it as it is, else a safe one that keeps the reports of any name
+// apart. A folder name is at most 255 bytes, so "<name>.json" can be too long for a file
+// name (ENAMETOOLONG stopped the class), and a name may hold control characters or bytes that
+// are not UTF-8. Such a name becomes its first 100 bytes or so (cut between UTF-8 characters),
+// every byte that is not printable UTF-8 made '_', then '~' and 16 hex digits of its SHA-256.
+// The report keeps the real name (report["class"]["submission"]).
+std::string report_stem(const std::string& submission);
+
 // What a report carries of its submission's folder for the gradebook (see above), from the
 // files the finder took there (batch.cpp finds them once, for the stamps and the grading).
 nlohmann::json class_facts(const FoundSources& found_files, const gradebook::Recency& recency,
@@ -49,8 +58,16 @@ bool write_class_outputs(const ClassOutputs& to,
 
 // `merge-grades OUT DIR...`: the reports of every DIR/reports/ (no name in two of them, every
 // one made for the same assignment) copied to OUT/reports/, and the class's files written from
-// them. Returns the exit status: 0, or 2 (bad usage, a conflict, a report it cannot read).
+// them. Each report is checked first (check_shard_report); one that fails stops the merge with
+// its file named. Returns the exit status: 0, or 2 (bad usage, a conflict, a report it cannot
+// read or believe).
 int run_merge(const std::string& out, const std::vector<std::string>& dirs,
               const BatchOptions& batch, const Options& options);
 
+// Why a shard's report cannot be merged, or "" when it can: its score must be a number from 0
+// to its max_score, and equal to the sum of its exercises' scores; each exercise's score, from
+// 0 to its own max_score, the sum of its checks' scores; each check's score from 0 to its
+// max_score. (A report edited by hand, or by a student with access to a shard's files, would
+// otherwise put any number in the exports.)
+std::string check_shard_report(const nlohmann::json& report);
 }  // namespace grader

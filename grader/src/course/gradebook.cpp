@@ -311,6 +311,44 @@ Book join(const std::vector<Student>& roster, const std::map<std::string, nlohma
     if (who) owner[folder] = who;
     else book.not_in_roster.push_back(folder);
   }
+  // A Canvas id joins by a name alone only the folders really that student's (intake: issue
+  // 32): Canvas's own download of them, or, where there is none, a folder made by hand in
+  // Canvas's form. A loose archive's name is the uploader's choice ("mallory_1002.zip"), and so
+  // is a folder beside the student's Canvas download: not joined, named in their notes. Two
+  // hand-made folders that claim one id are a conflict: ambiguous, no grade exported.
+  std::map<std::string, std::string> not_joined;  // folder -> why
+  std::set<std::string> conflicts;
+  {
+    auto origin = [&](const std::string& f) {
+      return reports.at(f).value("class", nlohmann::json::object()).value("origin", "folder");
+    };
+    std::map<const Student*, std::vector<std::string>> by_id;
+    for (const auto& [folder, who] : owner)
+      if (!folder_matches(who->folder, folder)) by_id[who].push_back(folder);
+    for (const auto& [who, folders] : by_id) {
+      const bool has_canvas =
+          std::any_of(folders.begin(), folders.end(),
+                      [&](const std::string& f) { return origin(f) == "canvas"; });
+      std::vector<std::string> by_hand;
+      for (const auto& f : folders) {
+        const std::string from = origin(f);
+        const std::string whose = "Canvas id " + who->canvas_id + " (" + who->id + ")";
+        if (from == "archive")
+          not_joined[f] = "its name ends in " + whose +
+                          ", but a loose archive's name is the uploader's choice: not joined";
+        else if (from != "canvas" && has_canvas)
+          not_joined[f] =
+              "its name ends in " + whose + ", whose own Canvas download is here: not joined";
+        else if (from != "canvas") by_hand.push_back(f);
+      }
+      if (by_hand.size() > 1) conflicts.insert(by_hand.begin(), by_hand.end());
+    }
+    for (const auto& [folder, why] : not_joined) {
+      owner.erase(folder);
+      book.not_in_roster.push_back(folder);
+    }
+    std::sort(book.not_in_roster.begin(), book.not_in_roster.end());
+  }
   for (const auto& s : roster) {
     std::vector<std::string> mine;
     for (const auto& [folder, who] : owner)
@@ -322,6 +360,20 @@ Book join(const std::vector<Student>& roster, const std::map<std::string, nlohma
     }
     if (mine.size() == 1) {
       book.rows.push_back({mine[0], &s, reports.at(mine[0]), ""});
+      continue;
+    }
+    // Hand-made folders that claim one Canvas id: none is known to be the student's.
+    if (std::any_of(mine.begin(), mine.end(),
+                    [&](const std::string& f) { return conflicts.count(f) > 0; })) {
+      book.several_folders.push_back(s.id + ": " + join_names(mine) +
+                                     " (ambiguous: they claim one Canvas id; none exported)");
+      for (const auto& folder : mine) {
+        Row row{folder, &s, reports.at(folder),
+                "ambiguous: " + join_names(mine) + " all claim Canvas id " + s.canvas_id +
+                    "; none goes to the exports"};
+        row.conflict = true;
+        book.rows.push_back(std::move(row));
+      }
       continue;
     }
     // Several: the pinned one, else the latest; it goes first, for the exports.
@@ -354,7 +406,8 @@ Book join(const std::vector<Student>& roster, const std::map<std::string, nlohma
                                      "; the exports take " + taken});
   }
   for (const auto& folder : book.not_in_roster)
-    book.rows.push_back({folder, nullptr, reports.at(folder), ""});
+    book.rows.push_back({folder, nullptr, reports.at(folder),
+                         not_joined.count(folder) ? not_joined.at(folder) : ""});
   return book;
 }
 
@@ -400,6 +453,10 @@ RowFacts facts(const Book& book, const Row& row) {
       if (!s.empty()) graded.push_back(s);
     f.status = submission_status(graded);
   }
+  if (row.conflict) {
+    f.status = "ambiguous";
+    f.conflict = true;
+  }
   // Late work: the roster's time against the due time, else Canvas's flag in the report.
   // A student's own due time in the roster (an extension) replaces the assignment's.
   if (row.student && !row.student->submitted.empty()) {
@@ -418,7 +475,7 @@ RowFacts facts(const Book& book, const Row& row) {
 }
 
 std::string exported_score(const RowFacts& f) {
-  return f.status == "grader_fault" ? "" : number(f.total_after_late);
+  return f.status == "grader_fault" || f.conflict ? "" : number(f.total_after_late);
 }
 
 std::string gradebook_csv(const Book& book, bool bom) {

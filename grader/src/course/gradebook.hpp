@@ -99,6 +99,7 @@ struct Row {
   const Student* student = nullptr;  // nullptr for a submission not in the roster
   nlohmann::json report;             // the native report (null when no submission)
   std::string note;                  // one student, several folders: which one the exports take
+  bool conflict = false;  // folders that claim one Canvas id: ambiguous, nothing exported
 };
 
 struct Book {
@@ -127,7 +128,10 @@ const Student* owner_of(const std::vector<Student>& roster, const std::string& f
 // entry whose canvas_id it ends in ("lovelaceada_1001": a Canvas download's folder). When an
 // entry has several folders, every one gets a row, and the exports take one: the entry's `pin`
 // when it names one of them, else the latest by `recency` (folders it lacks count as oldest);
-// its row comes first, and each row's note says which was taken.
+// its row comes first, and each row's note says which was taken. The Canvas id joins only what
+// is really that student's (report["class"]["origin"]): not a loose archive, not a folder beside
+// their Canvas download (both stay out of the roster, with a note); two hand-made folders that
+// claim one id are each `ambiguous` (Row::conflict), and the exports leave the cell blank.
 Book join(const std::vector<Student>& roster, const std::map<std::string, nlohmann::json>& reports,
           const std::vector<std::string>& exercises,
           const std::map<std::string, Recency>& recency = {});
@@ -144,6 +148,7 @@ struct RowFacts {
       ambiguous;  // "causal (causal (1).cpp, old/causal.cpp)": the competing files
   Lateness late;  // the roster's time, else a report's canvas_late flag
   double total_after_late = 0;
+  bool conflict = false;  // the row's folder competes with another for one student (join)
 };
 RowFacts facts(const Book& book, const Row& row);
 // What the exports write for a student: the total after the late policy, or nothing when the

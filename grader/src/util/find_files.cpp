@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <cstring>
 #include <system_error>
+#include <vector>
 
 namespace grader {
 
@@ -257,6 +258,58 @@ bool names_exercise_file(const std::string& filename, const std::string& exercis
   return (rest[0] == '-' || rest[0] == '_') && all_digits(rest.substr(1));
 }
 
+namespace {
+
+// Edits between two words, a swap of neighbours counting as one (optimal string alignment).
+std::size_t edits(const std::string& a, const std::string& b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min(
+          {d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+// The words of a name: runs of letters and digits (any byte of a UTF-8 letter counts).
+std::vector<std::string> words_of(const std::string& s) {
+  std::vector<std::string> words(1);
+  for (const unsigned char c : s) {
+    if (std::isalnum(c) || c >= 0x80) words.back() += static_cast<char>(c);
+    else if (!words.back().empty()) words.emplace_back();
+  }
+  if (words.back().empty()) words.pop_back();
+  return words;
+}
+
+}  // namespace
+
+bool looks_like_exercise_file(const std::string& filename, const std::string& exercise) {
+  const std::string name = lower(filename), ex = lower(exercise);
+  const std::string ext = ".cpp";
+  if (name.size() <= ext.size() || name.compare(name.size() - ext.size(), ext.size(), ext) != 0 ||
+      names_exercise_file(filename, exercise))
+    return false;
+  const std::string stem = name.substr(0, name.size() - ext.size());
+  if (stem.find(ex) != std::string::npos) return true;
+  const std::vector<std::string> ex_words = words_of(ex), words = words_of(stem);
+  if (ex_words.size() >= 2) {  // random_features: "rf"
+    std::string initials;
+    for (const auto& w : ex_words) initials += w[0];
+    if (std::find(words.begin(), words.end(), initials) != words.end()) return true;
+  }
+  // One slip of the keyboard, in the whole stem or in one of its words (short names excepted:
+  // every three-letter word is one edit from many others).
+  if (ex.size() < 5) return false;
+  if (edits(stem, ex) <= 1) return true;
+  return std::any_of(words.begin(), words.end(),
+                     [&](const std::string& w) { return edits(w, ex) <= 1; });
+}
+
 FoundSource find_exercise_source(const fs::path& submission, const std::string& ex) {
   FoundSource out;
   const std::string file = ex + ".cpp";
@@ -289,6 +342,8 @@ FoundSource find_exercise_source(const fs::path& submission, const std::string& 
       continue;
     }
     if (type == fs::file_type::regular && names_exercise_file(name, ex)) seen.push_back(rel);
+    else if (type == fs::file_type::regular && looks_like_exercise_file(name, ex))
+      out.look_alikes.push_back(rel);
   }
   std::sort(seen.begin(), seen.end());
   std::sort(out.links.begin(), out.links.end());
@@ -296,6 +351,7 @@ FoundSource find_exercise_source(const fs::path& submission, const std::string& 
 
   auto take = [&](const std::string& rel) {
     out.kind = FoundSource::Kind::Found;
+    out.look_alikes.clear();  // named only where they could explain a missing file
     out.path = submission / rel;
     out.shown = rel;
     for (const auto& s : seen)
@@ -314,6 +370,12 @@ FoundSource find_exercise_source(const fs::path& submission, const std::string& 
   if (seen.size() > 1) {
     out.kind = FoundSource::Kind::Ambiguous;
     out.candidates = seen;
+  }
+  if (out.kind == FoundSource::Kind::Missing) {
+    std::sort(out.look_alikes.begin(), out.look_alikes.end());
+    if (out.look_alikes.size() > kMaxLookAlikes) out.look_alikes.resize(kMaxLookAlikes);
+  } else {
+    out.look_alikes.clear();
   }
   return out;
 }

@@ -55,6 +55,10 @@ struct FoundSource {
   std::string text;
   // Found but not read (over kMaxSourceBytes, a link that appeared on the way): why.
   std::string refused;
+  // Missing: source files whose names look like the exercise's without being one of rule 3's
+  // ("rf_draft.cpp" for random_features.cpp, "casual.cpp" for causal.cpp), relative, sorted, at
+  // most kMaxLookAlikes. Never graded: named so that a person can tell the student.
+  std::vector<std::string> look_alikes;
   // "found", "missing", "ambiguous" (the report's source_status).
   const char* kind_name() const;
   // For the report: why nothing is graded (empty when Found and read).
@@ -67,6 +71,13 @@ bool finder_skips(const std::string& name);
 
 // Whether a file name (no folder) is one rule 3 accepts for `exercise`.
 bool names_exercise_file(const std::string& filename, const std::string& exercise);
+
+// Whether a C++ source's name (no folder) looks like `exercise`'s file without being one rule 3
+// accepts: the exercise's name inside it ("my_causal_final.cpp"), its initials as a word of it
+// ("rf_draft.cpp" for random_features), or one letter off, swapped or missing ("casual.cpp",
+// "flop.cpp").
+bool looks_like_exercise_file(const std::string& filename, const std::string& exercise);
+inline constexpr std::size_t kMaxLookAlikes = 5;
 
 FoundSource find_exercise_source(const std::filesystem::path& submission,
                                  const std::string& exercise);
