@@ -270,7 +270,8 @@ TEST_CASE("exports: Canvas's and Moodle's import columns, one row per roster stu
                                               "Section", "Linear attention"});
   CHECK(canvas[1] == std::vector<std::string>{"Lovelace, Ada", "", "1001", "", "", "45"});
   CHECK(canvas[2][0] == "Zoë Ünal-Åström");
-  CHECK(canvas[5] == std::vector<std::string>{"Nora Nobody", "", "1005", "", "", "0"});
+  // No submission: an empty cell, so that an import keeps what the LMS has (issue 32).
+  CHECK(canvas[5] == std::vector<std::string>{"Nora Nobody", "", "1005", "", "", ""});
   for (const auto& row : canvas) CHECK(row.size() == canvas[0].size());
 
   const auto moodle = gb::parse_csv(gb::moodle_csv(book, "Linear attention", false));
@@ -282,7 +283,87 @@ TEST_CASE("exports: Canvas's and Moodle's import columns, one row per roster stu
 
   const auto scores = lines(gb::scores_csv(book, false));
   CHECK(scores == std::vector<std::string>{"id,score", "1001,45", "1002,22.5", "1003,10", "1004,35",
-                                           "1005,0"});
+                                           "1005,"});
+}
+
+TEST_CASE("exports: no submission is an empty cell, 0 only when the course asks for it") {
+  // An import of 0 would overwrite a grade entered by hand (issue 32). A graded student keeps
+  // the score, a grader_fault stays empty either way, a missing file inside a submission is a
+  // real 0 (the student handed something in).
+  std::vector<gb::Student> roster;
+  const gb::Book book = sample_class(roster);
+  for (const bool zero : {false, true}) {
+    CAPTURE(zero);
+    const std::string none = zero ? "0" : "";
+    const auto canvas = gb::parse_csv(gb::canvas_csv(book, "x", false, zero));
+    REQUIRE(canvas.size() == 6);
+    CHECK(canvas[1].back() == "45");
+    CHECK(canvas[4].back() == "35");  // max: a missing file, graded
+    CHECK(canvas[5].back() == none);  // nobody: no folder
+    const auto moodle = gb::parse_csv(gb::moodle_csv(book, "x", false, zero));
+    CHECK(moodle[5].back() == none);
+    CHECK(lines(gb::scores_csv(book, false, zero)).back() == "1005," + none);
+  }
+  // The gradebook itself keeps its zeros and says why.
+  const auto table = gb::parse_csv(gb::gradebook_csv(book, false));
+  CHECK(table[5][6] == "0");
+  CHECK(table[5].back() == "no submission");
+}
+
+TEST_CASE("exports: Canvas's Test Student is left out, and its gradebook row says so") {
+  const auto roster = gb::parse_roster(
+      "Student,ID,SIS User ID,SIS Login ID,Section,Part 1 (12345)\n"
+      "    Points Possible,,,,,100.00\n"
+      "\"Lovelace, Ada\",1001,S-17,ada,Section 1,\n"
+      "\"Student, Test\",1999,,,Section 1,\n");
+  REQUIRE(roster.size() == 2);
+  CHECK_FALSE(roster[0].test_student);
+  CHECK(roster[1].test_student);
+  CHECK(gb::is_test_student("Test Student"));
+  CHECK_FALSE(gb::is_test_student("Tess Student"));
+  // With a submission (an instructor trying Student View) and without one.
+  for (const bool handed_in : {false, true}) {
+    CAPTURE(handed_in);
+    std::map<std::string, json> reports = {
+        {"lovelaceada_1001", report({exercise("flops", 10, 10)})}};
+    if (handed_in) reports["studenttest_1999"] = report({exercise("flops", 3, 10)});
+    const gb::Book book = gb::join(roster, reports, {"flops"});
+    CHECK(book.no_submission.empty());  // not "in the roster, no submission"
+    for (const bool zero : {false, true}) {
+      const auto canvas = gb::parse_csv(gb::canvas_csv(book, "Part 1", false, zero));
+      REQUIRE(canvas.size() == 2);
+      CHECK(canvas[1][0] == "Lovelace, Ada");
+      CHECK(gb::parse_csv(gb::moodle_csv(book, "x", false, zero)).size() == 2);
+      CHECK(lines(gb::scores_csv(book, false, zero)) ==
+            std::vector<std::string>{"id,score", "S-17,10"});
+    }
+    const auto table = gb::parse_csv(gb::gradebook_csv(book, false));
+    REQUIRE(table.size() == 3);
+    CHECK(table[2][2] == "Student, Test");
+    CHECK(table[2].back().find("Canvas's Test Student: not exported, not counted") == 0);
+  }
+}
+
+TEST_CASE("exports: the Canvas column is the roster's own header for the assignment") {
+  // Canvas's export names an assignment's column "Title (id)"; importing under that name fills
+  // the assignment, any other name makes a new one.
+  const auto roster = gb::parse_roster(
+      "Student,ID,SIS User ID,SIS Login ID,Section,Warm-up (12001),Part 1 (12345),"
+      "Current Score\n"
+      "\"Lovelace, Ada\",1001,S-17,ada,Section 1,,,\n");
+  const gb::Book book =
+      gb::join(roster, {{"lovelaceada_1001", report({exercise("flops", 10, 10)})}}, {"flops"});
+  CHECK(gb::canvas_column(book, {"default", "Part 1"}) == "Part 1 (12345)");
+  CHECK(gb::canvas_column(book, {"part 1"}) == "Part 1 (12345)");              // any ASCII case
+  CHECK(gb::canvas_column(book, {"Part 1 (12345)"}) == "Part 1 (12345)");      // named in full
+  CHECK(gb::canvas_column(book, {"Part 2", "Linear attention"}) == "Part 2");  // none: the default
+  CHECK(gb::canvas_column(book, {"Part"}) == "Part");  // a prefix is no match
+  const auto canvas =
+      gb::parse_csv(gb::canvas_csv(book, gb::canvas_column(book, {"default", "Part 1"}), false));
+  CHECK(canvas[0].back() == "Part 1 (12345)");
+  // A roster of its own (no such column): the default, as before.
+  std::vector<gb::Student> plain;
+  CHECK(gb::canvas_column(sample_class(plain), {"default", "Part 1"}) == "default");
 }
 
 TEST_CASE("gradebook: an exercise the grader could not grade (grader_fault) writes no score") {

@@ -123,11 +123,16 @@ bool write_class_outputs(const ClassOutputs& to,
   std::vector<std::string> files = {"gradebook.csv"};
   if (to.has_roster) {
     const LmsColumns column = lms_columns(to.lms_column, assignment);
+    // Canvas fills an existing assignment when the column is named as its export names it
+    // ("Title (id)"): the roster's own header, when it has the assignment's.
+    const std::string canvas_column =
+        gradebook::canvas_column(book, {column.canvas, column.moodle});
+    written &= write_text(to.out / "canvas.csv",
+                          gradebook::canvas_csv(book, canvas_column, to.bom, to.missing_as_zero));
+    written &= write_text(to.out / "moodle.csv",
+                          gradebook::moodle_csv(book, column.moodle, to.bom, to.missing_as_zero));
     written &=
-        write_text(to.out / "canvas.csv", gradebook::canvas_csv(book, column.canvas, to.bom));
-    written &=
-        write_text(to.out / "moodle.csv", gradebook::moodle_csv(book, column.moodle, to.bom));
-    written &= write_text(to.out / "scores.csv", gradebook::scores_csv(book, to.bom));
+        write_text(to.out / "scores.csv", gradebook::scores_csv(book, to.bom, to.missing_as_zero));
     files.insert(files.end(), {"canvas.csv", "moodle.csv", "scores.csv"});
   }
 
@@ -178,10 +183,11 @@ bool write_class_outputs(const ClassOutputs& to,
       std::cerr << "grade-all: not in the roster (in the gradebook, not in the exports): "
                 << list(book.not_in_roster) << "\n";
     if (!book.no_submission.empty())
-      std::cerr << "grade-all: in the roster, no submission (scored 0 in the exports): "
-                << list(book.no_submission) << "\n";
+      std::cerr << "grade-all: in the roster, no submission ("
+                << (to.missing_as_zero ? "0" : "an empty cell")
+                << " in the exports): " << list(book.no_submission) << "\n";
     for (const auto& several : book.several_folders)
-      std::cerr << "grade-all: one roster entry, several folders: " << several << "\n";
+      std::cerr << "grade-all: one roster entry, several folders: " << printable(several) << "\n";
   }
   for (const auto& w : assignment.warnings)
     std::cerr << "grade-all: warning: the assignment: " << w << "\n";
@@ -199,6 +205,7 @@ int run_merge(const std::string& out, const std::vector<std::string>& dirs,
   to.out = out;
   to.bom = batch.bom;
   to.lms_column = batch.lms_column;
+  to.missing_as_zero = batch.missing_as_zero;
   Assignment assignment;
   try {
     assignment = load_assignment(LINATTN_SOURCE_DIR, options.assignment, exercise_checks());

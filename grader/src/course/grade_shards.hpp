@@ -39,6 +39,7 @@ struct ClassOutputs {
   const Assignment* assignment = nullptr;
   bool bom = false;
   std::string lms_column;
+  bool missing_as_zero = false;  // --missing-as-zero: no submission is 0 in the exports
 };
 // gradebook.csv, canvas.csv, moodle.csv, scores.csv (with a roster), similarity.csv,
 // class-report.html and reports/<name>.html (one page per report) in out, from the reports

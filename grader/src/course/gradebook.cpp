@@ -198,6 +198,7 @@ std::vector<Student> parse_roster(const std::string& text) {
         "id_number); its header is: " +
         line_of(rows[0]));
   const bool folder_from_id = !col.count("folder");
+  const auto header = std::make_shared<const std::vector<std::string>>(rows[0]);
   std::vector<Student> roster;
   for (std::size_t r = 1; r < rows.size(); ++r) {
     auto get = [&](const char* key) {
@@ -217,6 +218,8 @@ std::vector<Student> parse_roster(const std::string& text) {
     s.first_name = get("first_name");
     s.last_name = get("last_name");
     if (s.name.empty()) s.name = trim(s.first_name + " " + s.last_name);
+    s.test_student = is_test_student(s.name);
+    s.roster_header = header;
     s.sis_login_id = get("sis_login_id");
     s.pin = get("pin");
     s.section = get("section");
@@ -241,6 +244,11 @@ std::vector<Student> parse_roster(const std::string& text) {
     roster.push_back(std::move(s));
   }
   return roster;
+}
+
+bool is_test_student(const std::string& name) {
+  const std::string key = header_key(name);
+  return key == "test student" || key == "student, test";
 }
 
 bool folder_matches(const std::string& pattern, const std::string& folder) {
@@ -303,6 +311,9 @@ Book join(const std::vector<Student>& roster, const std::map<std::string, nlohma
           const std::map<std::string, Recency>& recency) {
   Book book;
   book.exercises = exercises;
+  book.has_roster = !roster.empty();
+  if (book.has_roster && roster.front().roster_header)
+    book.roster_header = *roster.front().roster_header;
   // Each folder to one entry: an exact name first, else the first pattern that matches, else
   // the Canvas id it ends in.
   std::map<std::string, const Student*> owner;
@@ -317,7 +328,8 @@ Book join(const std::vector<Student>& roster, const std::map<std::string, nlohma
       if (who == &s) mine.push_back(folder);
     if (mine.empty()) {
       book.rows.push_back({"", &s, nullptr, ""});
-      book.no_submission.push_back(s.id + (s.name.empty() ? "" : " " + s.name));
+      if (!s.test_student)  // Canvas's Test Student is expected to hand in nothing
+        book.no_submission.push_back(s.id + (s.name.empty() ? "" : " " + s.name));
       continue;
     }
     if (mine.size() == 1) {
@@ -387,6 +399,7 @@ RowFacts facts(const Book& book, const Row& row) {
   }
   if (row.report.is_null()) {
     f.status = "missing_files";
+    f.no_submission = true;
     for (const auto& other : book.rows)  // out of what every graded submission is out of
       if (!other.report.is_null()) {
         f.max_score = other.report.value("max_score", 0.0);
@@ -417,8 +430,38 @@ RowFacts facts(const Book& book, const Row& row) {
   return f;
 }
 
-std::string exported_score(const RowFacts& f) {
+std::string exported_score(const RowFacts& f, bool missing_as_zero) {
+  if (f.no_submission) return missing_as_zero ? "0" : "";
   return f.status == "grader_fault" ? "" : number(f.total_after_late);
+}
+
+bool counts_in_class(const Book& book, const Row& row) {
+  if (row.student) return !row.student->test_student;
+  return !book.has_roster;
+}
+
+std::string canvas_column(const Book& book, const std::vector<std::string>& names) {
+  // Canvas's gradebook export names an assignment's column "Title (id)"; its import fills the
+  // assignment whose column name matches, where any other name makes a new assignment.
+  auto title_of = [](const std::string& cell) {
+    const std::string t = trim(cell);
+    const auto open = t.rfind(" (");
+    if (t.size() < 4 || t.back() != ')' || open == std::string::npos) return t;
+    const std::string id = t.substr(open + 2, t.size() - open - 3);
+    if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos) return t;
+    return t.substr(0, open);
+  };
+  auto lower = [](std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  for (const auto& name : names) {
+    if (trim(name).empty()) continue;
+    for (const auto& cell : book.roster_header)
+      if (lower(trim(cell)) == lower(trim(name)) || lower(title_of(cell)) == lower(trim(name)))
+        return trim(cell);
+  }
+  return names.empty() ? "" : names.front();
 }
 
 std::string gradebook_csv(const Book& book, bool bom) {
@@ -438,10 +481,13 @@ std::string gradebook_csv(const Book& book, bool bom) {
       cells.push_back(f.statuses[e] == "grader_fault" ? "" : number(f.scores[e]));
     const bool graded = f.status != "grader_fault";
     cells.insert(cells.end(),
-                 {graded ? number(f.total) : "", exported_score(f), number(f.max_score),
-                  f.late.late ? "yes" : "no", std::to_string(f.late.days_late), f.status});
+                 {graded ? number(f.total) : "", graded ? number(f.total_after_late) : "",
+                  number(f.max_score), f.late.late ? "yes" : "no", std::to_string(f.late.days_late),
+                  f.status});
     for (const auto& s : f.statuses) cells.push_back(s);
     std::vector<std::string> notes;
+    if (row.student && row.student->test_student)
+      notes.push_back("Canvas's Test Student: not exported, not counted");
     if (row.report.is_null()) notes.push_back("no submission");
     if (!row.student) notes.push_back("not in the roster");
     if (!row.note.empty()) notes.push_back(row.note);
@@ -481,13 +527,13 @@ std::string gradebook_csv(const Book& book, bool bom) {
 
 namespace {
 
-// One row per roster entry: its first submission's facts (of several folders, join put the one
-// it took first), zero when it has none.
+// One row per roster entry but Canvas's Test Student: its first submission's facts (of several
+// folders, join put the one it took first).
 template <class Fn>
 void per_student(const Book& book, Fn fn) {
   std::set<const Student*> done;
   for (const auto& row : book.rows) {
-    if (!row.student || done.count(row.student)) continue;
+    if (!row.student || row.student->test_student || done.count(row.student)) continue;
     done.insert(row.student);
     fn(*row.student, facts(book, row));
   }
@@ -495,30 +541,33 @@ void per_student(const Book& book, Fn fn) {
 
 }  // namespace
 
-std::string canvas_csv(const Book& book, const std::string& column, bool bom) {
+std::string canvas_csv(const Book& book, const std::string& column, bool bom,
+                       bool missing_as_zero) {
   std::string out = (bom ? kBom : "") +
                     line_of({"Student", "ID", "SIS User ID", "SIS Login ID", "Section", column});
   per_student(book, [&](const Student& s, const RowFacts& f) {
-    out += line_of({s.name, s.canvas_id, s.id, s.sis_login_id, s.section, exported_score(f)});
+    out += line_of(
+        {s.name, s.canvas_id, s.id, s.sis_login_id, s.section, exported_score(f, missing_as_zero)});
   });
   return out;
 }
 
-std::string moodle_csv(const Book& book, const std::string& column, bool bom) {
+std::string moodle_csv(const Book& book, const std::string& column, bool bom,
+                       bool missing_as_zero) {
   std::string out = (bom ? kBom : "") +
                     line_of({"First name", "Last name", "ID number", "Email address", column});
   per_student(book, [&](const Student& s, const RowFacts& f) {
     const bool split = !s.first_name.empty() || !s.last_name.empty();
     out += line_of({split ? s.first_name : s.name, split ? s.last_name : "", s.id, s.email,
-                    exported_score(f)});
+                    exported_score(f, missing_as_zero)});
   });
   return out;
 }
 
-std::string scores_csv(const Book& book, bool bom) {
+std::string scores_csv(const Book& book, bool bom, bool missing_as_zero) {
   std::string out = (bom ? kBom : "") + line_of({"id", "score"});
   per_student(book, [&](const Student& s, const RowFacts& f) {
-    out += line_of({s.id, exported_score(f)});
+    out += line_of({s.id, exported_score(f, missing_as_zero)});
   });
   return out;
 }
