@@ -499,7 +499,7 @@ TEST_CASE(
     "text") {
   // Red-team: only the very first character was looked at, and ';' (the separator of Excel in
   // many European locales) was not quoted, so "x;=1+2" became two cells, the second a formula.
-  for (const std::string cell : {"  =1+2", "\n=1+2", " \t@SUM(A1)",
+  for (const std::string cell : {"  =1+2", "\n=1+2",
                                  "\xEF\xBC\x9D"
                                  "1+2",
                                  " \xEF\xBC\x8B"
@@ -509,8 +509,10 @@ TEST_CASE(
     REQUIRE(rows.size() == 1);
     CHECK(rows[0][0] == "'" + cell);
   }
-  CHECK(gb::csv_field("x;=1+2") == "\"x;=1+2\"");
-  CHECK(gb::csv_field("x; @A1") == "\"x; @A1\"");
+  // After a tab, as a Tab-delimited import splits it, the second part gets its own apostrophe.
+  CHECK(gb::parse_csv(gb::csv_field(" \t@SUM(A1)") + "\n")[0][0] == "' \t'@SUM(A1)");
+  CHECK(gb::csv_field("x;=1+2") == "\"x;'=1+2\"");
+  CHECK(gb::csv_field("x; @A1") == "\"x;' @A1\"");
   CHECK(gb::csv_field("missing: flops; does not build: causal") ==
         "missing: flops; does not build: causal");
   CHECK(gb::csv_field("a = b") == "a = b");  // '=' inside a cell is no formula
@@ -521,7 +523,39 @@ TEST_CASE(
   r["intake"] = {"=HYPERLINK(\"http://x\").cpp (Canvas submission 900) is graded"};
   const gb::Book book = gb::join({}, {{"kim", r}}, {"flops"});
   const std::string csv = gb::gradebook_csv(book, false);
-  CHECK(csv.find("\"not in the roster; =HYPERLINK") != std::string::npos);
+  CHECK(csv.find("\"not in the roster;' =HYPERLINK") != std::string::npos);
+}
+
+TEST_CASE("csv injection: a tab inside a cell starts no formula in a Tab-delimited import") {
+  // Red-team (issue 32): a folder "x<Tab>=HYPERLINK(..)" opened as Tab-separated values is two
+  // cells, the second a formula; quoting alone helps only an importer that honours quotes.
+  for (const std::string cell : {"x\t=1+2", "ada\t@SUM(A1)", "a\t \t-1",
+                                 "x\t\xEF\xBC\x9D"
+                                 "1"}) {
+    CAPTURE(cell);
+    const std::string field = gb::csv_field(cell);
+    // Split as a Tab-delimited import would (quotes aside): no part starts like a formula.
+    std::string unquoted = field;
+    if (!unquoted.empty() && unquoted.front() == '"') unquoted = unquoted.substr(1);
+    for (std::size_t from = 0;;) {
+      const auto tab = unquoted.find('\t', from);
+      const std::string part = unquoted.substr(from, tab == std::string::npos ? tab : tab - from);
+      CAPTURE(part);
+      const auto first = part.find_first_not_of(" \t");
+      CHECK((first == std::string::npos ||
+             std::string("=+-@\xEF").find(part[first]) == std::string::npos));
+      if (tab == std::string::npos) break;
+      from = tab + 1;
+    }
+    CHECK(field.front() == '"');  // one cell for a CSV reader
+  }
+  CHECK(gb::csv_field("x\t=1+2") == "\"x\t'=1+2\"");
+  CHECK(gb::csv_field("tab\tinside") == "tab\tinside");  // a tab alone changes nothing
+  // In the exports: a roster name with a tab.
+  const auto roster = gb::parse_roster("folder,id,name\nada,1,\"Ada\t=HYPERLINK(\"\"x\"\")\"\n");
+  const gb::Book book = gb::join(roster, {{"ada", report({exercise("flops", 10, 10)})}}, {"flops"});
+  CHECK(gb::canvas_csv(book, "x", false).find("Ada\t'=HYPERLINK") != std::string::npos);
+  CHECK(gb::gradebook_csv(book, false).find("Ada\t'=HYPERLINK") != std::string::npos);
 }
 
 TEST_CASE("gradebook: how grade-all took the files (the report's intake) is in the notes") {

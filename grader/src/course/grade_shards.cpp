@@ -173,8 +173,9 @@ bool write_class_outputs(const ClassOutputs& to,
   for (const auto& [name, j] : reports)
     for (const auto& e : j["exercises"])
       if (e.value("source_status", "") == "ambiguous")
-        std::cerr << "grade-all: " << name << ": several files could be " << e.value("name", "")
-                  << ".cpp (" << list(e.value("source_others", std::vector<std::string>{}))
+        std::cerr << "grade-all: " << printable(name) << ": several files could be "
+                  << printable(e.value("name", "")) << ".cpp ("
+                  << list(e.value("source_others", std::vector<std::string>{}))
                   << "); none was graded\n";
   if (!missing.empty()) std::cerr << "grade-all: missing files: " << list(missing) << "\n";
   if (!build_errors.empty()) std::cerr << "grade-all: do not build: " << list(build_errors) << "\n";

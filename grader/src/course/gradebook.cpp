@@ -77,14 +77,20 @@ std::string csv_field(const std::string& text) {
   // A cell a spreadsheet would read as a formula (a folder named "=1+2", a file path a student
   // chose) gets a leading apostrophe, so that it shows as text: OWASP's advice on CSV injection.
   const bool formula = starts_like_formula(text);
-  const std::string s = formula ? "'" + text : text;
-  // A spreadsheet set to a European locale splits cells at ';': the part after one would start
-  // a cell of its own ("x;=1+2"), so such a field is quoted (one cell everywhere). A plain "; "
-  // in the notes is left as it is.
-  bool formula_after_semicolon = false;
-  for (std::size_t at = s.find(';'); at != std::string::npos; at = s.find(';', at + 1))
-    formula_after_semicolon |= starts_like_formula(s.substr(at + 1));
-  if (!formula_after_semicolon && s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string s = formula ? "'" + text : text;
+  // Opened with another separator, a cell splits at it: at ';' in a spreadsheet set to a
+  // European locale, at a tab in a Tab-delimited import ("x\t=1+2" is then two cells, the
+  // second a formula). The part after such a separator gets the apostrophe as well, and the
+  // field is quoted (one cell wherever quotes are honoured). A plain "; " in the notes is left
+  // as it is.
+  bool split_formula = false;
+  for (std::size_t at = s.find_first_of(";\t"); at != std::string::npos;
+       at = s.find_first_of(";\t", at + 1))
+    if (starts_like_formula(s.substr(at + 1))) {
+      s.insert(at + 1, "'");
+      split_formula = true;
+    }
+  if (!split_formula && s.find_first_of(",\"\r\n") == std::string::npos) return s;
   std::string q = "\"";
   for (char c : s) q += (c == '"') ? std::string("\"\"") : std::string(1, c);
   return q + "\"";
