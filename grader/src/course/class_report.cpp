@@ -125,6 +125,7 @@ std::string class_report_html(const ClassSummary& s, const std::string& title) {
       "mistakes</a> · <a href=\"#build-errors\">build errors</a> · <a href=\"#missing\">missing "
       "files</a> · "
       "<a href=\"#ambiguous\">competing files</a> · <a href=\"#late\">late</a> · <a "
+      "href=\"#stopped\">crashes</a> · <a "
       "href=\"#students\">every "
       "submission</a></nav>\n";
 
@@ -191,6 +192,8 @@ std::string class_report_html(const ClassSummary& s, const std::string& title) {
   body += listed_section("Competing files (none graded)", "ambiguous", s.ambiguous,
                          "No exercise has competing files.");
   body += listed_section("Late", "late", s.late, "No submission is late.");
+  body += listed_section("Crashes, time-outs and memory failures", "stopped", s.stopped,
+                         "No check crashed, ran out of time or over the memory limit.");
   if (!s.no_submission.empty()) {
     body += "<section id=\"no-submissions\">\n<h2>In the roster, no submission</h2>\n<ul>\n";
     for (const auto& who : s.no_submission) body += "<li>" + escape(who) + "</li>\n";
