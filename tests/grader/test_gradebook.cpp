@@ -433,35 +433,127 @@ TEST_CASE("reports of removed submissions are removed, the others kept") {
   CHECK(fs::exists(d.path / "reports/notes.txt"));
 }
 
-TEST_CASE(
-    "similarity: identical but reformatted sources group, different ones and the stub do not") {
-  const std::string a =
-      "// mine\nint f(int x) {\n  return x + 1;  // add\n}\nconst char* s = \"a  b\";\n";
-  const std::string b =
-      "/* header\n comment */ int f(int x)\n{\n\treturn x+1;\n}\nconst char* s = \"a  b\";";
-  const std::string c = "int f(int x) { return x + 2; }\nconst char* s = \"a  b\";\n";
-  const std::string lit =
-      "int f(int x) { return x + 1; }\nconst char* s = \"a b\";\n";  // a literal differs
-  const std::string stub = "int f(int x) { throw 0; }\n";
-  CHECK(gb::normalized_source(a) == gb::normalized_source(b));
-  CHECK(gb::normalized_source(a) != gb::normalized_source(lit));
-  const std::map<std::string, std::map<std::string, std::string>> sources = {
-      {"causal",
-       {{"ann", a}, {"ben", b}, {"cat", c}, {"dan", lit}, {"eve", stub}, {"fay", stub + "\n"}}}};
-  const auto groups = gb::similar_groups(sources, {{"causal", stub}});
-  REQUIRE(groups.size() == 1);
-  CHECK(groups[0].exercise == "causal");
-  CHECK(groups[0].members == std::vector<std::string>{"ann", "ben"});
-  std::vector<gb::Student> roster;
-  const gb::Book book = gb::join({}, {}, {"causal"});
-  const auto rows =
-      gb::parse_csv(gb::similarity_csv(groups, book, {{"causal", {{"ann", "causal.cpp"}}}}, false));
-  REQUIRE(rows.size() == 3);
+namespace {
+
+// A submission's file as a student might write it, and the stub it started from.
+const std::string kStub =
+    "#include \"causal.hpp\"\n"
+    "namespace linattn {\n"
+    "Matrix causal(const Matrix& Q, const Matrix& K) {\n"
+    "  throw NotImplemented(\"causal\");\n"
+    "}\n"
+    "}  // namespace linattn\n";
+const std::string kMine =
+    "#include \"causal.hpp\"\n"
+    "namespace linattn {\n"
+    "// Running sums, one token at a time.\n"
+    "Matrix causal(const Matrix& Q, const Matrix& K) {\n"
+    "  Matrix out(Q.rows(), K.cols());\n"
+    "  Vector state = Vector::Zero(K.cols());\n"
+    "  for (Eigen::Index t = 0; t < Q.rows(); ++t) {\n"
+    "    state += K.row(t).transpose();\n"
+    "    const double norm = Q.row(t).dot(state) + 1e-6;\n"
+    "    out.row(t) = state.transpose() / norm;\n"
+    "  }\n"
+    "  return out;\n"
+    "}\n"
+    "}  // namespace linattn\n";
+
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("similarity: comments, spacing, line ends, a byte-order mark and names do not count") {
+  namespace sim = grader::similarity;
+  CHECK(sim::tokens("\xEF\xBB\xBFint  x = a+1; // c\r\n/* d */ return \"a  b\";") ==
+        std::vector<std::string>{"int", "ID", "=", "ID", "+", "1", ";", "return", "\"a  b\"", ";"});
+  CHECK(sim::tokens("a <<= b->c; x = 1.5e-3f; s = u8\"x y\"; r = R\"(a \" b)\";") ==
+        std::vector<std::string>{"ID", "<<=", "ID", "->", "ID", ";", "ID", "=", "1.5e-3f", ";",
+                                 "ID", "=", "u8\"x y\"", ";", "ID", "=", "R\"(a \" b)\"", ";"});
+  // Issue 32: a byte-order mark alone, or CRLF line ends, hid an identical file; so did
+  // renamed variables.
+  const std::string bom_crlf = "\xEF\xBB\xBF" + replace_all(kMine, "\n", "\r\n");
+  const std::string renamed = replace_all(
+      replace_all(replace_all(kMine, "state", "acc"), "norm", "denominator"), "out", "result");
+  const std::string recommented = replace_all(
+      replace_all(kMine, "// Running sums, one token at a time.\n", "/* mine */"), "  ", "\t");
+  for (const auto& copy : {bom_crlf, renamed, recommented}) {
+    CHECK(sim::digest(copy) == sim::digest(kMine));
+    CHECK(sim::fingerprint(copy).kgrams == sim::fingerprint(kMine).kgrams);
+  }
+  // A changed constant or operator is a change.
+  CHECK(sim::digest(replace_all(kMine, "1e-6", "1e-9")) != sim::digest(kMine));
+}
+
+TEST_CASE("similarity: the pairs alike beyond the stub, with their share of matching tokens") {
+  namespace sim = grader::similarity;
+  const std::string renamed = replace_all(replace_all(kMine, "state", "s"), "Q", "queries");
+  // One statement added: most of the file still matches, not all of it.
+  const std::string edited =
+      replace_all(kMine, "  return out;\n", "  if (out.rows() > 100000) throw 1;\n  return out;\n");
+  // An honest other way to write it.
+  const std::string other =
+      "#include \"causal.hpp\"\n"
+      "namespace linattn {\n"
+      "Matrix causal(const Matrix& Q, const Matrix& K) {\n"
+      "  Matrix kernel = (Q * K.transpose()).triangularView<Eigen::Lower>();\n"
+      "  Vector denominators = kernel.rowwise().sum().array() + 1e-6;\n"
+      "  return (kernel * K).array().colwise() / denominators.array();\n"
+      "}\n"
+      "}  // namespace linattn\n";
+  std::map<std::string, std::map<std::string, gb::ClassSource>> sources;
+  for (const auto& [name, text] : std::map<std::string, std::string>{{"ann", kMine},
+                                                                     {"ben", renamed},
+                                                                     {"cat", edited},
+                                                                     {"dan", other},
+                                                                     {"eve", kStub},
+                                                                     {"fay", kStub + "\n"}})
+    sources["causal"][name] = gb::class_source(gb::class_source_json(name + "/causal.cpp", text));
+  const auto pairs = gb::similar_pairs(sources, {{"causal", kStub}});
+  REQUIRE(pairs.size() == 3);  // ann-ben, then ann-cat and ben-cat; never dan, eve or fay
+  CHECK(pairs[0].pair.a == "ann");
+  CHECK(pairs[0].pair.b == "ben");
+  CHECK(pairs[0].pair.share == 1.0);
+  CHECK(pairs[0].pair.matched_a == pairs[0].pair.counted_a);
+  CHECK(pairs[0].pair.counted_a > 40);  // the loop's tokens; the stub's are not counted
+  for (std::size_t i : {1, 2}) {
+    CAPTURE(i);
+    CHECK(pairs[i].exercise == "causal");
+    CHECK(pairs[i].pair.b == "cat");
+    CHECK(pairs[i].pair.share < 1.0);
+    CHECK(pairs[i].pair.share > 0.75);
+    CHECK(pairs[i].pair.matched_b < pairs[i].pair.counted_b);  // cat's added line is not
+  }
+  // The stub alone matches nothing: untouched stubs are not alike.
+  const auto stubs_only = gb::similar_pairs(
+      {{"causal", {{"eve", sources["causal"]["eve"]}, {"fay", sources["causal"]["fay"]}}}},
+      {{"causal", kStub}});
+  CHECK(stubs_only.empty());
+
+  const gb::Book book = gb::join(gb::parse_roster("folder,id,name\nann,1,Ann\n"),
+                                 {{"ann", report({exercise("causal", 35, 35)})}}, {"causal"});
+  const auto rows = gb::parse_csv(gb::similarity_csv(pairs, book, false));
+  REQUIRE(rows.size() == 7);
   CHECK(rows[0] == std::vector<std::string>{"exercise", "group", "hash", "submission", "student_id",
-                                            "name", "file"});
+                                            "name", "file", "share", "tokens", "matched"});
+  CHECK(rows[1][0] == "causal");
+  CHECK(rows[1][1] == "1");
+  CHECK(rows[1][2] == gb::class_source_json("", kMine)["hash"].get<std::string>().substr(0, 16));
+  CHECK(rows[1][2] == rows[2][2]);  // the same stream
   CHECK(rows[1][3] == "ann");
-  CHECK(rows[1][6] == "causal.cpp");
+  CHECK(rows[1][4] == "1");
+  CHECK(rows[1][5] == "Ann");
+  CHECK(rows[1][6] == "ann/causal.cpp");
+  CHECK(rows[1][7] == "1");
   CHECK(rows[2][3] == "ben");
+  CHECK(rows[3][1] == "2");
+  CHECK(std::stod(rows[3][7]) < 1);
+  // A report written before fingerprints: compared with nothing, and no error.
+  CHECK(gb::class_source(json{{"file", "x.cpp"}, {"hash", "ab"}}).print.kgrams.empty());
 }
 
 TEST_CASE("csv injection: a cell that starts like a formula is written as text, in every export") {
@@ -484,10 +576,10 @@ TEST_CASE("csv injection: a cell that starts like a formula is written as text, 
       CAPTURE(cell);
       CHECK((cell.empty() || std::string("=+-@\t\r").find(cell[0]) == std::string::npos));
     }
-  const std::vector<gb::SimilarGroup> groups = {{"flops", "abc", {"=1+2", "@bob"}}};
-  const auto sim = gb::parse_csv(gb::similarity_csv(
-      groups, book, {{"flops", {{"=1+2", "=HYPERLINK(\"x\").cpp"}, {"@bob", "-flops.cpp"}}}},
-      false));
+  gb::SimilarPair pair{"flops", {"=1+2", "@bob", 1.0, 20, 20, 20, 20}, {}, {}};
+  pair.a.file = "=HYPERLINK(\"x\").cpp";
+  pair.b.file = "-flops.cpp";
+  const auto sim = gb::parse_csv(gb::similarity_csv({pair}, book, false));
   REQUIRE(sim.size() == 3);
   CHECK(sim[1][3] == "'=1+2");
   CHECK(sim[1][6] == "'=HYPERLINK(\"x\").cpp");

@@ -46,7 +46,8 @@ double exercise_max(const gradebook::Book& book, const std::string& exercise) {
 
 }  // namespace
 
-ClassSummary summarize_class(const gradebook::Book& book) {
+ClassSummary summarize_class(const gradebook::Book& book,
+                             const std::vector<gradebook::SimilarPair>& similar) {
   ClassSummary s;
   s.exercises = book.exercises;
   s.no_submission = book.no_submission;
@@ -126,6 +127,11 @@ ClassSummary summarize_class(const gradebook::Book& book) {
     }
     if (!stopped.empty()) s.stopped.push_back({row.submission, join(stopped, ", ")});
   }
+  std::set<std::string> counted;
+  for (const auto& line : s.students)
+    if (line.counted) counted.insert(line.submission);
+  for (const auto& p : similar)
+    if (counted.count(p.pair.a) && counted.count(p.pair.b)) s.similar.push_back(p);
   std::stable_sort(
       s.mistakes.begin(), s.mistakes.end(), [](const MistakeCount& a, const MistakeCount& b) {
         if (a.submissions.size() != b.submissions.size())

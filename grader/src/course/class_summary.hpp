@@ -68,8 +68,12 @@ struct ClassSummary {
   std::vector<Listed> stopped;
   std::vector<std::string> no_submission;  // roster entries: "id name"
   std::vector<StudentLine> students;       // every row of the gradebook, in its order
+  // Files alike as token streams (similarity.hpp), the most alike first: the pairs of
+  // similarity.csv whose two submissions are counted.
+  std::vector<gradebook::SimilarPair> similar;
 };
 
-ClassSummary summarize_class(const gradebook::Book& book);
+ClassSummary summarize_class(const gradebook::Book& book,
+                             const std::vector<gradebook::SimilarPair>& similar = {});
 
 }  // namespace grader

@@ -8,6 +8,7 @@
 #include "class_report.hpp"
 #include "grader_config.hpp"
 
+#include <cmath>
 #include <fstream>
 #include <iostream>
 #include <set>
@@ -90,7 +91,7 @@ nlohmann::json class_facts(const FoundSources& found_files, const gradebook::Rec
     if (at == found_files.end()) continue;
     const FoundSource& found = at->second;
     if (found.kind != FoundSource::Kind::Found || !found.refused.empty()) continue;
-    sources[ex] = {{"file", found.shown}, {"hash", gradebook::normalized_hash(found.text)}};
+    sources[ex] = gradebook::class_source_json(found.shown, found.text);
   }
   return {
       {"recency",
@@ -102,9 +103,9 @@ bool write_class_outputs(const ClassOutputs& to,
                          const std::map<std::string, nlohmann::json>& reports) {
   const Assignment& assignment = *to.assignment;
   const std::vector<std::string> exercises = assignment.exercise_names();
-  // What each report says of its folder: how recent, which files, their hashes.
+  // What each report says of its folder: how recent, which files, their fingerprints.
   std::map<std::string, gradebook::Recency> recency;
-  std::map<std::string, std::map<std::string, std::string>> hashes, shown;
+  std::map<std::string, std::map<std::string, gradebook::ClassSource>> sources;
   for (const auto& [name, j] : reports) {
     const nlohmann::json facts = j.value("class", nlohmann::json::object());
     const nlohmann::json r = facts.value("recency", nlohmann::json::object());
@@ -112,9 +113,7 @@ bool write_class_outputs(const ClassOutputs& to,
     for (const auto& ex : exercises) {
       const nlohmann::json s =
           facts.value("sources", nlohmann::json::object()).value(ex, nlohmann::json());
-      if (!s.is_object()) continue;
-      hashes[ex][name] = s.value("hash", "");
-      shown[ex][name] = s.value("file", "");
+      if (s.is_object()) sources[ex][name] = gradebook::class_source(s);
     }
   }
   gradebook::Book book = gradebook::join(to.roster, reports, exercises, recency);
@@ -136,15 +135,13 @@ bool write_class_outputs(const ClassOutputs& to,
     files.insert(files.end(), {"canvas.csv", "moodle.csv", "scores.csv"});
   }
 
-  // Identical sources (after dropping comments and whitespace), per exercise: a report of its
-  // own, for a person to look at; it never changes a score.
-  std::map<std::string, std::string> stub_hashes;
+  // Files alike as token streams, per exercise (similarity.hpp): a report of its own, for a
+  // person to look at; it never changes a score.
+  std::map<std::string, std::string> stubs;
   for (const auto& ex : exercises)
-    stub_hashes[ex] = gradebook::normalized_hash(
-        read_text(fs::path(LINATTN_SOURCE_DIR) / "exercises" / ex / (ex + ".cpp")));
-  const auto groups = gradebook::similar_groups_by_hash(hashes, stub_hashes);
-  written &=
-      write_text(to.out / "similarity.csv", gradebook::similarity_csv(groups, book, shown, to.bom));
+    stubs[ex] = read_text(fs::path(LINATTN_SOURCE_DIR) / "exercises" / ex / (ex + ".cpp"));
+  const auto pairs = gradebook::similar_pairs(sources, stubs);
+  written &= write_text(to.out / "similarity.csv", gradebook::similarity_csv(pairs, book, to.bom));
   files.push_back("similarity.csv");
 
   // The pages: each submission's report beside its JSON, and the class report that links them
@@ -157,8 +154,8 @@ bool write_class_outputs(const ClassOutputs& to,
   for (const auto& [name, j] : reports)
     written &= write_text(reports_dir / (name + ".html"), student_report_html(j));
   const std::string title = lms_columns("", assignment).moodle;  // its title, else its name
-  written &=
-      write_text(to.out / "class-report.html", class_report_html(summarize_class(book), title));
+  written &= write_text(to.out / "class-report.html",
+                        class_report_html(summarize_class(book, pairs), title));
   files.push_back("class-report.html");
 
   // The summary: what needs a person's eyes.
@@ -192,9 +189,9 @@ bool write_class_outputs(const ClassOutputs& to,
   }
   for (const auto& w : assignment.warnings)
     std::cerr << "grade-all: warning: the assignment: " << w << "\n";
-  for (const auto& g : groups)
-    std::cerr << "grade-all: identical " << g.exercise
-              << ".cpp (comments and spacing aside): " << list(g.members) << "\n";
+  for (const auto& p : pairs)
+    std::cerr << "grade-all: alike " << p.exercise << ".cpp (" << std::lround(100 * p.pair.share)
+              << "% of the tokens match): " << list({p.pair.a, p.pair.b}) << "\n";
   std::cerr << "grade-all: wrote " << list(files) << " in " << to.out.string() << " and "
             << reports.size() << " reports in " << (to.out / "reports").string() << "\n";
   return written;

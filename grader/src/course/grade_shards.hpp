@@ -3,8 +3,9 @@
 // joins the parts' reports into one gradebook and one set of exports, the same files an
 // unsharded run writes (the reports' times aside). Both go through write_class_outputs, which
 // makes every file from the reports alone: each report carries what the gradebook needs of its
-// submission's folder (report["class"]: how recent it is, each exercise's file and the hash
-// of its normalized text for the similarity report; report["canvas_late"]).
+// submission's folder (report["class"]: how recent it is, each exercise's file with the digest
+// and fingerprint of its token stream for the similarity report, gradebook::class_source_json;
+// report["canvas_late"]).
 #pragma once
 
 #include "../engine/assignment.hpp"

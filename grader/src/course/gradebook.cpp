@@ -1,8 +1,6 @@
 // The gradebook, the LMS exports and the similarity report: see gradebook.hpp.
 #include "gradebook.hpp"
 
-#include "../util/sha256.hpp"
-
 #include <fnmatch.h>
 
 #include <algorithm>
@@ -42,12 +40,6 @@ std::string line_of(const std::vector<std::string>& fields) {
   std::string line;
   for (std::size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csv_field(fields[i]);
   return line + "\n";
-}
-
-std::string sha256_hex(const std::string& text) {
-  Sha256 h;
-  h.add(text);
-  return h.hex();
 }
 
 std::string join_names(const std::vector<std::string>& v) {
@@ -580,84 +572,61 @@ std::string scores_csv(const Book& book, bool bom, bool missing_as_zero) {
 
 // --- similarity -------------------------------------------------------------------------
 
-std::string normalized_source(const std::string& t) {
-  std::string out;
-  for (std::size_t i = 0; i < t.size();) {
-    const char c = t[i];
-    if (c == '/' && i + 1 < t.size() && t[i + 1] == '/') {
-      while (i < t.size() && t[i] != '\n') ++i;
-    } else if (c == '/' && i + 1 < t.size() && t[i + 1] == '*') {
-      const auto end = t.find("*/", i + 2);
-      i = end == std::string::npos ? t.size() : end + 2;
-    } else if (c == '"' || c == '\'') {
-      // A literal, kept as written (raw strings are rare here and come out merely stricter).
-      out += c;
-      for (++i; i < t.size() && t[i] != c && t[i] != '\n'; ++i) {
-        out += t[i];
-        if (t[i] == '\\' && i + 1 < t.size()) out += t[++i];
-      }
-      if (i < t.size()) out += t[i++];
-    } else if (std::isspace(static_cast<unsigned char>(c))) {
-      ++i;
-    } else {
-      out += c;
-      ++i;
+nlohmann::json class_source_json(const std::string& shown, const std::string& text) {
+  const similarity::Fingerprint print = similarity::fingerprint(text);
+  return {{"file", shown},
+          {"hash", similarity::digest(text)},
+          {"tokens", print.tokens},
+          {"kgrams", print.kgrams}};
+}
+
+ClassSource class_source(const nlohmann::json& facts) {
+  ClassSource s;
+  s.file = facts.value("file", "");
+  s.hash = facts.value("hash", "");
+  s.print.tokens = facts.value("tokens", std::size_t{0});
+  s.print.kgrams = facts.value("kgrams", std::vector<std::uint32_t>{});
+  return s;
+}
+
+std::vector<SimilarPair> similar_pairs(
+    const std::map<std::string, std::map<std::string, ClassSource>>& sources,
+    const std::map<std::string, std::string>& stubs) {
+  std::vector<SimilarPair> out;
+  for (const auto& [exercise, of] : sources) {
+    std::map<std::string, similarity::Fingerprint> prints;
+    for (const auto& [submission, source] : of) prints[submission] = source.print;
+    const auto stub = stubs.find(exercise);
+    const similarity::Fingerprint stub_print =
+        similarity::fingerprint(stub == stubs.end() ? "" : stub->second);
+    for (const auto& pair : similarity::similar_pairs(prints, stub_print)) {
+      SimilarPair p{exercise, pair, of.at(pair.a), of.at(pair.b)};
+      p.a.print = p.b.print = {};
+      out.push_back(std::move(p));
     }
   }
   return out;
 }
 
-std::string normalized_hash(const std::string& text) { return sha256_hex(normalized_source(text)); }
-
-std::vector<SimilarGroup> similar_groups_by_hash(
-    const std::map<std::string, std::map<std::string, std::string>>& hashes,
-    const std::map<std::string, std::string>& stub_hashes) {
-  std::vector<SimilarGroup> groups;
-  for (const auto& [exercise, of] : hashes) {
-    std::string stub_hash;
-    if (const auto s = stub_hashes.find(exercise); s != stub_hashes.end()) stub_hash = s->second;
-    std::map<std::string, std::vector<std::string>> by_hash;
-    for (const auto& [submission, h] : of)
-      if (h != stub_hash) by_hash[h].push_back(submission);
-    for (auto& [h, members] : by_hash)
-      if (members.size() > 1) {
-        std::sort(members.begin(), members.end());
-        groups.push_back({exercise, h.substr(0, 16), members});
-      }
-  }
-  return groups;
-}
-
-std::vector<SimilarGroup> similar_groups(
-    const std::map<std::string, std::map<std::string, std::string>>& sources,
-    const std::map<std::string, std::string>& stubs) {
-  std::map<std::string, std::map<std::string, std::string>> hashes;
-  for (const auto& [exercise, files] : sources)
-    for (const auto& [submission, text] : files)
-      hashes[exercise][submission] = normalized_hash(text);
-  std::map<std::string, std::string> stub_hashes;
-  for (const auto& [exercise, text] : stubs) stub_hashes[exercise] = normalized_hash(text);
-  return similar_groups_by_hash(hashes, stub_hashes);
-}
-
-std::string similarity_csv(const std::vector<SimilarGroup>& groups, const Book& book,
-                           const std::map<std::string, std::map<std::string, std::string>>& files,
-                           bool bom) {
-  std::string out = (bom ? kBom : "") + line_of({"exercise", "group", "hash", "submission",
-                                                 "student_id", "name", "file"});
+std::string similarity_csv(const std::vector<SimilarPair>& pairs, const Book& book, bool bom) {
+  std::string out =
+      (bom ? kBom : "") + line_of({"exercise", "group", "hash", "submission", "student_id", "name",
+                                   "file", "share", "tokens", "matched"});
   int n = 0;
-  for (const auto& g : groups) {
+  for (const auto& p : pairs) {
     ++n;
-    for (const auto& m : g.members) {
+    auto row = [&](const std::string& submission, const ClassSource& source, std::size_t tokens,
+                   std::size_t matched) {
       const Student* who = nullptr;
-      for (const auto& row : book.rows)
-        if (row.submission == m) who = row.student;
-      std::string file;
-      if (const auto e = files.find(g.exercise); e != files.end())
-        if (const auto f = e->second.find(m); f != e->second.end()) file = f->second;
-      out += line_of({g.exercise, std::to_string(n), g.hash, m, who ? who->id : "",
-                      who ? who->name : "", file});
-    }
+      for (const auto& r : book.rows)
+        if (r.submission == submission) who = r.student;
+      out += line_of({p.exercise, std::to_string(n), source.hash.substr(0, 16), submission,
+                      who ? who->id : "", who ? who->name : "", source.file,
+                      number(std::round(p.pair.share * 100) / 100), std::to_string(tokens),
+                      std::to_string(matched)});
+    };
+    row(p.pair.a, p.a, p.pair.counted_a, p.pair.matched_a);
+    row(p.pair.b, p.b, p.pair.counted_b, p.pair.matched_b);
   }
   return out;
 }

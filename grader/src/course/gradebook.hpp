@@ -50,6 +50,7 @@
 #pragma once
 
 #include "../report/late_policy.hpp"
+#include "similarity.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -187,31 +188,30 @@ std::string moodle_csv(const Book& book, const std::string& column, bool bom,
                        bool missing_as_zero = false);
 std::string scores_csv(const Book& book, bool bom, bool missing_as_zero = false);
 
-// --- similarity -------------------------------------------------------------------------
-// A source with its comments and all whitespace removed (string and character literals kept
-// as written), so that reformatting or recommenting a file does not change it.
-std::string normalized_source(const std::string& text);
-
-struct SimilarGroup {
-  std::string exercise;
-  std::string hash;                  // SHA-256 of the normalized source, first 16 hex digits
-  std::vector<std::string> members;  // submission folders, sorted
+// --- similarity (similarity.hpp) -------------------------------------------------------
+// What a report carries of one exercise's file for the similarity report (its "class" facts,
+// grade_shards.hpp): the path shown, the digest of its token stream, its fingerprint.
+struct ClassSource {
+  std::string file, hash;
+  similarity::Fingerprint print;
 };
-// sources: exercise -> (submission -> text). A file equal (normalized) to the exercise's
-// stub in `stubs` is left out (every untouched stub would otherwise match every other).
-std::vector<SimilarGroup> similar_groups(
-    const std::map<std::string, std::map<std::string, std::string>>& sources,
+nlohmann::json class_source_json(const std::string& shown, const std::string& text);
+ClassSource class_source(const nlohmann::json& facts);  // a report written before: no fingerprint
+
+struct SimilarPair {
+  std::string exercise;
+  similarity::Pair pair;
+  ClassSource a, b;  // the two files (fingerprints dropped)
+};
+// Per exercise, the pairs of files at least similarity::kReportShare alike, against the
+// exercise's stub: sources is exercise -> (submission -> its file), stubs exercise -> the stub.
+std::vector<SimilarPair> similar_pairs(
+    const std::map<std::string, std::map<std::string, ClassSource>>& sources,
     const std::map<std::string, std::string>& stubs);
-// The same from each source's hash (sha256 hex of its normalized text), as the reports carry
-// them (merge-grades has the reports only): exercise -> (submission -> hash).
-std::vector<SimilarGroup> similar_groups_by_hash(
-    const std::map<std::string, std::map<std::string, std::string>>& hashes,
-    const std::map<std::string, std::string>& stub_hashes);
-std::string normalized_hash(const std::string& text);  // sha256 hex of normalized_source(text)
-// similarity.csv: exercise,group,hash,submission,student_id,name,file — one row per member.
-std::string similarity_csv(const std::vector<SimilarGroup>& groups, const Book& book,
-                           const std::map<std::string, std::map<std::string, std::string>>& files,
-                           bool bom);
+// similarity.csv: exercise,group,hash,submission,student_id,name,file,share,tokens,matched: two
+// rows per pair (its group), one per file: the pair's share of matching tokens, the file's
+// tokens (the stub's not counted) and how many of them match.
+std::string similarity_csv(const std::vector<SimilarPair>& pairs, const Book& book, bool bom);
 
 // Reports (<name>.json) in `reports_dir` whose submission is gone: removed, names returned.
 std::vector<std::string> remove_stale_reports(const std::filesystem::path& reports_dir,
