@@ -402,6 +402,10 @@ TEST_CASE("gradebook: an exercise the grader could not grade (grader_fault) writ
 
   CHECK(gb::parse_csv(gb::canvas_csv(book, "x", false))[1].back() == "");
   CHECK(gb::parse_csv(gb::moodle_csv(book, "x", false))[1].back() == "");
+  // Asking for 0 where there is no submission changes nothing here: ada handed hers in.
+  CHECK(gb::parse_csv(gb::canvas_csv(book, "x", false, true))[1].back() == "");
+  CHECK(lines(gb::scores_csv(book, false, true)) ==
+        std::vector<std::string>{"id,score", "1001,", "1002,45"});
   CHECK(lines(gb::scores_csv(book, false)) ==
         std::vector<std::string>{"id,score", "1001,", "1002,45"});
 }
