@@ -5,6 +5,7 @@
 
 #include "src/course/class_report.hpp"
 #include "src/course/class_summary.hpp"
+#include "src/course/report_stem.hpp"
 #include "src/report/html_text.hpp"
 #include "src/report/report_html.hpp"
 
@@ -180,8 +181,8 @@ TEST_CASE("class report: hostile folder names, roster cells and messages stay te
       gb::parse_roster("folder,id,name\n\"" + std::string("q\"\" onmouseover=\"\"alert(2)") +
                        "\",9,\"" + img + "\"\n");
   std::map<std::string, json> reports;
-  reports[script] = report(script, flops({kPass, fail(img), kPass}));
-  reports[quote] = report(quote, flops({kPass, kPass, kPass}));
+  reports[script] = report(script, flops({kPass, kPass, kPass}));
+  reports[quote] = report(quote, flops({kPass, fail(img), {"crashed", ""}}));
   reports["../../etc"] = report("../../etc", flops({kPass, kPass, kPass}));
   gb::Book book = gb::join(roster, reports, {"flops"});
   const std::string page = class_report_html(summarize_class(book), "<b>title</b>");
@@ -192,11 +193,68 @@ TEST_CASE("class report: hostile folder names, roster cells and messages stay te
   CHECK(has(page, "&lt;script&gt;alert(1)&lt;/script&gt;"));
   CHECK(has(page, "&lt;img src=x onerror=alert(3)&gt;"));  // the roster's name, and the mistake
   CHECK(occurrences(page, "&lt;img src=x onerror=alert(3)&gt;") == 2);
+  CHECK(has(page, "q&quot; onmouseover=&quot;alert(2)</a>: flops/c crashed"));  // who crashed
   // Links stay inside reports/: every byte that could end the attribute, leave the folder or
-  // start a query is percent-encoded.
-  CHECK(has(page, "href=\"reports/%3Cscript%3Ealert%281%29%3C%2Fscript%3E.html\""));
+  // start a query is percent-encoded; a name no file can carry (a '/', a leading '.') links to
+  // its shortened report file (report_stem.hpp), which is what grade-all writes.
+  for (const std::string name : {script, std::string("../../etc")}) {
+    CHECK(grader::report_stem(name) != name);
+    CHECK(has(page, "href=\"reports/" + html::url_segment(grader::report_stem(name)) + ".html\""));
+  }
   CHECK(has(page, "href=\"reports/q%22%20onmouseover%3D%22alert%282%29.html\""));
-  CHECK(has(page, "href=\"reports/..%2F..%2Fetc.html\""));
+  CHECK(!has(page, "%2F"));
+}
+
+TEST_CASE("class report: who crashed, ran out of time or memory, by name and check") {
+  const auto roster = gb::parse_roster("folder,id,name\nada,1,Ada\nbob,2,Bob\ncy,3,Cy\n");
+  std::map<std::string, json> reports;
+  reports["ada"] = report("ada", flops({kPass, {"crashed", "SIGSEGV"}, {"timeout", ""}}));
+  reports["bob"] = report("bob", flops({{"over_memory", ""}, kPass, fail("M1")}));
+  reports["cy"] = report("cy", flops({kPass, kPass, kPass}));
+  const ClassSummary s = summarize_class(gb::join(roster, reports, {"flops"}));
+  REQUIRE(s.stopped.size() == 2);
+  CHECK(s.stopped[0].submission == "ada");
+  CHECK(s.stopped[0].text == "flops/b crashed, flops/c timeout");
+  CHECK(s.stopped[1].submission == "bob");
+  CHECK(s.stopped[1].text == "flops/a over_memory");
+  const std::string page = class_report_html(s, "Week 1");
+  CHECK(has(page, "<section id=\"stopped\">"));
+  CHECK(has(page,
+            "<li><a class=\"report\" href=\"reports/ada.html\">ada</a>: flops/b crashed, flops/c "
+            "timeout</li>"));
+  CHECK(has(page, ">bob</a>: flops/a over_memory</li>"));
+}
+
+TEST_CASE(
+    "class report: Canvas's Test Student and a folder the roster does not name are not counted") {
+  // The instructor tried Student View (the Test Student handed in a stub) and left their own
+  // solution in the class folder: neither is a student of the class the histograms describe.
+  const auto roster = gb::parse_roster(
+      "Student,ID,SIS User ID,SIS Login ID,Section,Part 1 (12345)\n"
+      "\"Lovelace, Ada\",1001,S-17,ada,S1,\n"
+      "\"Student, Test\",1999,,,S1,\n"
+      "\"Turing, Alan\",1002,S-18,alan,S1,\n");
+  std::map<std::string, json> reports;
+  reports["lovelaceada_1001"] = report("lovelaceada_1001", flops({kPass, fail("M1"), kPass}));
+  reports["studenttest_1999"] =
+      report("studenttest_1999", flops({{"crashed", ""}, fail("M9"), fail("M9")}));
+  reports["instructor"] = report("instructor", flops({kPass, kPass, kPass}));
+  const ClassSummary s = summarize_class(gb::join(roster, reports, {"flops"}));
+  CHECK(s.counted == 1);  // Ada alone
+  CHECK(s.total.counts == std::vector<int>{0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0});
+  REQUIRE(s.checks.size() == 3);
+  CHECK(s.checks[0].graded == 1);
+  REQUIRE(s.mistakes.size() == 1);
+  CHECK(s.mistakes[0].mistake == "M1");
+  CHECK(s.stopped.empty());
+  CHECK(s.no_submission == std::vector<std::string>{"S-18 Turing, Alan"});
+  // Every row still has its line, marked as not counted.
+  REQUIRE(s.students.size() == 4);
+  int counted = 0;
+  for (const auto& line : s.students) counted += line.counted;
+  CHECK(counted == 1);
+  // Without a roster, every folder counts (there is no class to tell the instructor's from).
+  CHECK(summarize_class(gb::join({}, reports, {"flops"})).counted == 3);
 }
 
 TEST_CASE("html text: escaping and link segments") {

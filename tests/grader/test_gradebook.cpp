@@ -270,7 +270,8 @@ TEST_CASE("exports: Canvas's and Moodle's import columns, one row per roster stu
                                               "Section", "Linear attention"});
   CHECK(canvas[1] == std::vector<std::string>{"Lovelace, Ada", "", "1001", "", "", "45"});
   CHECK(canvas[2][0] == "Zoë Ünal-Åström");
-  CHECK(canvas[5] == std::vector<std::string>{"Nora Nobody", "", "1005", "", "", "0"});
+  // No submission: an empty cell, so that an import keeps what the LMS has (issue 32).
+  CHECK(canvas[5] == std::vector<std::string>{"Nora Nobody", "", "1005", "", "", ""});
   for (const auto& row : canvas) CHECK(row.size() == canvas[0].size());
 
   const auto moodle = gb::parse_csv(gb::moodle_csv(book, "Linear attention", false));
@@ -282,7 +283,87 @@ TEST_CASE("exports: Canvas's and Moodle's import columns, one row per roster stu
 
   const auto scores = lines(gb::scores_csv(book, false));
   CHECK(scores == std::vector<std::string>{"id,score", "1001,45", "1002,22.5", "1003,10", "1004,35",
-                                           "1005,0"});
+                                           "1005,"});
+}
+
+TEST_CASE("exports: no submission is an empty cell, 0 only when the course asks for it") {
+  // An import of 0 would overwrite a grade entered by hand (issue 32). A graded student keeps
+  // the score, a grader_fault stays empty either way, a missing file inside a submission is a
+  // real 0 (the student handed something in).
+  std::vector<gb::Student> roster;
+  const gb::Book book = sample_class(roster);
+  for (const bool zero : {false, true}) {
+    CAPTURE(zero);
+    const std::string none = zero ? "0" : "";
+    const auto canvas = gb::parse_csv(gb::canvas_csv(book, "x", false, zero));
+    REQUIRE(canvas.size() == 6);
+    CHECK(canvas[1].back() == "45");
+    CHECK(canvas[4].back() == "35");  // max: a missing file, graded
+    CHECK(canvas[5].back() == none);  // nobody: no folder
+    const auto moodle = gb::parse_csv(gb::moodle_csv(book, "x", false, zero));
+    CHECK(moodle[5].back() == none);
+    CHECK(lines(gb::scores_csv(book, false, zero)).back() == "1005," + none);
+  }
+  // The gradebook itself keeps its zeros and says why.
+  const auto table = gb::parse_csv(gb::gradebook_csv(book, false));
+  CHECK(table[5][6] == "0");
+  CHECK(table[5].back() == "no submission");
+}
+
+TEST_CASE("exports: Canvas's Test Student is left out, and its gradebook row says so") {
+  const auto roster = gb::parse_roster(
+      "Student,ID,SIS User ID,SIS Login ID,Section,Part 1 (12345)\n"
+      "    Points Possible,,,,,100.00\n"
+      "\"Lovelace, Ada\",1001,S-17,ada,Section 1,\n"
+      "\"Student, Test\",1999,,,Section 1,\n");
+  REQUIRE(roster.size() == 2);
+  CHECK_FALSE(roster[0].test_student);
+  CHECK(roster[1].test_student);
+  CHECK(gb::is_test_student("Test Student"));
+  CHECK_FALSE(gb::is_test_student("Tess Student"));
+  // With a submission (an instructor trying Student View) and without one.
+  for (const bool handed_in : {false, true}) {
+    CAPTURE(handed_in);
+    std::map<std::string, json> reports = {
+        {"lovelaceada_1001", report({exercise("flops", 10, 10)})}};
+    if (handed_in) reports["studenttest_1999"] = report({exercise("flops", 3, 10)});
+    const gb::Book book = gb::join(roster, reports, {"flops"});
+    CHECK(book.no_submission.empty());  // not "in the roster, no submission"
+    for (const bool zero : {false, true}) {
+      const auto canvas = gb::parse_csv(gb::canvas_csv(book, "Part 1", false, zero));
+      REQUIRE(canvas.size() == 2);
+      CHECK(canvas[1][0] == "Lovelace, Ada");
+      CHECK(gb::parse_csv(gb::moodle_csv(book, "x", false, zero)).size() == 2);
+      CHECK(lines(gb::scores_csv(book, false, zero)) ==
+            std::vector<std::string>{"id,score", "S-17,10"});
+    }
+    const auto table = gb::parse_csv(gb::gradebook_csv(book, false));
+    REQUIRE(table.size() == 3);
+    CHECK(table[2][2] == "Student, Test");
+    CHECK(table[2].back().find("Canvas's Test Student: not exported, not counted") == 0);
+  }
+}
+
+TEST_CASE("exports: the Canvas column is the roster's own header for the assignment") {
+  // Canvas's export names an assignment's column "Title (id)"; importing under that name fills
+  // the assignment, any other name makes a new one.
+  const auto roster = gb::parse_roster(
+      "Student,ID,SIS User ID,SIS Login ID,Section,Warm-up (12001),Part 1 (12345),"
+      "Current Score\n"
+      "\"Lovelace, Ada\",1001,S-17,ada,Section 1,,,\n");
+  const gb::Book book =
+      gb::join(roster, {{"lovelaceada_1001", report({exercise("flops", 10, 10)})}}, {"flops"});
+  CHECK(gb::canvas_column(book, {"default", "Part 1"}) == "Part 1 (12345)");
+  CHECK(gb::canvas_column(book, {"part 1"}) == "Part 1 (12345)");              // any ASCII case
+  CHECK(gb::canvas_column(book, {"Part 1 (12345)"}) == "Part 1 (12345)");      // named in full
+  CHECK(gb::canvas_column(book, {"Part 2", "Linear attention"}) == "Part 2");  // none: the default
+  CHECK(gb::canvas_column(book, {"Part"}) == "Part");  // a prefix is no match
+  const auto canvas =
+      gb::parse_csv(gb::canvas_csv(book, gb::canvas_column(book, {"default", "Part 1"}), false));
+  CHECK(canvas[0].back() == "Part 1 (12345)");
+  // A roster of its own (no such column): the default, as before.
+  std::vector<gb::Student> plain;
+  CHECK(gb::canvas_column(sample_class(plain), {"default", "Part 1"}) == "default");
 }
 
 TEST_CASE("gradebook: an exercise the grader could not grade (grader_fault) writes no score") {
@@ -321,6 +402,10 @@ TEST_CASE("gradebook: an exercise the grader could not grade (grader_fault) writ
 
   CHECK(gb::parse_csv(gb::canvas_csv(book, "x", false))[1].back() == "");
   CHECK(gb::parse_csv(gb::moodle_csv(book, "x", false))[1].back() == "");
+  // Asking for 0 where there is no submission changes nothing here: ada handed hers in.
+  CHECK(gb::parse_csv(gb::canvas_csv(book, "x", false, true))[1].back() == "");
+  CHECK(lines(gb::scores_csv(book, false, true)) ==
+        std::vector<std::string>{"id,score", "1001,", "1002,45"});
   CHECK(lines(gb::scores_csv(book, false)) ==
         std::vector<std::string>{"id,score", "1001,", "1002,45"});
 }
@@ -352,35 +437,127 @@ TEST_CASE("reports of removed submissions are removed, the others kept") {
   CHECK(fs::exists(d.path / "reports/notes.txt"));
 }
 
-TEST_CASE(
-    "similarity: identical but reformatted sources group, different ones and the stub do not") {
-  const std::string a =
-      "// mine\nint f(int x) {\n  return x + 1;  // add\n}\nconst char* s = \"a  b\";\n";
-  const std::string b =
-      "/* header\n comment */ int f(int x)\n{\n\treturn x+1;\n}\nconst char* s = \"a  b\";";
-  const std::string c = "int f(int x) { return x + 2; }\nconst char* s = \"a  b\";\n";
-  const std::string lit =
-      "int f(int x) { return x + 1; }\nconst char* s = \"a b\";\n";  // a literal differs
-  const std::string stub = "int f(int x) { throw 0; }\n";
-  CHECK(gb::normalized_source(a) == gb::normalized_source(b));
-  CHECK(gb::normalized_source(a) != gb::normalized_source(lit));
-  const std::map<std::string, std::map<std::string, std::string>> sources = {
-      {"causal",
-       {{"ann", a}, {"ben", b}, {"cat", c}, {"dan", lit}, {"eve", stub}, {"fay", stub + "\n"}}}};
-  const auto groups = gb::similar_groups(sources, {{"causal", stub}});
-  REQUIRE(groups.size() == 1);
-  CHECK(groups[0].exercise == "causal");
-  CHECK(groups[0].members == std::vector<std::string>{"ann", "ben"});
-  std::vector<gb::Student> roster;
-  const gb::Book book = gb::join({}, {}, {"causal"});
-  const auto rows =
-      gb::parse_csv(gb::similarity_csv(groups, book, {{"causal", {{"ann", "causal.cpp"}}}}, false));
-  REQUIRE(rows.size() == 3);
+namespace {
+
+// A submission's file as a student might write it, and the stub it started from.
+const std::string kStub =
+    "#include \"causal.hpp\"\n"
+    "namespace linattn {\n"
+    "Matrix causal(const Matrix& Q, const Matrix& K) {\n"
+    "  throw NotImplemented(\"causal\");\n"
+    "}\n"
+    "}  // namespace linattn\n";
+const std::string kMine =
+    "#include \"causal.hpp\"\n"
+    "namespace linattn {\n"
+    "// Running sums, one token at a time.\n"
+    "Matrix causal(const Matrix& Q, const Matrix& K) {\n"
+    "  Matrix out(Q.rows(), K.cols());\n"
+    "  Vector state = Vector::Zero(K.cols());\n"
+    "  for (Eigen::Index t = 0; t < Q.rows(); ++t) {\n"
+    "    state += K.row(t).transpose();\n"
+    "    const double norm = Q.row(t).dot(state) + 1e-6;\n"
+    "    out.row(t) = state.transpose() / norm;\n"
+    "  }\n"
+    "  return out;\n"
+    "}\n"
+    "}  // namespace linattn\n";
+
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
+    text.replace(at, from.size(), to);
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("similarity: comments, spacing, line ends, a byte-order mark and names do not count") {
+  namespace sim = grader::similarity;
+  CHECK(sim::tokens("\xEF\xBB\xBFint  x = a+1; // c\r\n/* d */ return \"a  b\";") ==
+        std::vector<std::string>{"int", "ID", "=", "ID", "+", "1", ";", "return", "\"a  b\"", ";"});
+  CHECK(sim::tokens("a <<= b->c; x = 1.5e-3f; s = u8\"x y\"; r = R\"(a \" b)\";") ==
+        std::vector<std::string>{"ID", "<<=", "ID", "->", "ID", ";", "ID", "=", "1.5e-3f", ";",
+                                 "ID", "=", "u8\"x y\"", ";", "ID", "=", "R\"(a \" b)\"", ";"});
+  // Issue 32: a byte-order mark alone, or CRLF line ends, hid an identical file; so did
+  // renamed variables.
+  const std::string bom_crlf = "\xEF\xBB\xBF" + replace_all(kMine, "\n", "\r\n");
+  const std::string renamed = replace_all(
+      replace_all(replace_all(kMine, "state", "acc"), "norm", "denominator"), "out", "result");
+  const std::string recommented = replace_all(
+      replace_all(kMine, "// Running sums, one token at a time.\n", "/* mine */"), "  ", "\t");
+  for (const auto& copy : {bom_crlf, renamed, recommented}) {
+    CHECK(sim::digest(copy) == sim::digest(kMine));
+    CHECK(sim::fingerprint(copy).kgrams == sim::fingerprint(kMine).kgrams);
+  }
+  // A changed constant or operator is a change.
+  CHECK(sim::digest(replace_all(kMine, "1e-6", "1e-9")) != sim::digest(kMine));
+}
+
+TEST_CASE("similarity: the pairs alike beyond the stub, with their share of matching tokens") {
+  namespace sim = grader::similarity;
+  const std::string renamed = replace_all(replace_all(kMine, "state", "s"), "Q", "queries");
+  // One statement added: most of the file still matches, not all of it.
+  const std::string edited =
+      replace_all(kMine, "  return out;\n", "  if (out.rows() > 100000) throw 1;\n  return out;\n");
+  // An honest other way to write it.
+  const std::string other =
+      "#include \"causal.hpp\"\n"
+      "namespace linattn {\n"
+      "Matrix causal(const Matrix& Q, const Matrix& K) {\n"
+      "  Matrix kernel = (Q * K.transpose()).triangularView<Eigen::Lower>();\n"
+      "  Vector denominators = kernel.rowwise().sum().array() + 1e-6;\n"
+      "  return (kernel * K).array().colwise() / denominators.array();\n"
+      "}\n"
+      "}  // namespace linattn\n";
+  std::map<std::string, std::map<std::string, gb::ClassSource>> sources;
+  for (const auto& [name, text] : std::map<std::string, std::string>{{"ann", kMine},
+                                                                     {"ben", renamed},
+                                                                     {"cat", edited},
+                                                                     {"dan", other},
+                                                                     {"eve", kStub},
+                                                                     {"fay", kStub + "\n"}})
+    sources["causal"][name] = gb::class_source(gb::class_source_json(name + "/causal.cpp", text));
+  const auto pairs = gb::similar_pairs(sources, {{"causal", kStub}});
+  REQUIRE(pairs.size() == 3);  // ann-ben, then ann-cat and ben-cat; never dan, eve or fay
+  CHECK(pairs[0].pair.a == "ann");
+  CHECK(pairs[0].pair.b == "ben");
+  CHECK(pairs[0].pair.share == 1.0);
+  CHECK(pairs[0].pair.matched_a == pairs[0].pair.counted_a);
+  CHECK(pairs[0].pair.counted_a > 40);  // the loop's tokens; the stub's are not counted
+  for (std::size_t i : {1, 2}) {
+    CAPTURE(i);
+    CHECK(pairs[i].exercise == "causal");
+    CHECK(pairs[i].pair.b == "cat");
+    CHECK(pairs[i].pair.share < 1.0);
+    CHECK(pairs[i].pair.share > 0.75);
+    CHECK(pairs[i].pair.matched_b < pairs[i].pair.counted_b);  // cat's added line is not
+  }
+  // The stub alone matches nothing: untouched stubs are not alike.
+  const auto stubs_only = gb::similar_pairs(
+      {{"causal", {{"eve", sources["causal"]["eve"]}, {"fay", sources["causal"]["fay"]}}}},
+      {{"causal", kStub}});
+  CHECK(stubs_only.empty());
+
+  const gb::Book book = gb::join(gb::parse_roster("folder,id,name\nann,1,Ann\n"),
+                                 {{"ann", report({exercise("causal", 35, 35)})}}, {"causal"});
+  const auto rows = gb::parse_csv(gb::similarity_csv(pairs, book, false));
+  REQUIRE(rows.size() == 7);
   CHECK(rows[0] == std::vector<std::string>{"exercise", "group", "hash", "submission", "student_id",
-                                            "name", "file"});
+                                            "name", "file", "share", "tokens", "matched"});
+  CHECK(rows[1][0] == "causal");
+  CHECK(rows[1][1] == "1");
+  CHECK(rows[1][2] == gb::class_source_json("", kMine)["hash"].get<std::string>().substr(0, 16));
+  CHECK(rows[1][2] == rows[2][2]);  // the same stream
   CHECK(rows[1][3] == "ann");
-  CHECK(rows[1][6] == "causal.cpp");
+  CHECK(rows[1][4] == "1");
+  CHECK(rows[1][5] == "Ann");
+  CHECK(rows[1][6] == "ann/causal.cpp");
+  CHECK(rows[1][7] == "1");
   CHECK(rows[2][3] == "ben");
+  CHECK(rows[3][1] == "2");
+  CHECK(std::stod(rows[3][7]) < 1);
+  // A report written before fingerprints: compared with nothing, and no error.
+  CHECK(gb::class_source(json{{"file", "x.cpp"}, {"hash", "ab"}}).print.kgrams.empty());
 }
 
 TEST_CASE("csv injection: a cell that starts like a formula is written as text, in every export") {
@@ -403,10 +580,10 @@ TEST_CASE("csv injection: a cell that starts like a formula is written as text, 
       CAPTURE(cell);
       CHECK((cell.empty() || std::string("=+-@\t\r").find(cell[0]) == std::string::npos));
     }
-  const std::vector<gb::SimilarGroup> groups = {{"flops", "abc", {"=1+2", "@bob"}}};
-  const auto sim = gb::parse_csv(gb::similarity_csv(
-      groups, book, {{"flops", {{"=1+2", "=HYPERLINK(\"x\").cpp"}, {"@bob", "-flops.cpp"}}}},
-      false));
+  gb::SimilarPair pair{"flops", {"=1+2", "@bob", 1.0, 20, 20, 20, 20}, {}, {}};
+  pair.a.file = "=HYPERLINK(\"x\").cpp";
+  pair.b.file = "-flops.cpp";
+  const auto sim = gb::parse_csv(gb::similarity_csv({pair}, book, false));
   REQUIRE(sim.size() == 3);
   CHECK(sim[1][3] == "'=1+2");
   CHECK(sim[1][6] == "'=HYPERLINK(\"x\").cpp");
@@ -418,7 +595,7 @@ TEST_CASE(
     "text") {
   // Red-team: only the very first character was looked at, and ';' (the separator of Excel in
   // many European locales) was not quoted, so "x;=1+2" became two cells, the second a formula.
-  for (const std::string cell : {"  =1+2", "\n=1+2", " \t@SUM(A1)",
+  for (const std::string cell : {"  =1+2", "\n=1+2",
                                  "\xEF\xBC\x9D"
                                  "1+2",
                                  " \xEF\xBC\x8B"
@@ -428,8 +605,10 @@ TEST_CASE(
     REQUIRE(rows.size() == 1);
     CHECK(rows[0][0] == "'" + cell);
   }
-  CHECK(gb::csv_field("x;=1+2") == "\"x;=1+2\"");
-  CHECK(gb::csv_field("x; @A1") == "\"x; @A1\"");
+  // After a tab, as a Tab-delimited import splits it, the second part gets its own apostrophe.
+  CHECK(gb::parse_csv(gb::csv_field(" \t@SUM(A1)") + "\n")[0][0] == "' \t'@SUM(A1)");
+  CHECK(gb::csv_field("x;=1+2") == "\"x;'=1+2\"");
+  CHECK(gb::csv_field("x; @A1") == "\"x;' @A1\"");
   CHECK(gb::csv_field("missing: flops; does not build: causal") ==
         "missing: flops; does not build: causal");
   CHECK(gb::csv_field("a = b") == "a = b");  // '=' inside a cell is no formula
@@ -440,7 +619,39 @@ TEST_CASE(
   r["intake"] = {"=HYPERLINK(\"http://x\").cpp (Canvas submission 900) is graded"};
   const gb::Book book = gb::join({}, {{"kim", r}}, {"flops"});
   const std::string csv = gb::gradebook_csv(book, false);
-  CHECK(csv.find("\"not in the roster; =HYPERLINK") != std::string::npos);
+  CHECK(csv.find("\"not in the roster;' =HYPERLINK") != std::string::npos);
+}
+
+TEST_CASE("csv injection: a tab inside a cell starts no formula in a Tab-delimited import") {
+  // Red-team (issue 32): a folder "x<Tab>=HYPERLINK(..)" opened as Tab-separated values is two
+  // cells, the second a formula; quoting alone helps only an importer that honours quotes.
+  for (const std::string cell : {"x\t=1+2", "ada\t@SUM(A1)", "a\t \t-1",
+                                 "x\t\xEF\xBC\x9D"
+                                 "1"}) {
+    CAPTURE(cell);
+    const std::string field = gb::csv_field(cell);
+    // Split as a Tab-delimited import would (quotes aside): no part starts like a formula.
+    std::string unquoted = field;
+    if (!unquoted.empty() && unquoted.front() == '"') unquoted = unquoted.substr(1);
+    for (std::size_t from = 0;;) {
+      const auto tab = unquoted.find('\t', from);
+      const std::string part = unquoted.substr(from, tab == std::string::npos ? tab : tab - from);
+      CAPTURE(part);
+      const auto first = part.find_first_not_of(" \t");
+      CHECK((first == std::string::npos ||
+             std::string("=+-@\xEF").find(part[first]) == std::string::npos));
+      if (tab == std::string::npos) break;
+      from = tab + 1;
+    }
+    CHECK(field.front() == '"');  // one cell for a CSV reader
+  }
+  CHECK(gb::csv_field("x\t=1+2") == "\"x\t'=1+2\"");
+  CHECK(gb::csv_field("tab\tinside") == "tab\tinside");  // a tab alone changes nothing
+  // In the exports: a roster name with a tab.
+  const auto roster = gb::parse_roster("folder,id,name\nada,1,\"Ada\t=HYPERLINK(\"\"x\"\")\"\n");
+  const gb::Book book = gb::join(roster, {{"ada", report({exercise("flops", 10, 10)})}}, {"flops"});
+  CHECK(gb::canvas_csv(book, "x", false).find("Ada\t'=HYPERLINK") != std::string::npos);
+  CHECK(gb::gradebook_csv(book, false).find("Ada\t'=HYPERLINK") != std::string::npos);
 }
 
 TEST_CASE("gradebook: how grade-all took the files (the report's intake) is in the notes") {

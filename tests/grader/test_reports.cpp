@@ -5,8 +5,11 @@
 
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 
@@ -349,6 +352,43 @@ TEST_CASE("reports: JUnit counts failures and errors and escapes what XML forbid
   CHECK(xml.find("expected &lt;1&gt; &amp; got &quot;2&quot;") != std::string::npos);
   CHECK(xml.find('\x07') == std::string::npos);  // control characters shown as \x07, not raw
   CHECK(xml.find("bell\\x07 here") != std::string::npos);
+}
+
+TEST_CASE("reports: JUnit stays well-formed whatever a check's name, message or output holds") {
+  // XML 1.0 forbids U+FFFE, U+FFFF, C0 controls but tab, newline and CR, and bytes that are not
+  // UTF-8, even as character references: a student's message or printed text with one made the
+  // file ill-formed, and a CI job drops an ill-formed report (issue 32).
+  grader::Report r = sample_report();
+  const std::string hostile = std::string("a\xEF\xBF\xBE b\xEF\xBF\xBF c\x01 d\x1b[2J e\xFF f") +
+                              "\xED\xA0\x80 g\x7F\xC2\x85 h\r\n\t]]> &amp;";
+  for (auto& ex : r.exercises)
+    for (auto& c : ex.checks) {
+      c.name += hostile;
+      c.message = hostile + "\n" + hostile;
+      c.output = hostile;
+    }
+  r.exercises[0].name += hostile;
+  const std::string xml = grader::to_junit_xml(r);
+  CHECK(xml.find("\xEF\xBF\xBE") == std::string::npos);
+  CHECK(xml.find("\xEF\xBF\xBF") == std::string::npos);
+  CHECK(xml.find("\xED\xA0\x80") == std::string::npos);
+  CHECK(xml.find('\xFF') == std::string::npos);
+  for (const char c : xml) {
+    const auto u = static_cast<unsigned char>(c);
+    CHECK((u >= 0x20 || c == '\n' || c == '\t' || c == '\r'));
+  }
+  CHECK(xml.find("a\\uFFFE b\\uFFFF c\\x01 d\\x1b[2J") != std::string::npos);  // shown, as text
+  CHECK(xml.find("]]&gt; &amp;amp;") != std::string::npos);
+  // And a real XML parser agrees, where one is installed (Debian: libxml2-utils).
+  if (std::system("command -v xmllint >/dev/null 2>&1") == 0) {
+    char path[] = "/tmp/junit-test-XXXXXX";
+    const int fd = ::mkstemp(path);
+    REQUIRE(fd >= 0);
+    REQUIRE(::write(fd, xml.data(), xml.size()) == static_cast<ssize_t>(xml.size()));
+    ::close(fd);
+    CHECK(std::system(("xmllint --noout " + std::string(path) + " 2>/dev/null").c_str()) == 0);
+    ::unlink(path);
+  }
 }
 
 TEST_CASE("reports: the terminal report has a line per check, a total, colour only on request") {

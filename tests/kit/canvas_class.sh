@@ -22,11 +22,10 @@ trap 'rm -rf "$work"' EXIT
 . "$here/intake_helpers.sh"
 export NO_COLOR=1
 
-# EXPORTS_PENDING=1: the cells expected.tsv marks pending=exports (blank for "no submission",
-# the Test Student left out of canvas.csv) are what the issue asks of the exports, which the
-# other half of issue 32 changes; until it is merged a difference there is printed, not
-# failed. Set it to 0 once canvas.csv writes them so.
-EXPORTS_PENDING=1
+# EXPORTS_PENDING=1 prints a difference in the cells expected.tsv marks pending=exports (blank
+# for "no submission", the Test Student left out of canvas.csv) instead of failing; both halves
+# of issue 32 are in, so every cell is held to expected.tsv.
+EXPORTS_PENDING=0
 
 python3 "$here/canvas_class/make_class.py" "$KIT_DIR" "$work" || fail "make_class.py failed"
 cat >"$work/week2.json" <<'JSON'

@@ -41,9 +41,11 @@ cp "$KIT_DIR/exercises/flops/flops.cpp" "$class/$hostile/"
 echo "no code" >"$class/hal/README.txt"
 cp "$S/flops/flops.cpp" "$class/ivy/a/"
 cp "$S/flops/flops.cpp" "$class/ivy/b/"
-# eve comes first, so that the page must sort the mistakes to put the planted one first.
+# eve comes first, so that the page must sort the mistakes to put the planted one first. Every
+# folder is a roster student's (with a roster, a folder no entry names is not counted).
 printf '%s\n' 'folder,id,name,submitted' 'eve,5,Eve,' 'ada,1,Ada,2026-03-08T10:00:00Z' \
-  'bob,2,<script>alert(1)</script>,' 'cy,3,Cy,' 'dee,4,Dee,' 'gus,6,Gus,' 'hal,7,Hal,' 'ivy,8,Ivy,' >"$work/roster.csv"
+  'bob,2,<script>alert(1)</script>,' 'cy,3,Cy,' 'dee,4,Dee,' 'gus,6,Gus,' 'hal,7,Hal,' 'ivy,8,Ivy,' \
+  "$hostile,9,Mal," >"$work/roster.csv"
 
 grades=$work/grades
 "$GRADER" --kit "$KIT_DIR" grade-all "$class" --out "$grades" --roster "$work/roster.csv" \

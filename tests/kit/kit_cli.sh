@@ -35,7 +35,7 @@ case "$name" in
     # shellcheck disable=SC2086
     lists "the grade section" "$(section grade)" $grade_options
     lists "the grade-all section" "$(section grade-all)" \
-      --out --jobs --seed --visible-only --roster --bom --lms-column --assignment --strict
+      --out --jobs --seed --visible-only --roster --bom --lms-column --missing-as-zero --assignment --strict
     # ./kit grade --help shows grade's part of the same text, and grades nothing.
     "$KIT_DIR/kit" grade --help >"$out" 2>&1; code=$?
     [ $code -eq 0 ] || fail "grade --help exited $code"

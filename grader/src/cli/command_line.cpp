@@ -154,8 +154,11 @@ std::unique_ptr<CLI::App> make_app(Targets& t) {
       ->add_option(
           "--lms-column", b.lms_column,
           "the grade column's name in the LMS imports (default: the assignment's name; its "
-          "title in Moodle's)")
+          "title in Moodle's; in Canvas's, the roster's own column for it when it has one)")
       ->type_name("NAME");
+  t.batch->add_flag("--missing-as-zero", b.missing_as_zero,
+                    "write 0 in the LMS imports for a student with no submission (default: an "
+                    "empty cell, which leaves the LMS's grade as it is)");
   t.batch_seed_option = add_check_options(t.batch, o, t.seed);
   t.batch
       ->add_option(
@@ -175,6 +178,8 @@ std::unique_ptr<CLI::App> make_app(Targets& t) {
   t.merge->add_flag("--bom", b.bom, "start every CSV with a UTF-8 byte-order mark (spreadsheets)");
   t.merge->add_option("--lms-column", b.lms_column, "the grade column's name in the LMS imports")
       ->type_name("NAME");
+  t.merge->add_flag("--missing-as-zero", b.missing_as_zero,
+                    "write 0 in the LMS imports for a student with no submission");
   t.merge
       ->add_option("--assignment", o.assignment,
                    "the assignment the shards graded (default: default)")

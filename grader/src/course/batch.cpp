@@ -458,6 +458,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   to.assignment = &assignment;
   to.bom = batch.bom;
   to.lms_column = batch.lms_column;
+  to.missing_as_zero = batch.missing_as_zero;
   written &= write_class_outputs(to, reports);
   return (fault || !written) ? 2 : 0;
 }

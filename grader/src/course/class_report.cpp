@@ -2,6 +2,7 @@
 #include "class_report.hpp"
 
 #include "../report/html_text.hpp"
+#include "report_stem.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -22,6 +23,10 @@ std::string number(double x) {
 std::string percent(int part, int whole) {
   return whole > 0 ? std::to_string(static_cast<int>(std::lround(100.0 * part / whole))) + "%"
                    : "-";
+}
+
+std::string percent_of(double share) {
+  return std::to_string(static_cast<int>(std::lround(100 * share))) + "%";
 }
 
 std::string link_to(const std::string& submission) {
@@ -106,7 +111,8 @@ tr.mistake td.students { font-size: 0.9rem; }
 }  // namespace
 
 std::string report_link(const std::string& submission) {
-  return "reports/" + html::url_segment(submission) + ".html";
+  // The page's file is named by report_stem: a long or odd folder name is shortened there.
+  return "reports/" + html::url_segment(report_stem(submission)) + ".html";
 }
 
 std::string class_report_html(const ClassSummary& s, const std::string& title) {
@@ -125,6 +131,7 @@ std::string class_report_html(const ClassSummary& s, const std::string& title) {
       "mistakes</a> · <a href=\"#build-errors\">build errors</a> · <a href=\"#missing\">missing "
       "files</a> · "
       "<a href=\"#ambiguous\">competing files</a> · <a href=\"#late\">late</a> · <a "
+      "href=\"#stopped\">crashes</a> · <a href=\"#similar\">similar files</a> · <a "
       "href=\"#students\">every "
       "submission</a></nav>\n";
 
@@ -191,6 +198,29 @@ std::string class_report_html(const ClassSummary& s, const std::string& title) {
   body += listed_section("Competing files (none graded)", "ambiguous", s.ambiguous,
                          "No exercise has competing files.");
   body += listed_section("Late", "late", s.late, "No submission is late.");
+  body += listed_section("Crashes, time-outs and memory failures", "stopped", s.stopped,
+                         "No check crashed, ran out of time or over the memory limit.");
+
+  // Files alike as token streams: for a person to look at, never a verdict.
+  body += "<section id=\"similar\">\n<h2>Similar files <span class=\"count\">" +
+          std::to_string(s.similar.size()) + "</span></h2>\n";
+  if (s.similar.empty()) {
+    body += "<p class=\"muted\">No two files are alike beyond the stub.</p>\n";
+  } else {
+    body +=
+        "<p>Compared as token streams (comments, spacing and names of variables aside; the "
+        "stub's code not counted): the share of the two files' tokens in runs both hold. A lead "
+        "to look at, not a verdict; <code>similarity.csv</code> has the same pairs.</p>\n"
+        "<div class=\"scroll\"><table>\n<tr><th>exercise</th><th>submissions</th><th "
+        "class=\"num\">share</th></tr>\n";
+    for (const auto& p : s.similar)
+      body += "<tr class=\"similar\" data-share=\"" + percent_of(p.pair.share) + "\"><td>" +
+              escape(p.exercise) + "</td><td>" + link_to(p.pair.a) + " (" + escape(p.a.file) +
+              "), " + link_to(p.pair.b) + " (" + escape(p.b.file) + ")</td><td class=\"num\">" +
+              percent_of(p.pair.share) + "</td></tr>\n";
+    body += "</table></div>\n";
+  }
+  body += "</section>\n";
   if (!s.no_submission.empty()) {
     body += "<section id=\"no-submissions\">\n<h2>In the roster, no submission</h2>\n<ul>\n";
     for (const auto& who : s.no_submission) body += "<li>" + escape(who) + "</li>\n";

@@ -46,7 +46,8 @@ double exercise_max(const gradebook::Book& book, const std::string& exercise) {
 
 }  // namespace
 
-ClassSummary summarize_class(const gradebook::Book& book) {
+ClassSummary summarize_class(const gradebook::Book& book,
+                             const std::vector<gradebook::SimilarPair>& similar) {
   ClassSummary s;
   s.exercises = book.exercises;
   s.no_submission = book.no_submission;
@@ -69,7 +70,8 @@ ClassSummary summarize_class(const gradebook::Book& book) {
                      f.late.late,
                      false};
     // The exports' choice: a roster entry's first row (join puts the folder it takes first).
-    line.counted = !row.report.is_null() && (!row.student || seen.insert(row.student).second);
+    line.counted = !row.report.is_null() && gradebook::counts_in_class(book, row) &&
+                   (!row.student || seen.insert(row.student).second);
     s.students.push_back(line);
     if (!line.counted) continue;
     ++s.counted;
@@ -87,6 +89,7 @@ ClassSummary summarize_class(const gradebook::Book& book) {
            std::to_string(f.late.days_late) + " day(s) late (" +
                (f.late.source == "roster" ? "submitted " + f.late.submitted_at : f.late.source) +
                "), " + number(f.total) + " -> " + number(f.total_after_late)});
+    std::vector<std::string> stopped;  // this submission's checks that did not run to the end
     for (const auto& e : row.report.at("exercises")) {
       const std::string exercise = e.value("name", "");
       if (std::find(book.exercises.begin(), book.exercises.end(), exercise) == book.exercises.end())
@@ -105,6 +108,8 @@ ClassSummary summarize_class(const gradebook::Book& book) {
           continue;
         }
         ++rate.not_passed[status];
+        if (status == "crashed" || status == "timeout" || status == "over_memory")
+          stopped.push_back(exercise + "/" + name + " " + status);
         const std::string mistake = likely_mistake(c.value("message", ""));
         if (mistake.empty()) continue;
         auto m = mistake_at.find({exercise, mistake});
@@ -120,7 +125,13 @@ ClassSummary summarize_class(const gradebook::Book& book) {
           count.checks.push_back(name);
       }
     }
+    if (!stopped.empty()) s.stopped.push_back({row.submission, join(stopped, ", ")});
   }
+  std::set<std::string> counted;
+  for (const auto& line : s.students)
+    if (line.counted) counted.insert(line.submission);
+  for (const auto& p : similar)
+    if (counted.count(p.pair.a) && counted.count(p.pair.b)) s.similar.push_back(p);
   std::stable_sort(
       s.mistakes.begin(), s.mistakes.end(), [](const MistakeCount& a, const MistakeCount& b) {
         if (a.submissions.size() != b.submissions.size())

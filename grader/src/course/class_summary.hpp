@@ -3,8 +3,11 @@
 // CSV files never disagree. class_report.hpp draws it.
 //
 // Who counts: each graded submission once, and of a roster entry with several folders only the
-// one the exports take (join puts it first). Scores are the raw ones (before a late penalty):
-// the page is about what the class can do; the late section gives the penalised totals.
+// one the exports take (join puts it first); never Canvas's Test Student, and with a roster
+// never a folder no entry names (the instructor's own solution, say): the page describes the
+// class the exports grade (gradebook::counts_in_class). Every row still has its line. Scores are
+// the raw ones (before a late penalty): the page is about what the class can do; the late section
+// gives the penalised totals.
 #pragma once
 
 #include "gradebook.hpp"
@@ -60,10 +63,17 @@ struct ClassSummary {
   std::vector<CheckRate> checks;        // in hand-out order
   std::vector<MistakeCount> mistakes;   // most students first; ties by exercise, then text
   std::vector<Listed> build_errors, missing, ambiguous, late;
+  // Checks that crashed, ran out of time or over the memory limit: who, and which checks
+  // ("flops/b crashed, flops/c timeout"), so that the instructor can look at those reports.
+  std::vector<Listed> stopped;
   std::vector<std::string> no_submission;  // roster entries: "id name"
   std::vector<StudentLine> students;       // every row of the gradebook, in its order
+  // Files alike as token streams (similarity.hpp), the most alike first: the pairs of
+  // similarity.csv whose two submissions are counted.
+  std::vector<gradebook::SimilarPair> similar;
 };
 
-ClassSummary summarize_class(const gradebook::Book& book);
+ClassSummary summarize_class(const gradebook::Book& book,
+                             const std::vector<gradebook::SimilarPair>& similar = {});
 
 }  // namespace grader

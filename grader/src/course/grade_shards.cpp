@@ -70,41 +70,6 @@ std::string format_points(double points) {
 
 }  // namespace
 
-std::string report_stem(const std::string& submission) {
-  // A name a file carries as it is: printable UTF-8, no '/', short enough for ".json" and
-  // ".html" after it (255 bytes is the usual limit of a file name).
-  constexpr std::size_t kLongest = 200;
-  const bool printable_utf8 =
-      valid_utf8(submission) == submission &&
-      std::none_of(submission.begin(), submission.end(),
-                   [](unsigned char c) { return c < 0x20 || c == 0x7F || c == '/'; }) &&
-      printable(submission) == submission;  // no C1 control characters either
-  // A name that ends like a shortened one ("~" and 16 hex digits) is shortened too, so that no
-  // folder can be named after another's report file and take it over.
-  const bool looks_shortened =
-      submission.size() > 17 && submission[submission.size() - 17] == '~' &&
-      submission.find_first_not_of("0123456789abcdef", submission.size() - 16) == std::string::npos;
-  if (!submission.empty() && submission.size() <= kLongest && printable_utf8 &&
-      submission[0] != '.' && !looks_shortened)
-    return submission;
-  // Else: a readable start, then a hash of the whole name, which keeps two names apart.
-  std::string start;
-  const std::string valid = valid_utf8(submission);  // U+FFFD for each stray byte
-  for (std::size_t i = 0; i < valid.size();) {
-    const auto c = static_cast<unsigned char>(valid[i]);
-    const std::size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-    if (start.size() + len > 100) break;
-    const std::string one = valid.substr(i, len);
-    const bool bad = c < 0x20 || c == 0x7F || c == '/' || one == "\xef\xbf\xbd" ||
-                     printable(one) != one || (start.empty() && c == '.');
-    start += bad ? std::string("_") : one;
-    i += len;
-  }
-  Sha256 h;
-  h.add(submission);
-  return start + "~" + h.hex().substr(0, 16);
-}
-
 std::string check_shard_report(const nlohmann::json& report) {
   // Sums of two-decimal points: equal within a thousandth of a point.
   constexpr double kSlack = 1e-3;
@@ -179,7 +144,7 @@ nlohmann::json class_facts(const FoundSources& found_files, const gradebook::Rec
     if (at == found_files.end()) continue;
     const FoundSource& found = at->second;
     if (found.kind != FoundSource::Kind::Found || !found.refused.empty()) continue;
-    sources[ex] = {{"file", found.shown}, {"hash", gradebook::normalized_hash(found.text)}};
+    sources[ex] = gradebook::class_source_json(found.shown, found.text);
   }
   return {
       {"recency",
@@ -191,9 +156,9 @@ bool write_class_outputs(const ClassOutputs& to,
                          const std::map<std::string, nlohmann::json>& reports) {
   const Assignment& assignment = *to.assignment;
   const std::vector<std::string> exercises = assignment.exercise_names();
-  // What each report says of its folder: how recent, which files, their hashes.
+  // What each report says of its folder: how recent, which files, their fingerprints.
   std::map<std::string, gradebook::Recency> recency;
-  std::map<std::string, std::map<std::string, std::string>> hashes, shown;
+  std::map<std::string, std::map<std::string, gradebook::ClassSource>> sources;
   for (const auto& [name, j] : reports) {
     const nlohmann::json facts = j.value("class", nlohmann::json::object());
     const nlohmann::json r = facts.value("recency", nlohmann::json::object());
@@ -201,9 +166,7 @@ bool write_class_outputs(const ClassOutputs& to,
     for (const auto& ex : exercises) {
       const nlohmann::json s =
           facts.value("sources", nlohmann::json::object()).value(ex, nlohmann::json());
-      if (!s.is_object()) continue;
-      hashes[ex][name] = s.value("hash", "");
-      shown[ex][name] = s.value("file", "");
+      if (s.is_object()) sources[ex][name] = gradebook::class_source(s);
     }
   }
   gradebook::Book book = gradebook::join(to.roster, reports, exercises, recency);
@@ -212,23 +175,26 @@ bool write_class_outputs(const ClassOutputs& to,
   std::vector<std::string> files = {"gradebook.csv"};
   if (to.has_roster) {
     const LmsColumns column = lms_columns(to.lms_column, assignment);
+    // Canvas fills an existing assignment when the column is named as its export names it
+    // ("Title (id)"): the roster's own header, when it has the assignment's.
+    const std::string canvas_column =
+        gradebook::canvas_column(book, {column.canvas, column.moodle});
+    written &= write_text(to.out / "canvas.csv",
+                          gradebook::canvas_csv(book, canvas_column, to.bom, to.missing_as_zero));
+    written &= write_text(to.out / "moodle.csv",
+                          gradebook::moodle_csv(book, column.moodle, to.bom, to.missing_as_zero));
     written &=
-        write_text(to.out / "canvas.csv", gradebook::canvas_csv(book, column.canvas, to.bom));
-    written &=
-        write_text(to.out / "moodle.csv", gradebook::moodle_csv(book, column.moodle, to.bom));
-    written &= write_text(to.out / "scores.csv", gradebook::scores_csv(book, to.bom));
+        write_text(to.out / "scores.csv", gradebook::scores_csv(book, to.bom, to.missing_as_zero));
     files.insert(files.end(), {"canvas.csv", "moodle.csv", "scores.csv"});
   }
 
-  // Identical sources (after dropping comments and whitespace), per exercise: a report of its
-  // own, for a person to look at; it never changes a score.
-  std::map<std::string, std::string> stub_hashes;
+  // Files alike as token streams, per exercise (similarity.hpp): a report of its own, for a
+  // person to look at; it never changes a score.
+  std::map<std::string, std::string> stubs;
   for (const auto& ex : exercises)
-    stub_hashes[ex] = gradebook::normalized_hash(
-        read_text(fs::path(LINATTN_SOURCE_DIR) / "exercises" / ex / (ex + ".cpp")));
-  const auto groups = gradebook::similar_groups_by_hash(hashes, stub_hashes);
-  written &=
-      write_text(to.out / "similarity.csv", gradebook::similarity_csv(groups, book, shown, to.bom));
+    stubs[ex] = read_text(fs::path(LINATTN_SOURCE_DIR) / "exercises" / ex / (ex + ".cpp"));
+  const auto pairs = gradebook::similar_pairs(sources, stubs);
+  written &= write_text(to.out / "similarity.csv", gradebook::similarity_csv(pairs, book, to.bom));
   files.push_back("similarity.csv");
 
   // The pages: each submission's report beside its JSON, and the class report that links them
@@ -243,8 +209,8 @@ bool write_class_outputs(const ClassOutputs& to,
   for (const auto& [name, j] : reports)
     written &= write_text(reports_dir / (report_stem(name) + ".html"), student_report_html(j));
   const std::string title = lms_columns("", assignment).moodle;  // its title, else its name
-  written &=
-      write_text(to.out / "class-report.html", class_report_html(summarize_class(book), title));
+  written &= write_text(to.out / "class-report.html",
+                        class_report_html(summarize_class(book, pairs), title));
   files.push_back("class-report.html");
 
   // The summary: what needs a person's eyes.
@@ -270,16 +236,17 @@ bool write_class_outputs(const ClassOutputs& to,
       std::cerr << "grade-all: not in the roster (in the gradebook, not in the exports): "
                 << list(book.not_in_roster) << "\n";
     if (!book.no_submission.empty())
-      std::cerr << "grade-all: in the roster, no submission (scored 0 in the exports): "
-                << list(book.no_submission) << "\n";
+      std::cerr << "grade-all: in the roster, no submission ("
+                << (to.missing_as_zero ? "0" : "an empty cell")
+                << " in the exports): " << list(book.no_submission) << "\n";
     for (const auto& several : book.several_folders)
       std::cerr << "grade-all: one roster entry, several folders: " << printable(several) << "\n";
   }
   for (const auto& w : assignment.warnings)
     std::cerr << "grade-all: warning: the assignment: " << w << "\n";
-  for (const auto& g : groups)
-    std::cerr << "grade-all: identical " << printable(g.exercise)
-              << ".cpp (comments and spacing aside): " << list(g.members) << "\n";
+  for (const auto& p : pairs)
+    std::cerr << "grade-all: alike " << p.exercise << ".cpp (" << std::lround(100 * p.pair.share)
+              << "% of the tokens match): " << list({p.pair.a, p.pair.b}) << "\n";
   std::cerr << "grade-all: wrote " << list(files) << " in " << to.out.string() << " and "
             << reports.size() << " reports in " << (to.out / "reports").string() << "\n";
   return written;
@@ -291,6 +258,7 @@ int run_merge(const std::string& out, const std::vector<std::string>& dirs,
   to.out = out;
   to.bom = batch.bom;
   to.lms_column = batch.lms_column;
+  to.missing_as_zero = batch.missing_as_zero;
   Assignment assignment;
   try {
     assignment = load_assignment(LINATTN_SOURCE_DIR, options.assignment, exercise_checks());

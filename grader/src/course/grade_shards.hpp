@@ -3,9 +3,12 @@
 // joins the parts' reports into one gradebook and one set of exports, the same files an
 // unsharded run writes (the reports' times aside). Both go through write_class_outputs, which
 // makes every file from the reports alone: each report carries what the gradebook needs of its
-// submission's folder (report["class"]: how recent it is, each exercise's file and the hash
-// of its normalized text for the similarity report; report["canvas_late"]).
+// submission's folder (report["class"]: how recent it is, each exercise's file with the digest
+// and fingerprint of its token stream for the similarity report, gradebook::class_source_json;
+// report["canvas_late"]).
 #pragma once
+
+#include "report_stem.hpp"
 
 #include "../engine/assignment.hpp"
 #include "../engine/engine.hpp"
@@ -27,15 +30,6 @@ Shard parse_shard(const std::string& text);
 // K - 1. Stable: a name's shard depends on the name and N only.
 bool in_shard(const std::string& name, const Shard& shard);
 
-// The file name (without .json or .html) of a submission's reports in OUT/reports/: its own
-// name when a file can carry it as it is, else a safe one that keeps the reports of any name
-// apart. A folder name is at most 255 bytes, so "<name>.json" can be too long for a file
-// name (ENAMETOOLONG stopped the class), and a name may hold control characters or bytes that
-// are not UTF-8. Such a name becomes its first 100 bytes or so (cut between UTF-8 characters),
-// every byte that is not printable UTF-8 made '_', then '~' and 16 hex digits of its SHA-256.
-// The report keeps the real name (report["class"]["submission"]).
-std::string report_stem(const std::string& submission);
-
 // What a report carries of its submission's folder for the gradebook (see above), from the
 // files the finder took there (batch.cpp finds them once, for the stamps and the grading).
 nlohmann::json class_facts(const FoundSources& found_files, const gradebook::Recency& recency,
@@ -48,6 +42,7 @@ struct ClassOutputs {
   const Assignment* assignment = nullptr;
   bool bom = false;
   std::string lms_column;
+  bool missing_as_zero = false;  // --missing-as-zero: no submission is 0 in the exports
 };
 // gradebook.csv, canvas.csv, moodle.csv, scores.csv (with a roster), similarity.csv,
 // class-report.html and reports/<name>.html (one page per report) in out, from the reports

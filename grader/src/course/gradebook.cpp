@@ -1,8 +1,6 @@
 // The gradebook, the LMS exports and the similarity report: see gradebook.hpp.
 #include "gradebook.hpp"
 
-#include "../util/sha256.hpp"
-
 #include <fnmatch.h>
 
 #include <algorithm>
@@ -44,12 +42,6 @@ std::string line_of(const std::vector<std::string>& fields) {
   return line + "\n";
 }
 
-std::string sha256_hex(const std::string& text) {
-  Sha256 h;
-  h.add(text);
-  return h.hex();
-}
-
 std::string join_names(const std::vector<std::string>& v) {
   std::string out;
   for (const auto& s : v) out += (out.empty() ? "" : " ") + s;
@@ -77,14 +69,20 @@ std::string csv_field(const std::string& text) {
   // A cell a spreadsheet would read as a formula (a folder named "=1+2", a file path a student
   // chose) gets a leading apostrophe, so that it shows as text: OWASP's advice on CSV injection.
   const bool formula = starts_like_formula(text);
-  const std::string s = formula ? "'" + text : text;
-  // A spreadsheet set to a European locale splits cells at ';': the part after one would start
-  // a cell of its own ("x;=1+2"), so such a field is quoted (one cell everywhere). A plain "; "
-  // in the notes is left as it is.
-  bool formula_after_semicolon = false;
-  for (std::size_t at = s.find(';'); at != std::string::npos; at = s.find(';', at + 1))
-    formula_after_semicolon |= starts_like_formula(s.substr(at + 1));
-  if (!formula_after_semicolon && s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  std::string s = formula ? "'" + text : text;
+  // Opened with another separator, a cell splits at it: at ';' in a spreadsheet set to a
+  // European locale, at a tab in a Tab-delimited import ("x\t=1+2" is then two cells, the
+  // second a formula). The part after such a separator gets the apostrophe as well, and the
+  // field is quoted (one cell wherever quotes are honoured). A plain "; " in the notes is left
+  // as it is.
+  bool split_formula = false;
+  for (std::size_t at = s.find_first_of(";\t"); at != std::string::npos;
+       at = s.find_first_of(";\t", at + 1))
+    if (starts_like_formula(s.substr(at + 1))) {
+      s.insert(at + 1, "'");
+      split_formula = true;
+    }
+  if (!split_formula && s.find_first_of(",\"\r\n") == std::string::npos) return s;
   std::string q = "\"";
   for (char c : s) q += (c == '"') ? std::string("\"\"") : std::string(1, c);
   return q + "\"";
@@ -198,6 +196,7 @@ std::vector<Student> parse_roster(const std::string& text) {
         "id_number); its header is: " +
         line_of(rows[0]));
   const bool folder_from_id = !col.count("folder");
+  const auto header = std::make_shared<const std::vector<std::string>>(rows[0]);
   std::vector<Student> roster;
   for (std::size_t r = 1; r < rows.size(); ++r) {
     auto get = [&](const char* key) {
@@ -217,6 +216,8 @@ std::vector<Student> parse_roster(const std::string& text) {
     s.first_name = get("first_name");
     s.last_name = get("last_name");
     if (s.name.empty()) s.name = trim(s.first_name + " " + s.last_name);
+    s.test_student = is_test_student(s.name);
+    s.roster_header = header;
     s.sis_login_id = get("sis_login_id");
     s.pin = get("pin");
     s.section = get("section");
@@ -241,6 +242,11 @@ std::vector<Student> parse_roster(const std::string& text) {
     roster.push_back(std::move(s));
   }
   return roster;
+}
+
+bool is_test_student(const std::string& name) {
+  const std::string key = header_key(name);
+  return key == "test student" || key == "student, test";
 }
 
 bool folder_matches(const std::string& pattern, const std::string& folder) {
@@ -303,6 +309,9 @@ Book join(const std::vector<Student>& roster, const std::map<std::string, nlohma
           const std::map<std::string, Recency>& recency) {
   Book book;
   book.exercises = exercises;
+  book.has_roster = !roster.empty();
+  if (book.has_roster && roster.front().roster_header)
+    book.roster_header = *roster.front().roster_header;
   // Each folder to one entry: an exact name first, else the first pattern that matches, else
   // the Canvas id it ends in.
   std::map<std::string, const Student*> owner;
@@ -355,7 +364,8 @@ Book join(const std::vector<Student>& roster, const std::map<std::string, nlohma
       if (who == &s) mine.push_back(folder);
     if (mine.empty()) {
       book.rows.push_back({"", &s, nullptr, ""});
-      book.no_submission.push_back(s.id + (s.name.empty() ? "" : " " + s.name));
+      if (!s.test_student)  // Canvas's Test Student is expected to hand in nothing
+        book.no_submission.push_back(s.id + (s.name.empty() ? "" : " " + s.name));
       continue;
     }
     if (mine.size() == 1) {
@@ -440,6 +450,7 @@ RowFacts facts(const Book& book, const Row& row) {
   }
   if (row.report.is_null()) {
     f.status = "missing_files";
+    f.no_submission = true;
     for (const auto& other : book.rows)  // out of what every graded submission is out of
       if (!other.report.is_null()) {
         f.max_score = other.report.value("max_score", 0.0);
@@ -474,8 +485,38 @@ RowFacts facts(const Book& book, const Row& row) {
   return f;
 }
 
-std::string exported_score(const RowFacts& f) {
+std::string exported_score(const RowFacts& f, bool missing_as_zero) {
+  if (f.no_submission) return missing_as_zero ? "0" : "";
   return f.status == "grader_fault" || f.conflict ? "" : number(f.total_after_late);
+}
+
+bool counts_in_class(const Book& book, const Row& row) {
+  if (row.student) return !row.student->test_student;
+  return !book.has_roster;
+}
+
+std::string canvas_column(const Book& book, const std::vector<std::string>& names) {
+  // Canvas's gradebook export names an assignment's column "Title (id)"; its import fills the
+  // assignment whose column name matches, where any other name makes a new assignment.
+  auto title_of = [](const std::string& cell) {
+    const std::string t = trim(cell);
+    const auto open = t.rfind(" (");
+    if (t.size() < 4 || t.back() != ')' || open == std::string::npos) return t;
+    const std::string id = t.substr(open + 2, t.size() - open - 3);
+    if (id.empty() || id.find_first_not_of("0123456789") != std::string::npos) return t;
+    return t.substr(0, open);
+  };
+  auto lower = [](std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  for (const auto& name : names) {
+    if (trim(name).empty()) continue;
+    for (const auto& cell : book.roster_header)
+      if (lower(trim(cell)) == lower(trim(name)) || lower(title_of(cell)) == lower(trim(name)))
+        return trim(cell);
+  }
+  return names.empty() ? "" : names.front();
 }
 
 std::string gradebook_csv(const Book& book, bool bom) {
@@ -495,10 +536,13 @@ std::string gradebook_csv(const Book& book, bool bom) {
       cells.push_back(f.statuses[e] == "grader_fault" ? "" : number(f.scores[e]));
     const bool graded = f.status != "grader_fault";
     cells.insert(cells.end(),
-                 {graded ? number(f.total) : "", exported_score(f), number(f.max_score),
+                 {graded ? number(f.total) : "",
+                  graded && !f.conflict ? number(f.total_after_late) : "", number(f.max_score),
                   f.late.late ? "yes" : "no", std::to_string(f.late.days_late), f.status});
     for (const auto& s : f.statuses) cells.push_back(s);
     std::vector<std::string> notes;
+    if (row.student && row.student->test_student)
+      notes.push_back("Canvas's Test Student: not exported, not counted");
     if (row.report.is_null()) notes.push_back("no submission");
     if (!row.student) notes.push_back("not in the roster");
     if (!row.note.empty()) notes.push_back(row.note);
@@ -538,13 +582,13 @@ std::string gradebook_csv(const Book& book, bool bom) {
 
 namespace {
 
-// One row per roster entry: its first submission's facts (of several folders, join put the one
-// it took first), zero when it has none.
+// One row per roster entry but Canvas's Test Student: its first submission's facts (of several
+// folders, join put the one it took first).
 template <class Fn>
 void per_student(const Book& book, Fn fn) {
   std::set<const Student*> done;
   for (const auto& row : book.rows) {
-    if (!row.student || done.count(row.student)) continue;
+    if (!row.student || row.student->test_student || done.count(row.student)) continue;
     done.insert(row.student);
     fn(*row.student, facts(book, row));
   }
@@ -552,114 +596,94 @@ void per_student(const Book& book, Fn fn) {
 
 }  // namespace
 
-std::string canvas_csv(const Book& book, const std::string& column, bool bom) {
+std::string canvas_csv(const Book& book, const std::string& column, bool bom,
+                       bool missing_as_zero) {
   std::string out = (bom ? kBom : "") +
                     line_of({"Student", "ID", "SIS User ID", "SIS Login ID", "Section", column});
   per_student(book, [&](const Student& s, const RowFacts& f) {
-    out += line_of({s.name, s.canvas_id, s.id, s.sis_login_id, s.section, exported_score(f)});
+    out += line_of(
+        {s.name, s.canvas_id, s.id, s.sis_login_id, s.section, exported_score(f, missing_as_zero)});
   });
   return out;
 }
 
-std::string moodle_csv(const Book& book, const std::string& column, bool bom) {
+std::string moodle_csv(const Book& book, const std::string& column, bool bom,
+                       bool missing_as_zero) {
   std::string out = (bom ? kBom : "") +
                     line_of({"First name", "Last name", "ID number", "Email address", column});
   per_student(book, [&](const Student& s, const RowFacts& f) {
     const bool split = !s.first_name.empty() || !s.last_name.empty();
     out += line_of({split ? s.first_name : s.name, split ? s.last_name : "", s.id, s.email,
-                    exported_score(f)});
+                    exported_score(f, missing_as_zero)});
   });
   return out;
 }
 
-std::string scores_csv(const Book& book, bool bom) {
+std::string scores_csv(const Book& book, bool bom, bool missing_as_zero) {
   std::string out = (bom ? kBom : "") + line_of({"id", "score"});
   per_student(book, [&](const Student& s, const RowFacts& f) {
-    out += line_of({s.id, exported_score(f)});
+    out += line_of({s.id, exported_score(f, missing_as_zero)});
   });
   return out;
 }
 
 // --- similarity -------------------------------------------------------------------------
 
-std::string normalized_source(const std::string& t) {
-  std::string out;
-  for (std::size_t i = 0; i < t.size();) {
-    const char c = t[i];
-    if (c == '/' && i + 1 < t.size() && t[i + 1] == '/') {
-      while (i < t.size() && t[i] != '\n') ++i;
-    } else if (c == '/' && i + 1 < t.size() && t[i + 1] == '*') {
-      const auto end = t.find("*/", i + 2);
-      i = end == std::string::npos ? t.size() : end + 2;
-    } else if (c == '"' || c == '\'') {
-      // A literal, kept as written (raw strings are rare here and come out merely stricter).
-      out += c;
-      for (++i; i < t.size() && t[i] != c && t[i] != '\n'; ++i) {
-        out += t[i];
-        if (t[i] == '\\' && i + 1 < t.size()) out += t[++i];
-      }
-      if (i < t.size()) out += t[i++];
-    } else if (std::isspace(static_cast<unsigned char>(c))) {
-      ++i;
-    } else {
-      out += c;
-      ++i;
+nlohmann::json class_source_json(const std::string& shown, const std::string& text) {
+  const similarity::Fingerprint print = similarity::fingerprint(text);
+  return {{"file", shown},
+          {"hash", similarity::digest(text)},
+          {"tokens", print.tokens},
+          {"kgrams", print.kgrams}};
+}
+
+ClassSource class_source(const nlohmann::json& facts) {
+  ClassSource s;
+  s.file = facts.value("file", "");
+  s.hash = facts.value("hash", "");
+  s.print.tokens = facts.value("tokens", std::size_t{0});
+  s.print.kgrams = facts.value("kgrams", std::vector<std::uint32_t>{});
+  return s;
+}
+
+std::vector<SimilarPair> similar_pairs(
+    const std::map<std::string, std::map<std::string, ClassSource>>& sources,
+    const std::map<std::string, std::string>& stubs) {
+  std::vector<SimilarPair> out;
+  for (const auto& [exercise, of] : sources) {
+    std::map<std::string, similarity::Fingerprint> prints;
+    for (const auto& [submission, source] : of) prints[submission] = source.print;
+    const auto stub = stubs.find(exercise);
+    const similarity::Fingerprint stub_print =
+        similarity::fingerprint(stub == stubs.end() ? "" : stub->second);
+    for (const auto& pair : similarity::similar_pairs(prints, stub_print)) {
+      SimilarPair p{exercise, pair, of.at(pair.a), of.at(pair.b)};
+      p.a.print = p.b.print = {};
+      out.push_back(std::move(p));
     }
   }
   return out;
 }
 
-std::string normalized_hash(const std::string& text) { return sha256_hex(normalized_source(text)); }
-
-std::vector<SimilarGroup> similar_groups_by_hash(
-    const std::map<std::string, std::map<std::string, std::string>>& hashes,
-    const std::map<std::string, std::string>& stub_hashes) {
-  std::vector<SimilarGroup> groups;
-  for (const auto& [exercise, of] : hashes) {
-    std::string stub_hash;
-    if (const auto s = stub_hashes.find(exercise); s != stub_hashes.end()) stub_hash = s->second;
-    std::map<std::string, std::vector<std::string>> by_hash;
-    for (const auto& [submission, h] : of)
-      if (h != stub_hash) by_hash[h].push_back(submission);
-    for (auto& [h, members] : by_hash)
-      if (members.size() > 1) {
-        std::sort(members.begin(), members.end());
-        groups.push_back({exercise, h.substr(0, 16), members});
-      }
-  }
-  return groups;
-}
-
-std::vector<SimilarGroup> similar_groups(
-    const std::map<std::string, std::map<std::string, std::string>>& sources,
-    const std::map<std::string, std::string>& stubs) {
-  std::map<std::string, std::map<std::string, std::string>> hashes;
-  for (const auto& [exercise, files] : sources)
-    for (const auto& [submission, text] : files)
-      hashes[exercise][submission] = normalized_hash(text);
-  std::map<std::string, std::string> stub_hashes;
-  for (const auto& [exercise, text] : stubs) stub_hashes[exercise] = normalized_hash(text);
-  return similar_groups_by_hash(hashes, stub_hashes);
-}
-
-std::string similarity_csv(const std::vector<SimilarGroup>& groups, const Book& book,
-                           const std::map<std::string, std::map<std::string, std::string>>& files,
-                           bool bom) {
-  std::string out = (bom ? kBom : "") + line_of({"exercise", "group", "hash", "submission",
-                                                 "student_id", "name", "file"});
+std::string similarity_csv(const std::vector<SimilarPair>& pairs, const Book& book, bool bom) {
+  std::string out =
+      (bom ? kBom : "") + line_of({"exercise", "group", "hash", "submission", "student_id", "name",
+                                   "file", "share", "tokens", "matched"});
   int n = 0;
-  for (const auto& g : groups) {
+  for (const auto& p : pairs) {
     ++n;
-    for (const auto& m : g.members) {
+    auto row = [&](const std::string& submission, const ClassSource& source, std::size_t tokens,
+                   std::size_t matched) {
       const Student* who = nullptr;
-      for (const auto& row : book.rows)
-        if (row.submission == m) who = row.student;
-      std::string file;
-      if (const auto e = files.find(g.exercise); e != files.end())
-        if (const auto f = e->second.find(m); f != e->second.end()) file = f->second;
-      out += line_of({g.exercise, std::to_string(n), g.hash, m, who ? who->id : "",
-                      who ? who->name : "", file});
-    }
+      for (const auto& r : book.rows)
+        if (r.submission == submission) who = r.student;
+      out += line_of({p.exercise, std::to_string(n), source.hash.substr(0, 16), submission,
+                      who ? who->id : "", who ? who->name : "", source.file,
+                      number(std::round(p.pair.share * 100) / 100), std::to_string(tokens),
+                      std::to_string(matched)});
+    };
+    row(p.pair.a, p.a, p.pair.counted_a, p.pair.matched_a);
+    row(p.pair.b, p.b, p.pair.counted_b, p.pair.matched_b);
   }
   return out;
 }

@@ -13,8 +13,12 @@
 //                  ran short of memory): its cell, the totals and the exports stay empty.
 // Per submission: `ok` when every exercise is ok; otherwise the first of grader_fault, build_error,
 // ambiguous, missing_files, partial that one of its exercises has. A roster entry with no
-// submission folder is `missing_files`, with "no submission" in its notes (and scores 0 in the
-// exports).
+// submission folder is `missing_files`, with "no submission" in its notes; the exports leave its
+// cell empty (an import then keeps what the LMS has, a grade entered by hand say), or write 0
+// with --missing-as-zero.
+//
+// Canvas's Test Student (the roster row of its Student View, "Student, Test") is no one's grade:
+// its gradebook row says so, and it is left out of the exports and the class report's counts.
 //
 // Files written (UTF-8; with --bom each starts with a byte-order mark, for spreadsheet
 // programs that otherwise read UTF-8 as a legacy code page), RFC 4180 quoting:
@@ -27,7 +31,10 @@
 //                  notes.
 //   canvas.csv     Canvas's gradebook import: Student,ID,SIS User ID,SIS Login ID,Section,
 //                  <assignment column>. Canvas matches a row by ID (its own user id), SIS User
-//                  ID or SIS Login ID; a new column name makes a new assignment. See "How do I
+//                  ID or SIS Login ID; a new column name makes a new assignment, and its own
+//                  export's header, "Title (assignment id)", fills that assignment (so the
+//                  column is taken from the roster when it has one for the assignment:
+//                  canvas_column). See "How do I
 //                  import grades in the Gradebook?" (Canvas Instructor Guide) and the column
 //                  layout of its gradebook export, e.g.
 //                  https://teaching.resources.osu.edu/toolsets/carmencanvas/guides/calculating-final-grades/import-csv-file-carmen-grades
@@ -43,11 +50,13 @@
 #pragma once
 
 #include "../report/late_policy.hpp"
+#include "similarity.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -72,7 +81,15 @@ struct Student {
   std::string pin;        // optional: of several folders that match, the one to take (see join)
   std::string submitted;  // optional: when it was handed in, ISO 8601 with its zone (late work)
   std::string due;  // optional: the student's own due time (an extension), ISO 8601 with its zone
+  bool test_student = false;  // Canvas's Test Student: not exported, not counted
+  // The roster's header row, shared by its entries: a Canvas export's assignment columns are
+  // there ("Part 1 (12345)"), for canvas_column.
+  std::shared_ptr<const std::vector<std::string>> roster_header;
 };
+
+// Whether a roster name is Canvas's Test Student: Canvas names it "Test Student", and its
+// gradebook export "Student, Test" (last name first).
+bool is_test_student(const std::string& name);
 
 // The roster: a CSV with a header row. Column names, any case, spaces or underscores:
 //   folder (or: submission, pattern, file)   required unless `id` names the folders
@@ -109,6 +126,8 @@ struct Book {
   std::vector<std::string> not_in_roster;    // folders no roster entry names
   std::vector<std::string> no_submission;    // roster entries with no folder ("id name")
   std::vector<std::string> several_folders;  // roster entries matching more than one folder
+  bool has_roster = false;                   // join was given one
+  std::vector<std::string> roster_header;    // its header row (canvas_column)
 };
 
 // How recent a submission folder is, to choose among one student's several folders.
@@ -148,43 +167,56 @@ struct RowFacts {
       ambiguous;  // "causal (causal (1).cpp, old/causal.cpp)": the competing files
   Lateness late;  // the roster's time, else a report's canvas_late flag
   double total_after_late = 0;
-  bool conflict = false;  // the row's folder competes with another for one student (join)
+  bool conflict = false;       // the row's folder competes with another for one student (join)
+  bool no_submission = false;  // a roster entry with no folder
 };
 RowFacts facts(const Book& book, const Row& row);
-// What the exports write for a student: the total after the late policy, or nothing when the
-// grader could not grade the submission (grader_fault), so an import leaves the LMS cell as is.
-std::string exported_score(const RowFacts& f);
+// What the exports write for a student: the total after the late policy; nothing when there is
+// no submission (0 with `missing_as_zero`) or the grader could not grade it (grader_fault), so
+// that an import leaves the LMS's cell as it is instead of inventing a grade.
+std::string exported_score(const RowFacts& f, bool missing_as_zero = false);
+// Whether a row counts in the class's numbers and exports: not Canvas's Test Student, and, when
+// there is a roster, a roster student's (a folder no entry names, the instructor's own say, is
+// in the gradebook only).
+bool counts_in_class(const Book& book, const Row& row);
+
+// The Canvas column for an assignment called one of `names` (the first is the default): the
+// roster's own header cell "<name> (<digits>)" or "<name>" when it has one (names compared
+// without regard to ASCII case), so that the import fills that assignment in Canvas instead of
+// making a new one; else names.front().
+std::string canvas_column(const Book& book, const std::vector<std::string>& names);
 
 std::string gradebook_csv(const Book& book, bool bom);
-std::string canvas_csv(const Book& book, const std::string& column, bool bom);
-std::string moodle_csv(const Book& book, const std::string& column, bool bom);
-std::string scores_csv(const Book& book, bool bom);
+std::string canvas_csv(const Book& book, const std::string& column, bool bom,
+                       bool missing_as_zero = false);
+std::string moodle_csv(const Book& book, const std::string& column, bool bom,
+                       bool missing_as_zero = false);
+std::string scores_csv(const Book& book, bool bom, bool missing_as_zero = false);
 
-// --- similarity -------------------------------------------------------------------------
-// A source with its comments and all whitespace removed (string and character literals kept
-// as written), so that reformatting or recommenting a file does not change it.
-std::string normalized_source(const std::string& text);
-
-struct SimilarGroup {
-  std::string exercise;
-  std::string hash;                  // SHA-256 of the normalized source, first 16 hex digits
-  std::vector<std::string> members;  // submission folders, sorted
+// --- similarity (similarity.hpp) -------------------------------------------------------
+// What a report carries of one exercise's file for the similarity report (its "class" facts,
+// grade_shards.hpp): the path shown, the digest of its token stream, its fingerprint.
+struct ClassSource {
+  std::string file, hash;
+  similarity::Fingerprint print;
 };
-// sources: exercise -> (submission -> text). A file equal (normalized) to the exercise's
-// stub in `stubs` is left out (every untouched stub would otherwise match every other).
-std::vector<SimilarGroup> similar_groups(
-    const std::map<std::string, std::map<std::string, std::string>>& sources,
+nlohmann::json class_source_json(const std::string& shown, const std::string& text);
+ClassSource class_source(const nlohmann::json& facts);  // a report written before: no fingerprint
+
+struct SimilarPair {
+  std::string exercise;
+  similarity::Pair pair;
+  ClassSource a, b;  // the two files (fingerprints dropped)
+};
+// Per exercise, the pairs of files at least similarity::kReportShare alike, against the
+// exercise's stub: sources is exercise -> (submission -> its file), stubs exercise -> the stub.
+std::vector<SimilarPair> similar_pairs(
+    const std::map<std::string, std::map<std::string, ClassSource>>& sources,
     const std::map<std::string, std::string>& stubs);
-// The same from each source's hash (sha256 hex of its normalized text), as the reports carry
-// them (merge-grades has the reports only): exercise -> (submission -> hash).
-std::vector<SimilarGroup> similar_groups_by_hash(
-    const std::map<std::string, std::map<std::string, std::string>>& hashes,
-    const std::map<std::string, std::string>& stub_hashes);
-std::string normalized_hash(const std::string& text);  // sha256 hex of normalized_source(text)
-// similarity.csv: exercise,group,hash,submission,student_id,name,file — one row per member.
-std::string similarity_csv(const std::vector<SimilarGroup>& groups, const Book& book,
-                           const std::map<std::string, std::map<std::string, std::string>>& files,
-                           bool bom);
+// similarity.csv: exercise,group,hash,submission,student_id,name,file,share,tokens,matched: two
+// rows per pair (its group), one per file: the pair's share of matching tokens, the file's
+// tokens (the stub's not counted) and how many of them match.
+std::string similarity_csv(const std::vector<SimilarPair>& pairs, const Book& book, bool bom);
 
 // Reports (<name>.json) in `reports_dir` whose submission is gone: removed, names returned.
 std::vector<std::string> remove_stale_reports(const std::filesystem::path& reports_dir,

@@ -44,6 +44,7 @@ struct BatchOptions {
   std::string roster_path;              // --roster FILE
   std::string lms_column;               // --lms-column NAME; empty: the assignment's (batch.cpp)
   bool bom = false;                     // --bom
+  bool missing_as_zero = false;         // --missing-as-zero: the exports write 0 for no submission
   Shard shard;                          // --shard K/N; 1/1: the whole class
   std::vector<std::string> merge_dirs;  // merge-grades OUT DIR...: the shards' --out folders
 };

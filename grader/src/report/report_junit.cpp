@@ -3,6 +3,8 @@
 // from answering (crash, time-out, exception, memory, build) is an <error>.
 #include "report.hpp"
 
+#include "../util/utf8.hpp"
+
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
@@ -11,10 +13,17 @@ namespace grader {
 
 namespace {
 
-std::string xml_escape(const std::string& s) {
+// Text for XML 1.0 (element content or a quoted attribute): markup characters as entities, and
+// what XML 1.0 does not allow even as a character reference shown as text, so that a name or
+// message a student controls can never make the file ill-formed: C0 controls but tab, newline
+// and carriage return (\xNN), U+FFFE and U+FFFF (\uFFFE), and bytes that are not UTF-8 (U+FFFD,
+// valid_utf8; that also covers encoded surrogates, which XML forbids too).
+std::string xml_escape(const std::string& text) {
+  const std::string s = valid_utf8(text);
   std::string out;
   out.reserve(s.size());
-  for (unsigned char ch : s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto ch = static_cast<unsigned char>(s[i]);
     switch (ch) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
@@ -22,11 +31,16 @@ std::string xml_escape(const std::string& s) {
       case '"': out += "&quot;"; break;
       case '\'': out += "&apos;"; break;
       default:
-        // XML 1.0 forbids most control characters even when escaped: show them as \xNN.
         if (ch < 0x20 && ch != '\n' && ch != '\t' && ch != '\r') {
           char buf[8];
           std::snprintf(buf, sizeof buf, "\\x%02x", ch);
           out += buf;
+        } else if (ch == 0xEF && s.compare(i, 3, "\xEF\xBF\xBE") == 0) {
+          out += "\\uFFFE";
+          i += 2;
+        } else if (ch == 0xEF && s.compare(i, 3, "\xEF\xBF\xBF") == 0) {
+          out += "\\uFFFF";
+          i += 2;
         } else {
           out += static_cast<char>(ch);
         }
