@@ -92,8 +92,8 @@ std::map<long, double> least_pace(const json& request, const json& expected, con
   for (std::size_t i = 0; i < calls.size(); ++i) {
     const long tokens = expected_of(request, expected, i).at("tokens").get<long>();
     const double seconds = pace(calls[i]);
-    const auto [at, fresh] = least.emplace(tokens, seconds);
-    if (!fresh) at->second = std::min(at->second, seconds);
+    const auto [slot, fresh] = least.emplace(tokens, seconds);
+    if (!fresh) slot->second = std::min(slot->second, seconds);
   }
   return least;
 }
