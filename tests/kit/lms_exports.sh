@@ -13,7 +13,8 @@ chmod 755 "$work"
 out=$work/out.log
 : >"$out"
 trap 'rm -rf "$work"' EXIT
-fail() { echo "FAILED: $*"; echo "--- output ---"; tail -n 40 "$out"; exit 1; }
+# shellcheck source=tests/kit/intake_helpers.sh
+. "$(dirname "$0")/intake_helpers.sh"
 export NO_COLOR=1
 S=$KIT_DIR/solutions
 STUB=$KIT_DIR/exercises
