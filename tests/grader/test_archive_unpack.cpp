@@ -122,6 +122,20 @@ TEST_CASE("archives: a .zip and a .tar.gz unpack, folders and all, into a folder
   CHECK(grader::archive_submission_name("Kim.ZIP") == "Kim");
 }
 
+TEST_CASE(
+    "archives: a tar of '.' (its first entry the folder ./) unpacks; a file named ./ does not") {
+  TempDir t;
+  const fs::path file = t.path / "dot.tar.gz";
+  write_archive(file, Format::TarGz,
+                {{"./", "", Entry::Folder},
+                 {"./flops/", "", Entry::Folder},
+                 {"./flops/flops.cpp", "// flops\n"}});
+  const auto r = unpack_archive(file, t.path / "dot.out");
+  CAPTURE(r.problem);
+  REQUIRE(r.ok);
+  CHECK(read(t.path / "dot.out" / "flops" / "flops.cpp") == "// flops\n");
+}
+
 TEST_CASE("archives: names in UTF-8 unpack whatever the locale, a legacy code page's is named") {
   // This test program sets no locale (the C locale), as the grader does not either. A zip
   // holding 作业1/flops.cpp and notes_é.txt, its UTF-8 names flagged as such (the writer in

@@ -125,6 +125,8 @@ std::string unpack_entries(archive* a, const fs::path& into, const ArchiveLimits
       continue;
     }
     const EntryPath path = entry_path(raw);
+    // "./" is the archive's own top folder: `tar czf work.tgz -C work .` writes it first.
+    if (path.parts.empty() && raw && *raw && archive_entry_filetype(entry) == AE_IFDIR) continue;
     if (!path.problem.empty()) return path.problem;
     const std::string shown = raw;
     if (static_cast<int>(path.parts.size()) > limits.max_depth + 1)
