@@ -122,8 +122,7 @@ TEST_CASE("archives: a .zip and a .tar.gz unpack, folders and all, into a folder
   CHECK(grader::archive_submission_name("Kim.ZIP") == "Kim");
 }
 
-TEST_CASE(
-    "archives: a tar of '.' (its first entry the folder ./) unpacks; a file named ./ does not") {
+TEST_CASE("archives: a tar whose first entry is the top folder ./ unpacks") {
   TempDir t;
   const fs::path file = t.path / "dot.tar.gz";
   write_archive(file, Format::TarGz,
