@@ -538,8 +538,10 @@ TEST_CASE("similarity: the pairs alike beyond the stub, with their share of matc
       {{"causal", kStub}});
   CHECK(stubs_only.empty());
 
-  const gb::Book book = gb::join(gb::parse_roster("folder,id,name\nann,1,Ann\n"),
-                                 {{"ann", report({exercise("causal", 35, 35)})}}, {"causal"});
+  // The book points into the roster: the roster must outlive it.
+  const auto roster = gb::parse_roster("folder,id,name\nann,1,Ann\n");
+  const gb::Book book =
+      gb::join(roster, {{"ann", report({exercise("causal", 35, 35)})}}, {"causal"});
   const auto rows = gb::parse_csv(gb::similarity_csv(pairs, book, false));
   REQUIRE(rows.size() == 7);
   CHECK(rows[0] == std::vector<std::string>{"exercise", "group", "hash", "submission", "student_id",
