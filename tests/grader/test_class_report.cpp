@@ -197,7 +197,7 @@ TEST_CASE("class report: hostile folder names, roster cells and messages stay te
   // Links stay inside reports/: every byte that could end the attribute, leave the folder or
   // start a query is percent-encoded; a name no file can carry (a '/', a leading '.') links to
   // its shortened report file (report_stem.hpp), which is what grade-all writes.
-  for (const std::string name : {script, std::string("../../etc")}) {
+  for (const std::string& name : {script, std::string("../../etc")}) {
     CHECK(grader::report_stem(name) != name);
     CHECK(has(page, "href=\"reports/" + html::url_segment(grader::report_stem(name)) + ".html\""));
   }

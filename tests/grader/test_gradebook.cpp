@@ -190,13 +190,16 @@ TEST_CASE("roster: quoted commas, unicode, a byte-order mark, CRLF, header alias
 }
 
 TEST_CASE("csv fields round-trip through the parser") {
-  const std::vector<std::string> fields = {"plain",      "a, b",   "say \"hi\"",
-                                           "two\nlines", "Zoë 李", ""};
+  const std::vector<std::string> fields = {"plain", "a, b", "say \"hi\"", "Zoë 李", ""};
   std::string line;
   for (std::size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + gb::csv_field(fields[i]);
   const auto rows = gb::parse_csv(line + "\n");
   REQUIRE(rows.size() == 1);
   CHECK(rows[0] == fields);
+  // A quoted line end is part of its field when read (a roster may hold one); the exports
+  // write it as the text \x0a (csv injection tests).
+  CHECK(gb::parse_csv("\"two\nlines\",x\n") ==
+        std::vector<std::vector<std::string>>{{"two\nlines", "x"}});
 }
 
 // --- statuses and the gradebook -----------------------------------------------------------
@@ -563,7 +566,7 @@ TEST_CASE("similarity: the pairs alike beyond the stub, with their share of matc
 }
 
 TEST_CASE("csv injection: a cell that starts like a formula is written as text, in every export") {
-  for (const std::string lead : {"=", "+", "-", "@", "\t", "\r"}) {
+  for (const std::string lead : {"=", "+", "-", "@"}) {
     CAPTURE(lead);
     const std::string cell = lead + "1+2";
     const auto rows = gb::parse_csv(gb::csv_field(cell) + "\n");
@@ -597,7 +600,7 @@ TEST_CASE(
     "text") {
   // Red-team: only the very first character was looked at, and ';' (the separator of Excel in
   // many European locales) was not quoted, so "x;=1+2" became two cells, the second a formula.
-  for (const std::string cell : {"  =1+2", "\n=1+2",
+  for (const std::string cell : {"  =1+2",
                                  "\xEF\xBC\x9D"
                                  "1+2",
                                  " \xEF\xBC\x8B"
@@ -607,8 +610,10 @@ TEST_CASE(
     REQUIRE(rows.size() == 1);
     CHECK(rows[0][0] == "'" + cell);
   }
-  // After a tab, as a Tab-delimited import splits it, the second part gets its own apostrophe.
-  CHECK(gb::parse_csv(gb::csv_field(" \t@SUM(A1)") + "\n")[0][0] == "' \t'@SUM(A1)");
+  // A leading line end or tab (which some importers trim) is shown as an escape: no formula.
+  CHECK(gb::csv_field("\n=1+2") == "\\x0a=1+2");
+  CHECK(gb::csv_field("\r=1+2") == "\\x0d=1+2");
+  CHECK(gb::csv_field(" \t@SUM(A1)") == " \\x09@SUM(A1)");
   CHECK(gb::csv_field("x;=1+2") == "\"x;'=1+2\"");
   CHECK(gb::csv_field("x; @A1") == "\"x;' @A1\"");
   CHECK(gb::csv_field("missing: flops; does not build: causal") ==
@@ -626,34 +631,50 @@ TEST_CASE(
 
 TEST_CASE("csv injection: a tab inside a cell starts no formula in a Tab-delimited import") {
   // Red-team (issue 32): a folder "x<Tab>=HYPERLINK(..)" opened as Tab-separated values is two
-  // cells, the second a formula; quoting alone helps only an importer that honours quotes.
+  // cells, the second a formula; quoting alone helps only an importer that honours quotes. A tab
+  // in a cell is now written as the text \x09, so no import can split the cell there.
   for (const std::string cell : {"x\t=1+2", "ada\t@SUM(A1)", "a\t \t-1",
                                  "x\t\xEF\xBC\x9D"
                                  "1"}) {
     CAPTURE(cell);
     const std::string field = gb::csv_field(cell);
-    // Split as a Tab-delimited import would (quotes aside): no part starts like a formula.
-    std::string unquoted = field;
-    if (!unquoted.empty() && unquoted.front() == '"') unquoted = unquoted.substr(1);
-    for (std::size_t from = 0;;) {
-      const auto tab = unquoted.find('\t', from);
-      const std::string part = unquoted.substr(from, tab == std::string::npos ? tab : tab - from);
-      CAPTURE(part);
-      const auto first = part.find_first_not_of(" \t");
-      CHECK((first == std::string::npos ||
-             std::string("=+-@\xEF").find(part[first]) == std::string::npos));
-      if (tab == std::string::npos) break;
-      from = tab + 1;
-    }
-    CHECK(field.front() == '"');  // one cell for a CSV reader
+    CHECK(field.find('\t') == std::string::npos);
+    CHECK(field.find("\\x09") != std::string::npos);
+    CHECK(gb::parse_csv(field + "\n").at(0).size() == 1);
   }
-  CHECK(gb::csv_field("x\t=1+2") == "\"x\t'=1+2\"");
-  CHECK(gb::csv_field("tab\tinside") == "tab\tinside");  // a tab alone changes nothing
+  CHECK(gb::csv_field("x\t=1+2") == "x\\x09=1+2");
   // In the exports: a roster name with a tab.
   const auto roster = gb::parse_roster("folder,id,name\nada,1,\"Ada\t=HYPERLINK(\"\"x\"\")\"\n");
   const gb::Book book = gb::join(roster, {{"ada", report({exercise("flops", 10, 10)})}}, {"flops"});
-  CHECK(gb::canvas_csv(book, "x", false).find("Ada\t'=HYPERLINK") != std::string::npos);
-  CHECK(gb::gradebook_csv(book, false).find("Ada\t'=HYPERLINK") != std::string::npos);
+  CHECK(gb::canvas_csv(book, "x", false).find("Ada\\x09=HYPERLINK") != std::string::npos);
+  CHECK(gb::gradebook_csv(book, false).find("Ada\\x09=HYPERLINK") != std::string::npos);
+}
+
+TEST_CASE("exports: control characters of a roster cell, a folder or a note are shown as text") {
+  // Red-team (issue 32): a roster name with an escape sequence, a folder with a newline, an
+  // 8-bit CSI byte (0x9B) and a byte that is not UTF-8 were copied into every export as they
+  // were: a terminal that shows the file obeys them, a line-based import splits the row.
+  const auto roster = gb::parse_roster(
+      "folder,id,name\nada,1,\"Ada\x1b]0;pwned\x07\"\n\"forged\nrow\",2,\"Bob\x9b"
+      "2J\xff\"\n");
+  json r = report({exercise("flops", 10, 10)});
+  r["intake"] = {"notes\x1b[2J.txt was left out"};
+  const gb::Book book = gb::join(
+      roster, {{"ada", r}, {"forged\nrow", report({exercise("flops", 5, 10)})}}, {"flops"});
+  for (const std::string& csv : {gb::gradebook_csv(book, false), gb::canvas_csv(book, "x", false),
+                                 gb::moodle_csv(book, "x", false)}) {
+    CAPTURE(csv);
+    for (const unsigned char c : csv)
+      CHECK((c == '\n' || (c >= 0x20 && c != 0x7f && c != 0x9b && c != 0xff)));
+    // One line per row: the header and the two students.
+    CHECK(std::count(csv.begin(), csv.end(), '\n') == 3);
+  }
+  const std::string book_csv = gb::gradebook_csv(book, false);
+  CHECK(book_csv.find("Ada\\x1b]0;pwned\\x07") != std::string::npos);
+  CHECK(book_csv.find("forged\\x0arow") != std::string::npos);
+  CHECK(book_csv.find("Bob\\x9b2J\\xff") != std::string::npos);
+  CHECK(book_csv.find("notes\\x1b[2J.txt was left out") != std::string::npos);
+  CHECK(gb::csv_field("García 李明") == "García 李明");  // letters of any script as they are
 }
 
 TEST_CASE("gradebook: how grade-all took the files (the report's intake) is in the notes") {

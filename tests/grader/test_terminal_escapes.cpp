@@ -35,3 +35,41 @@ TEST_CASE("terminal report: control characters from a submission are escaped") {
   CHECK(text.find("tab\there") != std::string::npos);  // tabs and newlines are kept
   CHECK(grader::printable("plain text\n") == "plain text\n");
 }
+
+TEST_CASE("terminal report: a note quoting an upload's names is one line of text") {
+  // Red-team (issue 32): `./kit grade` printed an archive entry's name in its "Note:" line as
+  // it was, so the name could clear the screen or start a line of its own.
+  grader::Report report;
+  report.submission = "sub";
+  report.notices = {"an entry named x\033[2J\nTotal: 100/100\xc2\x9b\xff.cpp was left out"};
+  std::ostringstream out;
+  grader::print_terminal(report, out, false);
+  const std::string text = out.str();
+  CHECK(text.find('\033') == std::string::npos);
+  CHECK(text.find("\nTotal: 100/100") == std::string::npos);
+  CHECK(
+      text.find("Note: an entry named x\\x1b[2J\\x0aTotal: 100/100\\u009b\\xff.cpp was left out") !=
+      std::string::npos);
+}
+
+TEST_CASE("printable and printable_name: what is escaped, and what is left as it is") {
+  using grader::printable;
+  using grader::printable_name;
+  // Letters of any script, and punctuation, are text.
+  CHECK(printable_name("García 李明 Zoë_1.cpp") == "García 李明 Zoë_1.cpp");
+  // A name is one line: newline, tab and carriage return are escaped; program output keeps
+  // its lines and tabs.
+  CHECK(printable_name("a\nb\tc\rd") == "a\\x0ab\\x09c\\x0dd");
+  CHECK(printable("a\nb\tc\rd") == "a\nb\tc\\x0dd");
+  // DEL, a C1 control written in UTF-8, a lone 8-bit CSI byte, bytes that are not UTF-8
+  // (a stray continuation, an overlong '/', a cut sequence), and the noncharacters XML refuses.
+  CHECK(printable("\x7f") == "\\x7f");
+  CHECK(printable("\xc2\x9b"
+                  "2J") == "\\u009b2J");
+  CHECK(printable("\x9b"
+                  "2J") == "\\x9b2J");
+  CHECK(printable("\xc0\xaf") == "\\xc0\\xaf");
+  CHECK(printable("ok\xe6\x9d") == "ok\\xe6\\x9d");
+  CHECK(printable("\xef\xbf\xbe|\xef\xbf\xbf|\xef\xbf\xbd") == "\\ufffe|\\uffff|\xef\xbf\xbd");
+  CHECK(printable("\xc2\xa0") == "\xc2\xa0");  // U+00A0, just past the C1 block: text
+}

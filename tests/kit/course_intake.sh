@@ -366,15 +366,29 @@ $(cat "$grades/canvas.csv")"
     cp "$S/flops/flops.cpp" "$class/$evil/b/"
     python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1], "w"); z.write(sys.argv[2], "flops.cpp"); z.close()' \
       "$class/$evil.zip" "$S/flops/flops.cpp" || fail "cannot make the zip"
+    printf x >"$class/$(printf 'notes\ngrade-all: all 40 students passed\2332J\377.txt')"
+    mkdir -p "$class/$(printf 'forged\nname\233')"
+    cp "$S/flops/flops.cpp" "$class/$(printf 'forged\nname\233')/"
     grade
     if grep -q "$(printf '\033')" "$out"; then fail "an escape character reached the terminal"; fi
     grep -qF 'evil\x1b]0;pwned\x07\x1b[2J: several files could be flops.cpp' "$out" ||
       fail "the ambiguous folder is not named, escaped"
     grep -qF 'evil\x1b]0;pwned\x07\x1b[2J.zip is beside a submission named evil\x1b]0;pwned\x07\x1b[2J; not graded' "$out" ||
       fail "the loose zip is not named, escaped"
-    # The gradebook says so too.
+    # A name with a newline (a forged line of grade-all's own), an 8-bit CSI byte (0x9B, which
+    # some terminals obey) and a byte that is not UTF-8: one line, every such byte shown as text.
+    grep -qF 'not graded: notes\x0agrade-all: all 40 students passed\x9b2J\xff.txt' "$out" ||
+      fail "the file name with a newline is not shown on one line, escaped"
+    if grep -q '^grade-all: all 40 students passed' "$out"; then fail "a name forged a line of grade-all"; fi
+    if LC_ALL=C grep -q "$(printf '[\233\377]')" "$out"; then fail "a raw 0x9B or 0xFF byte reached the terminal"; fi
+    # The gradebook says so too, and its cells carry no control character of the names.
     grep -qF '.zip, beside this submission in the class folder, is not graded (a loose archive of the same name)' \
-      "$grades/gradebook.csv" || fail "the gradebook does not say the zip was not graded" ;;
+      "$grades/gradebook.csv" || fail "the gradebook does not say the zip was not graded"
+    if LC_ALL=C grep -q "$(printf '[\033\007\233\377]')" "$grades/gradebook.csv"; then
+      fail "a control byte of a name reached gradebook.csv"
+    fi
+    grep -qF 'evil\x1b]0;pwned\x07\x1b[2J' "$grades/gradebook.csv" || fail "the gradebook does not show the name escaped"
+    grep -q '^forged\\x0aname\\x9b,' "$grades/gradebook.csv" || fail "the folder named with a newline is not one escaped cell" ;;
 
   *) echo "unknown test $name"; exit 2 ;;
 esac

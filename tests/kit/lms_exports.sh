@@ -112,7 +112,7 @@ S-19,0'
       tr -d '"' <"$f" | tr ',' '\t' | tr '\t' '\n' | grep -n '^[[:space:]]*[=+@-]' &&
         fail "$(basename "$f") has a cell that starts like a formula in a Tab-delimited import"
     done
-    grep -qF "kim	'=HYPERLINK(0)" "$grades/gradebook.csv" || fail "the folder with a tab is not in the gradebook as text"
+    grep -qF 'kim\x09=HYPERLINK(0)' "$grades/gradebook.csv" || fail "the folder with a tab is not in the gradebook as text"
 
     # A check's message quotes the student's exception: U+FFFE, U+FFFF and C0 controls in it
     # must not make the JUnit report ill-formed.

@@ -1,6 +1,7 @@
 // Uploaded archives, unpacked with limits: see archive_unpack.hpp.
 #include "archive_unpack.hpp"
 
+#include "../util/printable.hpp"
 #include "../util/unique_fd.hpp"
 #include "../util/utf8.hpp"
 
@@ -58,22 +59,6 @@ EntryPath entry_path(const char* name) {
     from = slash + 1;
   }
   if (out.parts.empty()) out.problem = "the entry " + path + " names no file";
-  return out;
-}
-
-// A name that is not UTF-8, for a note: every byte of 0x80 and above, and every control
-// character, as \xNN, so that the note stays valid UTF-8 and plain text.
-std::string printable_name(const std::string& name) {
-  std::string out;
-  char hex[8];
-  for (const unsigned char c : name) {
-    if (c >= 0x80 || c < 0x20 || c == 0x7F) {
-      std::snprintf(hex, sizeof hex, "\\x%02X", c);
-      out += hex;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
   return out;
 }
 

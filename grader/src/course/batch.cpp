@@ -126,7 +126,7 @@ double own_seconds(const Report& report) {
 // printable, so that none can clear the screen or retitle the window.
 std::string list(const std::vector<std::string>& v) {
   std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ", ") + printable(s);
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + printable_name(s);
   return out;
 }
 
@@ -201,7 +201,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
       notes_of[student].push_back("Canvas download files of " + student +
                                   " are in the class folder too; the folder " + student +
                                   " is graded, not those files");
-      std::cerr << "grade-all: " << printable(student)
+      std::cerr << "grade-all: " << printable_name(student)
                 << " is both a folder and a student of the Canvas download; "
                 << "the folder is graded\n";
       continue;
@@ -232,8 +232,8 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
       notes_of[student].push_back(file +
                                   ", beside this submission in the class folder, is not graded (" +
                                   "a loose archive of the same name)");
-      std::cerr << "grade-all: " << printable(file) << " is beside a submission named "
-                << printable(student) << "; not graded\n";
+      std::cerr << "grade-all: " << printable_name(file) << " is beside a submission named "
+                << printable_name(student) << "; not graded\n";
       continue;
     }
     archives_of[student].push_back(path);
@@ -290,7 +290,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   }
   for (const auto& [student, notes] : notes_of)
     for (const auto& note : notes)
-      std::cerr << "grade-all: " << printable(student) << ": " << printable(note) << "\n";
+      std::cerr << "grade-all: " << printable_name(student) << ": " << printable_name(note) << "\n";
   if (!ignored.empty())
     std::cerr << "grade-all: files of " << dir
               << " that are neither a folder nor a Canvas download file, "
@@ -333,8 +333,8 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
       const std::string why =
           name.size() > 200
               ? "is too long (" + std::to_string(name.size()) + " bytes) for a report's file name"
-          : printable(valid_utf8(name)) != name ? "has bytes a file name should not carry"
-                                                : "ends like a shortened report name";
+          : printable_name(valid_utf8(name)) != name ? "has bytes a file name should not carry"
+                                                     : "ends like a shortened report name";
       notes.push_back("the submission's name " + why + ": its reports are " + report_stem(name) +
                       ".json and .html");
     }
@@ -421,7 +421,7 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
       }
       std::ofstream file(reports_dir / (report_stem(name) + ".json"));
       file << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-      if (!file) throw std::runtime_error("cannot write the report of " + printable(name));
+      if (!file) throw std::runtime_error("cannot write the report of " + printable_name(name));
     }
   }
 

@@ -40,7 +40,8 @@ bool write_text(const fs::path& path, const std::string& text) {
 
 std::string list(const std::vector<std::string>& v) {
   std::string out;
-  for (const auto& s : v) out += (out.empty() ? "" : ", ") + printable(s);  // names students chose
+  for (const auto& s : v)
+    out += (out.empty() ? "" : ", ") + printable_name(s);  // names students chose
   return out;
 }
 
@@ -225,8 +226,8 @@ bool write_class_outputs(const ClassOutputs& to,
   for (const auto& [name, j] : reports)
     for (const auto& e : j["exercises"])
       if (e.value("source_status", "") == "ambiguous")
-        std::cerr << "grade-all: " << printable(name) << ": several files could be "
-                  << printable(e.value("name", "")) << ".cpp ("
+        std::cerr << "grade-all: " << printable_name(name) << ": several files could be "
+                  << printable_name(e.value("name", "")) << ".cpp ("
                   << list(e.value("source_others", std::vector<std::string>{}))
                   << "); none was graded\n";
   if (!missing.empty()) std::cerr << "grade-all: missing files: " << list(missing) << "\n";
@@ -240,7 +241,8 @@ bool write_class_outputs(const ClassOutputs& to,
                 << (to.missing_as_zero ? "0" : "an empty cell")
                 << " in the exports): " << list(book.no_submission) << "\n";
     for (const auto& several : book.several_folders)
-      std::cerr << "grade-all: one roster entry, several folders: " << printable(several) << "\n";
+      std::cerr << "grade-all: one roster entry, several folders: " << printable_name(several)
+                << "\n";
   }
   for (const auto& w : assignment.warnings)
     std::cerr << "grade-all: warning: the assignment: " << w << "\n";
@@ -300,13 +302,13 @@ int run_merge(const std::string& out, const std::vector<std::string>& dirs,
       const nlohmann::json facts = j.value("class", nlohmann::json::object());
       const std::string name = facts.value("submission", file.stem().string());
       if (const std::string wrong = check_shard_report(j); !wrong.empty()) {
-        std::cerr << "linattn-grade: merge-grades: " << printable(file.string())
+        std::cerr << "linattn-grade: merge-grades: " << printable_name(file.string())
                   << " cannot be merged: " << wrong << " (was it edited? grade that shard again)\n";
         return 2;
       }
       if (from.count(name)) {
-        std::cerr << "linattn-grade: merge-grades: " << printable(name) << " is in " << from[name]
-                  << " and in " << dir << ": were the shards of different splits?\n";
+        std::cerr << "linattn-grade: merge-grades: " << printable_name(name) << " is in "
+                  << from[name] << " and in " << dir << ": were the shards of different splits?\n";
         return 2;
       }
       if (j.value("assignment", "") != assignment.name || !j.contains("class")) {

@@ -1,6 +1,8 @@
 // The gradebook, the LMS exports and the similarity report: see gradebook.hpp.
 #include "gradebook.hpp"
 
+#include "../util/printable.hpp"
+
 #include <fnmatch.h>
 
 #include <algorithm>
@@ -49,13 +51,12 @@ std::string join_names(const std::vector<std::string>& v) {
 }
 
 // Whether a spreadsheet could read the cell as a formula: its first character, or its first
-// after leading blanks (some importers trim them: "  =1+2", "\n=1+2"), is = + - @, or one of
-// their full-width forms (U+FF1D, U+FF0B, U+FF0D, U+FF20), which some locales' spreadsheets
-// take as the ASCII ones.
+// after leading spaces (some importers trim them: "  =1+2"), is = + - @, or one of their
+// full-width forms (U+FF1D, U+FF0B, U+FF0D, U+FF20), which some locales' spreadsheets take as
+// the ASCII ones. (Control characters, a leading tab or line end among them, never reach it:
+// csv_field shows them as escapes first.)
 bool starts_like_formula(const std::string& text) {
-  if (text.empty()) return false;
-  if (text[0] == '\t' || text[0] == '\r') return true;
-  const std::size_t first = text.find_first_not_of(" \t\r\n");
+  const std::size_t first = text.find_first_not_of(' ');
   if (first == std::string::npos) return false;
   if (std::string("=+-@").find(text[first]) != std::string::npos) return true;
   for (const char* wide : {"\xEF\xBC\x9D", "\xEF\xBC\x8B", "\xEF\xBC\x8D", "\xEF\xBC\xA0"})
@@ -66,23 +67,25 @@ bool starts_like_formula(const std::string& text) {
 }  // namespace
 
 std::string csv_field(const std::string& text) {
+  // Control characters and bytes that are not UTF-8 (a roster cell, a folder name, a note
+  // quoting an upload's name) are written as visible escapes ("\x1b", "\x0a"): an export is
+  // one line per student for a person and an importer, and carries no terminal sequence; a tab
+  // or a line end can then split no cell in a Tab-delimited or line-based import either.
+  const std::string shown = escape_controls(text, "");
   // A cell a spreadsheet would read as a formula (a folder named "=1+2", a file path a student
   // chose) gets a leading apostrophe, so that it shows as text: OWASP's advice on CSV injection.
-  const bool formula = starts_like_formula(text);
-  std::string s = formula ? "'" + text : text;
-  // Opened with another separator, a cell splits at it: at ';' in a spreadsheet set to a
-  // European locale, at a tab in a Tab-delimited import ("x\t=1+2" is then two cells, the
-  // second a formula). The part after such a separator gets the apostrophe as well, and the
-  // field is quoted (one cell wherever quotes are honoured). A plain "; " in the notes is left
-  // as it is.
+  std::string s = starts_like_formula(shown) ? "'" + shown : shown;
+  // Opened with ';' as the separator (a spreadsheet set to a European locale), a cell splits
+  // there ("x;=1+2" is then two cells, the second a formula). The part after such a ';' gets
+  // the apostrophe as well, and the field is quoted (one cell wherever quotes are honoured).
+  // A plain "; " in the notes is left as it is.
   bool split_formula = false;
-  for (std::size_t at = s.find_first_of(";\t"); at != std::string::npos;
-       at = s.find_first_of(";\t", at + 1))
+  for (std::size_t at = s.find(';'); at != std::string::npos; at = s.find(';', at + 1))
     if (starts_like_formula(s.substr(at + 1))) {
       s.insert(at + 1, "'");
       split_formula = true;
     }
-  if (!split_formula && s.find_first_of(",\"\r\n") == std::string::npos) return s;
+  if (!split_formula && s.find_first_of(",\"") == std::string::npos) return s;
   std::string q = "\"";
   for (char c : s) q += (c == '"') ? std::string("\"\"") : std::string(1, c);
   return q + "\"";

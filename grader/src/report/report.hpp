@@ -2,6 +2,7 @@
 // the native report of the kit's contract; Gradescope and JUnit are translations of it.
 #pragma once
 
+#include "../util/printable.hpp"
 #include "late_policy.hpp"
 
 #include <nlohmann/json.hpp>
@@ -112,8 +113,5 @@ void print_terminal(const Report& report, std::ostream& out, bool colour, bool v
 // what the terminal report folds and the class report counts.
 std::string likely_mistake(const std::string& message);
 
-// Text from a submission, safe for a terminal: control characters other than newline and tab
-// (C1 controls included) written as \xNN / \uNNNN.
-std::string printable(const std::string& text);
 
 }  // namespace grader

@@ -55,36 +55,6 @@ std::string points(double got, double max) {
   return o.str();
 }
 
-// Text from a submission (what it printed, messages quoting it) reaches a terminal: escape
-// every control character but newline and tab, so that it can neither move the cursor, clear
-// the screen, retitle the window nor hide text. C1 controls (U+0080 to U+009F, which some
-// terminals obey too) are escaped as well.
-}  // namespace
-
-std::string printable(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  char hex[8];
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    const bool c1 = c == 0xC2 && i + 1 < text.size() &&
-                    static_cast<unsigned char>(text[i + 1]) >= 0x80 &&
-                    static_cast<unsigned char>(text[i + 1]) <= 0x9F;
-    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7F) {
-      std::snprintf(hex, sizeof hex, "\\x%02x", c);
-      out += hex;
-    } else if (c1) {
-      std::snprintf(hex, sizeof hex, "\\u%04x", static_cast<unsigned char>(text[++i]));
-      out += hex;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
-
-namespace {
-
 void indented(std::ostream& out, const std::string& text, const std::string& pad) {
   std::istringstream lines(printable(text));
   for (std::string line; std::getline(lines, line);) out << pad << line << "\n";
@@ -144,7 +114,8 @@ void print_start_here(const Report& report, const Style& style, std::ostream& ou
 void print_terminal(const Report& report, std::ostream& out, bool colour, bool verbose) {
   const Style style{colour};
   out << "Grading " << printable(report.submission) << "\n";
-  for (const auto& notice : report.notices) out << style.paint("Note: " + notice, "33") << "\n";
+  for (const auto& notice : report.notices)
+    out << style.paint("Note: " + printable_name(notice), "33") << "\n";
   if (report.isolation == "none")
     out << style.paint(
                "No sandbox here: student code ran with time, memory and file limits only, "
