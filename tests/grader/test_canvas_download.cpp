@@ -192,3 +192,90 @@ TEST_CASE("canvas download: a pipe in the class folder is named as not graded, n
   CHECK(unpacked.ignored == std::vector<std::string>{"jay_109_300_flops.cpp", "pipe"});
   fs::remove_all(root);
 }
+
+TEST_CASE("canvas names: a student's name with '_' in it, and the readings it makes") {
+  // Canvas keeps '_' in a name ("O_Brien, Pat"): such a file was taken for a stray one.
+  const auto pat = parse_canvas_name("o_brienpat_1002_52345_causal.cpp");
+  REQUIRE(pat);
+  CHECK(pat->student == "o_brienpat_1002");
+  CHECK(pat->uploaded == "causal.cpp");
+  // The late flag is never part of a name: Kim Lee, late, has one reading.
+  CHECK(grader::canvas_name_readings("kimlee_late_2001_9_flops.cpp").size() == 1);
+  // Red-team (issue 32): a student who named themselves "lovelaceada_1002" (user 1019) writes
+  // files that also read as Ada's (user 1002), with an upload named "7777_x.zip".
+  const auto two = grader::canvas_name_readings("lovelaceada_1002_1019_7777_x.zip");
+  REQUIRE(two.size() == 2);
+  CHECK(two[0].student == "lovelaceada_1002");
+  CHECK(two[0].uploaded == "7777_x.zip");
+  CHECK(two[1].student == "lovelaceada_1002_1019");
+  CHECK(two[1].name == "lovelaceada_1002");
+  CHECK(two[1].user_id == "1019");
+  CHECK(two[1].uploaded == "x.zip");
+  CHECK_FALSE(parse_canvas_name("lovelaceada_1002_1019_7777_x.zip"));  // not one reading
+  // The name Canvas writes for a roster name.
+  CHECK(grader::canvas_file_name_of("Lovelace, Ada") == "lovelaceada");
+  CHECK(grader::canvas_file_name_of("García, José") == "garcíajosé");
+  CHECK(grader::canvas_file_name_of("O_Brien, Pat") == "o_brienpat");
+  CHECK(grader::canvas_file_name_of("李, 明") == "李明");
+}
+
+TEST_CASE("canvas download: a file that reads as two students' is decided by the roster") {
+  const fs::path root = temp_folder();
+  const fs::path cls = root / "class", staging = root / "grades" / "canvas-download";
+  fs::create_directories(cls);
+  write(cls / "lovelaceada_1002_5000_flops.cpp", "ada's");
+  write(cls / "lovelaceada_1002_5001_2024_notes.zip", "ada's notes");  // her own upload name
+  write(cls / "lovelaceada_1002_1019_7777_flops.zip",
+        "mallory's");  // 1019 named "lovelaceada_1002"
+  write(cls / "turingalan_1003_5002_flops.cpp", "alan's");
+  write(cls / "turingalan_late_1003_1020_7778_flops.cpp",
+        "eve's");  // 1020 named "turingalan_late_1003"
+  const grader::CanvasNames roster = {{"1002", {"lovelaceada"}},
+                                      {"1003", {"turingalan"}},
+                                      {"1019", {"lovelaceada_1002"}},
+                                      {"1020", {"turingalan_late_1003"}}};
+  auto unpacked = grader::unpack_canvas_download(cls, staging, roster);
+  // Ada keeps her files, and her own "2024_notes.zip" is hers (only her reading is confirmed).
+  CHECK(read(staging / "lovelaceada_1002" / "flops.cpp") == "ada's");
+  CHECK(read(staging / "lovelaceada_1002" / "2024_notes.zip") == "ada's notes");
+  CHECK_FALSE(fs::exists(staging / "lovelaceada_1002" / "7777_flops.zip"));
+  // The two files both readings of which the roster confirms: graded for nobody, and named.
+  CHECK(unpacked.ambiguous == std::vector<std::string>{"lovelaceada_1002_1019_7777_flops.zip",
+                                                       "turingalan_late_1003_1020_7778_flops.cpp"});
+  CHECK_FALSE(unpacked.late.count("turingalan_1003"));  // Alan is not made late by it
+  CHECK(fs::exists(staging / "turingalan_1003" / "flops.cpp"));
+  REQUIRE(unpacked.notes.count("lovelaceada_1002"));
+  CHECK(unpacked.notes.at("lovelaceada_1002")
+            .at(0)
+            .find("lovelaceada_1002_1019_7777_flops.zip reads as a file of lovelaceada_1002 or "
+                  "lovelaceada_1002_1019") == 0);
+  // With no roster: the first reading, and the notes say how else it reads.
+  unpacked = grader::unpack_canvas_download(cls, staging);
+  CHECK(unpacked.ambiguous.empty());
+  CHECK(fs::exists(staging / "lovelaceada_1002" / "7777_flops.zip"));
+  bool said = false;
+  for (const auto& note : unpacked.notes["lovelaceada_1002"])
+    said = said || note.find(
+                       "lovelaceada_1002_1019_7777_flops.zip is graded as lovelaceada_1002's, "
+                       "but reads as a file of lovelaceada_1002 or lovelaceada_1002_1019 "
+                       "too") == 0;
+  CHECK(said);
+  fs::remove_all(root);
+}
+
+TEST_CASE("canvas download: two files of one name under one submission id are never merged") {
+  // Red-team (issue 32): "_0600_" and "_600_" are one id; the second copy overwrote the first
+  // in silence, and which one was kept depended on the folder's order.
+  const fs::path root = temp_folder();
+  const fs::path cls = root / "class", staging = root / "grades" / "canvas-download";
+  fs::create_directories(cls);
+  write(cls / "ann_100_600_flops.cpp", "plain id");
+  write(cls / "ann_100_0600_flops.cpp", "leading zero");
+  const auto unpacked = grader::unpack_canvas_download(cls, staging);
+  CHECK(read(staging / "ann_100" / "flops.cpp") == "leading zero");  // first by name
+  REQUIRE(unpacked.notes.count("ann_100"));
+  CHECK(unpacked.notes.at("ann_100").at(0) ==
+        "ann_100_600_flops.cpp has the same name and submission id as ann_100_0600_flops.cpp, "
+        "which is graded; it is not");
+  fs::remove_all(root);
+}

@@ -62,7 +62,9 @@ for e in expected:
         problems.append("%s: status, score %s, expected %s" % (who, got, (e["status"], e["total_after_late"])))
     phrases = [p for p in e["notes"].split(" && ") if p]
     for p in phrases:
-        if p not in row["notes"]:
+        if p.startswith("!") and p[1:] in row["notes"]:
+            problems.append("%s: the notes hold %r: %r" % (who, p[1:], row["notes"]))
+        elif not p.startswith("!") and p not in row["notes"]:
             problems.append("%s: the notes lack %r: %r" % (who, p, row["notes"]))
     if not phrases and row["notes"]:
         problems.append("%s: notes expected empty: %r" % (who, row["notes"]))
@@ -87,7 +89,9 @@ compare "$work/grades" >>"$out" || fail "the gradebook differs from expected.tsv
 grep "PENDING" "$out"
 # Nothing a student named reached the terminal raw, and nobody stopped the class.
 if grep -q "$(printf '\033')" "$out"; then fail "an escape character reached the terminal"; fi
-grep -qF "grade-all: 25 submissions, 25 to grade" "$out" || fail "not every submission was graded"
+grep -qF "graded for nobody: lovelaceada_1002_1027_750_flops.cpp, turingalan_late_1003_1028_760_flops.cpp" "$out" ||
+  fail "the files that read as two students' are not named"
+grep -qF "grade-all: 26 submissions, 26 to grade" "$out" || fail "not every submission was graded"
 
 # The same class in two shards, merged: the same gradebook, byte for byte.
 for k in 1 2; do

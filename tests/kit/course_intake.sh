@@ -8,29 +8,9 @@ set -u
 GRADER=$1
 KIT_DIR=$2
 name=$3
-work=$(mktemp -d)
-chmod 755 "$work"
-out=$work/out.log
-: >"$out"
-trap 'rm -rf "$work"' EXIT
 # shellcheck source=tests/kit/intake_helpers.sh
 . "$(dirname "$0")/intake_helpers.sh"
-export NO_COLOR=1
-S=$KIT_DIR/solutions
-STUB=$KIT_DIR/exercises
-
-cat >"$work/week1.json" <<'EOF'
-{ "title": "Week 1: which order to multiply",
-  "exercises": [ { "name": "flops", "points": 10 } ] }
-EOF
-class=$work/class
-grades=$work/grades
-mkdir -p "$class"
-# grade [OPTIONS...]: grade-all on the class, the flops assignment, into $grades.
-grade() {
-  "$GRADER" --kit "$KIT_DIR" grade-all "$class" --out "$grades" --assignment "$work/week1.json" "$@" >"$out" 2>&1 ||
-    fail "grade-all exited $?"
-}
+intake_class "Week 1: which order to multiply"
 row() { grep -qxF "$1" "$grades/gradebook.csv" || fail "no gradebook row '$1'; the gradebook:
 $(cat "$grades/gradebook.csv")"; }
 
@@ -247,7 +227,7 @@ EOF
     row '李明_1003,,,,10,10,10,10,no,0,ok,ok,not in the roster'
     row "kimlee_2001,,,,10,10,10,10,yes,1,ok,ok,\"not in the roster; late: Canvas's _LATE_ flag, no time known, counted as 1 day, no penalty\""
     row '作业1,,,,10,10,10,10,no,0,ok,ok,not in the roster; 作业1.zip was unpacked (2 files); its files are graded as 作业1.zip/...'
-    row 'olga,,,,10,10,10,10,no,0,ok,ok,not in the roster; olga.zip was unpacked (1 file); its files are graded as olga.zip/...; olga.zip: an entry named notes_\xE9.txt (not UTF-8: a legacy code page?) was left out'
+    row 'olga,,,,10,10,10,10,no,0,ok,ok,not in the roster; olga.zip was unpacked (1 file); its files are graded as olga.zip/...; olga.zip: an entry named notes_\xe9.txt (not UTF-8: a legacy code page?) was left out'
     if grep -qF "neither a folder nor a Canvas download file" "$out"; then fail "a Canvas file was taken for a stray one"; fi ;;
 
   long-names)

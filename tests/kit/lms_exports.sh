@@ -8,29 +8,10 @@ set -u
 GRADER=$1
 KIT_DIR=$2
 name=$3
-work=$(mktemp -d)
-chmod 755 "$work"
-out=$work/out.log
-: >"$out"
-trap 'rm -rf "$work"' EXIT
 # shellcheck source=tests/kit/intake_helpers.sh
 . "$(dirname "$0")/intake_helpers.sh"
-export NO_COLOR=1
-S=$KIT_DIR/solutions
-STUB=$KIT_DIR/exercises
-
 # The Canvas assignment is "Week 1"; the kit's assignment file says so in its title.
-cat >"$work/week1.json" <<'EOF'
-{ "title": "Week 1",
-  "exercises": [ { "name": "flops", "points": 10 } ] }
-EOF
-class=$work/class
-grades=$work/grades
-mkdir -p "$class"
-grade() {
-  "$GRADER" --kit "$KIT_DIR" grade-all "$class" --out "$grades" --assignment "$work/week1.json" "$@" >"$out" 2>&1 ||
-    fail "grade-all exited $?"
-}
+intake_class "Week 1"
 same() {  # same FILE EXPECTED: the file's exact text
   [ "$(cat "$1")" = "$2" ] || fail "$(basename "$1"):
 $(cat "$1")

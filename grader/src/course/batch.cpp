@@ -194,7 +194,20 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   // What each report says of how its files were taken (a Canvas resubmission, an archive).
   std::map<std::string, std::vector<std::string>> notes_of;
   std::set<std::string> canvas_late;  // graded from Canvas files it named _LATE_
-  const CanvasUnpacked canvas = unpack_canvas_download(dir, fs::path(out) / "canvas-download");
+  // Who each Canvas user id is, for a download name that reads two ways (canvas_download.hpp).
+  CanvasNames known;
+  for (const auto& s : roster)
+    if (!s.canvas_id.empty()) {
+      known[s.canvas_id].insert(canvas_file_name_of(s.name));
+      if (!s.last_name.empty())
+        known[s.canvas_id].insert(canvas_file_name_of(s.last_name + s.first_name));
+    }
+  const CanvasUnpacked canvas =
+      unpack_canvas_download(dir, fs::path(out) / "canvas-download", known);
+  if (!canvas.ambiguous.empty())
+    std::cerr << "grade-all: Canvas download files that read as two students' files, which the "
+              << "roster does not tell apart, graded for nobody: " << list(canvas.ambiguous)
+              << "\n";
   for (const auto& student : canvas.students) {
     if (folder_of.count(student)) {
       // Said in the folder's notes too: the gradebook is where the instructor looks.

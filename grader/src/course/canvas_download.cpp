@@ -40,37 +40,80 @@ bool late_flag(std::string s) {
 
 }  // namespace
 
-std::optional<CanvasFileName> parse_canvas_name(const std::string& filename) {
-  // Split off the first four '_'-separated fields; the rest is the uploaded name, which may
-  // itself hold '_' ("my_causal.cpp").
-  std::vector<std::string> parts;
+namespace {
+
+// The rest of a name after <student>_: [LATE_]<user id>_<submission id>_<uploaded>, read into
+// `name`; false when it is not that.
+bool read_after_student(const std::string& rest, CanvasFileName& name) {
+  std::vector<std::string> fields;  // up to three '_'-separated fields, then the uploaded name
   std::size_t from = 0;
-  for (int i = 0; i < 4; ++i) {
-    const std::size_t at = filename.find('_', from);
+  for (int i = 0; i < 3; ++i) {
+    const std::size_t at = rest.find('_', from);
     if (at == std::string::npos) break;
-    parts.push_back(filename.substr(from, at - from));
+    fields.push_back(rest.substr(from, at - from));
     from = at + 1;
   }
-  CanvasFileName name;
-  std::size_t ids = 1;  // where the user id is among the fields
-  if (parts.size() >= 2 && late_flag(parts[1])) {
+  std::size_t ids = 0;  // where the user id is among the fields
+  if (!fields.empty() && late_flag(fields[0])) {
     name.late = true;
-    ids = 2;
+    ids = 1;
   }
-  // student, [LATE,] user id, submission id, then the uploaded name.
-  if (parts.size() < ids + 2 || !canvas_student_word(parts[0]) || !all_digits(parts[ids]) ||
-      !all_digits(parts[ids + 1]))
-    return std::nullopt;
-  std::size_t rest = 0;
-  for (std::size_t i = 0; i < ids + 2; ++i) rest += parts[i].size() + 1;
-  name.uploaded = filename.substr(rest);
-  if (name.uploaded.empty() || name.uploaded[0] == '.') return std::nullopt;  // nothing, or hidden
-  name.student = parts[0] + "_" + parts[ids];
+  if (fields.size() < ids + 2 || !all_digits(fields[ids]) || !all_digits(fields[ids + 1]))
+    return false;
+  std::size_t used = 0;
+  for (std::size_t i = 0; i < ids + 2; ++i) used += fields[i].size() + 1;
+  name.uploaded = rest.substr(used);
+  if (name.uploaded.empty() || name.uploaded[0] == '.') return false;  // nothing, or hidden
+  name.user_id = fields[ids];
   // Without leading zeros: every comparison of ids (here, in grade-all and the gradebook) takes a
   // longer string of digits for a larger number, which "0199" against "200" would make untrue.
-  const std::string& id = parts[ids + 1];
+  const std::string& id = fields[ids + 1];
   name.submission_id = id.substr(std::min(id.find_first_not_of('0'), id.size() - 1));
-  return name;
+  return true;
+}
+
+// A student's name as Canvas writes it: words (canvas_student_word) joined by '_', the last not
+// "late" in any case (Canvas puts its flag there: "kimlee_late_2001_..." is Kim Lee, late).
+bool canvas_student_name(const std::string& s) {
+  std::size_t from = 0;
+  for (;;) {
+    const std::size_t at = s.find('_', from);
+    const std::string word = s.substr(from, at == std::string::npos ? at : at - from);
+    if (!canvas_student_word(word)) return false;
+    if (at == std::string::npos) return !late_flag(word) || from == 0;
+    from = at + 1;
+  }
+}
+
+}  // namespace
+
+std::vector<CanvasFileName> canvas_name_readings(const std::string& filename) {
+  std::vector<CanvasFileName> readings;
+  for (std::size_t at = filename.find('_'); at != std::string::npos;
+       at = filename.find('_', at + 1)) {
+    const std::string student = filename.substr(0, at);
+    CanvasFileName name;
+    if (!canvas_student_name(student) || !read_after_student(filename.substr(at + 1), name))
+      continue;
+    name.name = student;
+    name.student = student + "_" + name.user_id;
+    readings.push_back(std::move(name));
+  }
+  return readings;
+}
+
+std::optional<CanvasFileName> parse_canvas_name(const std::string& filename) {
+  auto readings = canvas_name_readings(filename);
+  if (readings.size() != 1) return std::nullopt;
+  return std::move(readings.front());
+}
+
+std::string canvas_file_name_of(const std::string& roster_name) {
+  std::string out;
+  for (const unsigned char c : roster_name)
+    if (c >= 0x80 || std::isalnum(c) || c == '_')
+      out += static_cast<char>(c >= 0x80 ? c : std::tolower(c));
+  return out;
 }
 
 std::string canvas_copy_of(const std::string& uploaded) {
@@ -82,7 +125,36 @@ std::string canvas_copy_of(const std::string& uploaded) {
   return stem.substr(0, dash) + ext;
 }
 
-CanvasUnpacked unpack_canvas_download(const fs::path& class_dir, const fs::path& staging) {
+namespace {
+
+// Which reading of a file's name to take: the only one; of several, the one the roster
+// confirms (its user id a roster student's, whose name Canvas writes as the reading has it), or
+// with no roster the first; nothing when the roster confirms none or several.
+std::optional<std::size_t> reading_taken(const std::vector<CanvasFileName>& readings,
+                                         const CanvasNames& known) {
+  if (readings.size() == 1 || known.empty()) return 0;
+  std::optional<std::size_t> confirmed;
+  for (std::size_t i = 0; i < readings.size(); ++i) {
+    const auto names = known.find(readings[i].user_id);
+    if (names == known.end() || !names->second.count(readings[i].name)) continue;
+    if (confirmed) return std::nullopt;
+    confirmed = i;
+  }
+  return confirmed;
+}
+
+// "lovelaceada_1002 or lovelaceada_1002_1019": the students a file's readings name.
+std::string whose(const std::vector<CanvasFileName>& readings) {
+  std::string out;
+  for (std::size_t i = 0; i < readings.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == readings.size() ? " or " : ", ") + readings[i].student;
+  return out;
+}
+
+}  // namespace
+
+CanvasUnpacked unpack_canvas_download(const fs::path& class_dir, const fs::path& staging,
+                                      const CanvasNames& known) {
   // student -> the file a "-N" copy stands for -> every upload of it
   std::map<std::string, std::map<std::string, std::vector<std::pair<fs::path, CanvasFileName>>>>
       by_student;
@@ -98,12 +170,27 @@ CanvasUnpacked unpack_canvas_download(const fs::path& class_dir, const fs::path&
       out.ignored.push_back(filename);
       continue;
     }
-    const auto name = parse_canvas_name(filename);
-    if (!name) {
+    const auto readings = canvas_name_readings(filename);
+    if (readings.empty()) {
       out.ignored.push_back(filename);
       continue;
     }
-    by_student[name->student][canvas_copy_of(name->uploaded)].emplace_back(entry.path(), *name);
+    const auto taken = reading_taken(readings, known);
+    if (!taken) {  // the roster cannot tell whose: nobody's, said to each it could be
+      for (const auto& r : readings)
+        out.notes[r.student].push_back(
+            filename + " reads as a file of " + whose(readings) +
+            ", and the roster does not tell which (a student's name with '_' in it makes " +
+            "Canvas's names ambiguous): graded for nobody; give it to its owner by hand");
+      out.ambiguous.push_back(filename);
+      continue;
+    }
+    const CanvasFileName& name = readings[*taken];
+    if (readings.size() > 1 && known.empty())
+      out.notes[name.student].push_back(filename + " is graded as " + name.student +
+                                        "'s, but reads as a file of " + whose(readings) +
+                                        " too; a roster with Canvas ids decides");
+    by_student[name.student][canvas_copy_of(name.uploaded)].emplace_back(entry.path(), name);
   }
   fs::remove_all(staging);  // made anew: a student or a file gone from the download goes here too
   // Ids as numbers: a shorter string of digits is a smaller number.
@@ -115,14 +202,27 @@ CanvasUnpacked unpack_canvas_download(const fs::path& class_dir, const fs::path&
     const fs::path folder = staging / student;
     fs::create_directories(folder);
     for (auto& [file, copies] : uploads) {
-      std::stable_sort(copies.begin(), copies.end(), later);  // the latest first
+      // The latest first; under one id, by the download's file name (the folder's order is
+      // the file system's, and a decision must not depend on it).
+      std::sort(copies.begin(), copies.end(), [&](const auto& a, const auto& b) {
+        if (later(a, b) || later(b, a)) return later(a, b);
+        return a.first.filename() < b.first.filename();
+      });
       const std::string& latest = copies.front().second.submission_id;
       std::string& newest = out.latest_submission[student];
       if (newest.size() < latest.size() || (newest.size() == latest.size() && newest < latest))
         newest = latest;
       std::vector<std::string> older;
+      std::map<std::string, std::string> copied;  // uploaded name -> the download file copied
       for (const auto& [from, name] : copies) {
-        if (name.submission_id == latest) {
+        if (name.submission_id == latest && copied.count(name.uploaded)) {
+          // "_0600_" and "_600_": one id, one name. Not Canvas's doing; the first (by name) is
+          // graded, the other said, never written over it in silence.
+          out.notes[student].push_back(from.filename().string() + " has the same name and " +
+                                       "submission id as " + copied[name.uploaded] +
+                                       ", which is graded; it is not");
+        } else if (name.submission_id == latest) {
+          copied[name.uploaded] = from.filename().string();
           // Copies under one id: not Canvas's doing, so both go and the file finder decides.
           // Through the finder's door, at most a source's size (an archive: what it may unpack
           // to), so that a 2 GiB sparse upload is never written out in full.
@@ -145,6 +245,7 @@ CanvasUnpacked unpack_canvas_download(const fs::path& class_dir, const fs::path&
     out.students.push_back(student);
   }
   std::sort(out.ignored.begin(), out.ignored.end());
+  std::sort(out.ambiguous.begin(), out.ambiguous.end());
   return out;
 }
 

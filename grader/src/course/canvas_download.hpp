@@ -5,6 +5,15 @@
 // adds "-1", "-2" to the uploaded name when a student uploads the same name twice. grade-all
 // turns such files into one submission folder per student, so that a Canvas class grades as it
 // downloads, without unpacking by hand.
+//
+// <student> is the student's sortable name ("Lovelace, Ada") with everything but word
+// characters removed, lower-cased: letters of any script, digits and '_' stay. A name with '_'
+// in it ("O_Brien, Pat": "o_brienpat_1002_...") makes the fields ambiguous, and a student who
+// chose such a name could make a file read as another's ("lovelaceada_1002_1019_7_x.zip" is
+// student 1019's if they are named "lovelaceada_1002", or Ada's, 1002, with an upload named
+// "7_x.zip"). Every reading is found; the roster decides between them (the reading whose user
+// id is a roster student whose name Canvas writes so), and a file it cannot decide is graded
+// for nobody and named in the notes of each student it could be.
 #pragma once
 
 #include <filesystem>
@@ -18,21 +27,37 @@ namespace grader {
 
 struct CanvasFileName {
   std::string student;        // "lovelaceada_1001": Canvas's name and user id, one per student
+  std::string name, user_id;  // "lovelaceada", "1001": its two parts
   std::string uploaded;       // "causal.cpp": the name the student gave the file
   std::string submission_id;  // Canvas's, larger for a later submission
   bool late = false;
 };
 
-// The parts of a Canvas download name, or nothing when the name is not one.
+// Every way `filename` reads as a Canvas download name, the shortest student name first (none:
+// it is not one). One reading, unless a student's name holds '_' (see above).
+std::vector<CanvasFileName> canvas_name_readings(const std::string& filename);
+
+// The parts of a Canvas download name: its only reading, or nothing when it has none or several.
 std::optional<CanvasFileName> parse_canvas_name(const std::string& filename);
+
+// The name Canvas writes in a download's file names for a roster name: "Lovelace, Ada" ->
+// "lovelaceada", "García, José" -> "garcíajosé". ASCII letters are lower-cased; other letters
+// are compared as they are (Canvas lower-cases them too: an upper-case letter of another script
+// in a roster name can make a reading unconfirmed, never wrongly confirmed).
+std::string canvas_file_name_of(const std::string& roster_name);
+
+// Canvas user id -> the names Canvas writes for them (canvas_file_name_of of the roster's name,
+// and of "last first" when the roster has those columns): what decides between readings.
+using CanvasNames = std::map<std::string, std::set<std::string>>;
 
 // "causal-1.cpp" -> "causal.cpp": the name a "-N" copy Canvas made stands for (a name with no
 // such copy number is returned as it is).
 std::string canvas_copy_of(const std::string& uploaded);
 
 struct CanvasUnpacked {
-  std::vector<std::string> students;  // the folders made under the staging folder, sorted
-  std::vector<std::string> ignored;   // plain files of the class folder that are not Canvas's
+  std::vector<std::string> students;   // the folders made under the staging folder, sorted
+  std::vector<std::string> ignored;    // plain files of the class folder that are not Canvas's
+  std::vector<std::string> ambiguous;  // Canvas's files whose owner the roster cannot tell
   // Per student, what was left out for a later upload of the same file, said in their report:
   // "causal-1.cpp (Canvas submission 7002) is graded; older uploads of causal.cpp left out:
   // causal.cpp (submission 7001)".
@@ -51,7 +76,13 @@ struct CanvasUnpacked {
 // which. Two such files with the same id (Canvas numbers every file anew, so only a hand-made
 // folder has them) are both copied, and the file finder's rules decide. Folders in `class_dir`
 // are left alone: they are submissions of their own.
+//
+// A file with several readings goes to the one reading `known` confirms (its user id there, with
+// its name). With no roster (`known` empty) the first reading is taken and the student's notes
+// say how else it reads; with a roster that confirms none or several, the file is graded for
+// nobody and the notes of every student it could be say so.
 CanvasUnpacked unpack_canvas_download(const std::filesystem::path& class_dir,
-                                      const std::filesystem::path& staging);
+                                      const std::filesystem::path& staging,
+                                      const CanvasNames& known = {});
 
 }  // namespace grader

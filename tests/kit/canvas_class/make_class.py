@@ -9,8 +9,9 @@ student's expected status, score, notes and export cell are in expected.tsv besi
 under the same names.
 
 Canvas names every uploaded file <student>_[late_]<user id>_<submission id>_<file>, where
-<student> is the user's sortable name ("Last, First") with everything but letters and digits
-removed and lower-cased: letters of every script stay ("García, José" -> garcíajosé). The late
+<student> is the user's sortable name ("Last, First") with everything but word characters
+removed and lower-cased: letters of every script, digits and '_' stay ("García, José" ->
+garcíajosé, "O_Brien, Pat" -> o_brienpat). The late
 flag is "LATE" in most versions and "late" where the whole prefix is lower-cased. A second
 upload of the same name within one submission gets "-1", "-2" before the extension. Canvas's
 gradebook export starts with a byte-order mark, has a "Points Possible" row, and lists the
@@ -27,8 +28,8 @@ import zipfile
 
 
 def canvas_word(sortable):
-    """Canvas's <student>: letters and digits of any script, lower-cased."""
-    return "".join(c for c in sortable if c.isalnum()).lower()
+    """Canvas's <student>: letters, digits and '_' of any script, lower-cased."""
+    return "".join(c for c in sortable if c.isalnum() or c == "_").lower()
 
 
 def main():
@@ -140,6 +141,18 @@ def main():
         canvas(*s, 700 + i, name, data)
     put("mallory_1002.zip", zipped([("flops.cpp", stub("flops")),
                                     ("random_features.cpp", stub("random_features"))]))
+    # A name with '_' in it, as Canvas keeps it: o_brienpat_1026_...
+    s = student("O_Brien, Pat", 1026, "S1026", "pat")
+    for i, (name, data) in enumerate(both()):
+        canvas(*s, 740 + i, name, data)
+    # Names chosen to make Canvas's file names read as another student's: "Lovelaceada_1002"
+    # (user 1027) writes lovelaceada_1002_1027_750_flops.cpp, which also reads as Ada's (1002)
+    # upload "750_flops.cpp"; "Turingalan_LATE_1003" (user 1028) writes a name that also reads
+    # as Alan's, late. The roster confirms both readings of each: graded for nobody, said.
+    s = student("Lovelaceada_1002", 1027, "S1027", "mal2")
+    canvas(*s, 750, "flops.cpp", stub("flops"))
+    s = student("Turingalan_LATE_1003", 1028, "S1028", "eve")
+    canvas(*s, 760, "flops.cpp", stub("flops"))
     # In the roster, nothing handed in.
     student("Smith, Sam", 1013, "S1013", "ssmith")
     # What an instructor adds by hand: a folder named with 255 bytes (a file name's limit on
