@@ -169,6 +169,8 @@ std::string junit_suite_tag(const std::string& xml, const std::string& name) {
 TEST_CASE("reports: the native JSON carries every field of every check, unchanged") {
   const grader::Report in = full_report();
   const auto j = grader::to_native_json(in);
+  CHECK(j.at("version") == grader::kReportVersion);
+  CHECK(grader::kReportVersion == 1);  // raised only with a field's meaning, and said in the notes
   CHECK(j.at("submission") == "bob");
   CHECK(j.at("score").get<double>() == 4.55);  // rounded: not 4.550000000000001
   CHECK(j.at("max_score").get<double>() == 17.05);

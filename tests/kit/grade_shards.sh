@@ -90,6 +90,17 @@ PY
       grep -qF "$edited cannot be merged" "$out" || fail "the message does not name $edited"
       [ ! -e "$work/m4/gradebook.csv" ] || fail "a gradebook was written from a report claiming $claim"
     done
+    # A report of a newer format than this grader's: refused, its version said.
+    rm -rf "$work/t1" "$work/m5"
+    cp -r "$work/s1" "$work/t1"
+    reports=("$work"/t1/reports/*.json)
+    python3 -c 'import json, sys; j = json.load(open(sys.argv[1])); j["version"] = 2; json.dump(j, open(sys.argv[1], "w"))' \
+      "${reports[0]}" || fail "cannot edit a report"
+    "$GRADER" --kit "$KIT_DIR" merge-grades "$work/m5" "$work/t1" "$work/s2" --assignment "$work/week1.json" >"$out" 2>&1
+    [ $? -eq 2 ] || fail "a report of version 2 was merged"
+    grep -qF "its format is version 2; this grader reads versions 1 to 1" "$out" || fail "the message does not say the version"
+    python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["version"] == 1' "$(ls "$work"/s2/reports/*.json | head -1)" ||
+      fail "a shard's report has no version 1"
     "$GRADER" --kit "$KIT_DIR" grade-all "$class" --shard 3/2 >"$out" 2>&1
     [ $? -eq 2 ] || fail "--shard 3/2 did not exit 2"
     grep -q "1 <= K <= N" "$out" || fail "no message for --shard 3/2" ;;

@@ -176,7 +176,8 @@ std::vector<Check> make_backward_checks() {
                  "eps = 10: D_t = z_t . FQ_t + eps in every derivative, as in the forward pass."));
   checks.push_back(memory_check());
   checks.push_back(grad_check("backward/random-hidden", 1.5, Visibility::Hidden, 29, ""));
-  // The time rule: the same problem at T and 8 T must cost about 8 times as much, not 64.
+  // The time rule (checks/shared/time_rule.hpp): at three sizes, each 4 times the last, the
+  // cost must grow as the size does, not as its square.
   checks.push_back(linear_time_check(
       kBackward, "backward/linear-time", 2.0, {},
       "computing the gradients takes work for every pair of tokens: for example, for each token "

@@ -217,7 +217,8 @@ std::vector<Check> make_chunkwise_checks() {
                   "denominator, phi(q_t)^T z + (the row's sum in the block) + eps."));
   checks.push_back(memory_check());
   checks.push_back(chunk_check("chunkwise/random-hidden", 1.5, Visibility::Hidden, 23, ""));
-  // The time rule: the same problem at T and 8 T must cost about 8 times as much, not 64.
+  // The time rule (checks/shared/time_rule.hpp): at three sizes, each 4 times the last, the
+  // cost must grow as the size does, not as its square.
   checks.push_back(linear_time_check(
       kChunkwise, "chunkwise/linear-time", 2.0, {},
       "the form does work for every pair of tokens, for example it rebuilds the state from all "

@@ -174,7 +174,8 @@ std::vector<Check> make_modern_checks() {
   checks.push_back(memory_check(
       kMlstm, "mlstm/memory-budget",
       "T = 8192 tokens, d_k = d_v = 64: mlstm must keep one cell and one normalizer."));
-  // The time rule: the same problem at T and 8 T must cost about 8 times as much, not 64.
+  // The time rule (checks/shared/time_rule.hpp): at three sizes, each 4 times the last, the
+  // cost must grow as the size does, not as its square.
   checks.push_back(
       linear_time_check(kMlstm, "mlstm/linear-time", 2.0, {},
                         "the form does work for every pair of tokens, for example it multiplies "

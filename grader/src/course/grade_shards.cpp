@@ -80,6 +80,13 @@ std::string check_shard_report(const nlohmann::json& report) {
     return at->get<double>();
   };
   auto within = [&](double score, double max) { return score >= -kSlack && score <= max + kSlack; };
+  // A report of a newer format may mean something else by its fields (one written before there
+  // was a version is version 1).
+  if (const auto v = report.find("version"); v != report.end())
+    if (!v->is_number_integer() || v->get<std::int64_t>() < 1 ||
+        v->get<std::int64_t>() > kReportVersion)
+      return "its format is version " + v->dump() + "; this grader reads versions 1 to " +
+             std::to_string(kReportVersion) + " (merge with the grader that wrote it)";
   const auto score = number(report, "score"), max = number(report, "max_score");
   if (!score || !max) return "it has no score or no max_score";
   if (!within(*score, *max))

@@ -97,6 +97,9 @@ struct Report {
   bool full_marks() const;
 };
 
+// The native report's format version, its top-level "version": raised when a field changes
+// meaning, so that a reader (merge-grades) can refuse a report it would misread.
+inline constexpr int kReportVersion = 1;
 nlohmann::json to_native_json(const Report& report);
 nlohmann::json to_gradescope_json(const Report& report);
 // GitHub Classroom's autograding reporter (classroom-resources/autograding-grading-reporter):
@@ -112,6 +115,5 @@ void print_terminal(const Report& report, std::ostream& out, bool colour, bool v
 // The likely mistake a check's message names (the rest of its "Likely mistake: " line), or "":
 // what the terminal report folds and the class report counts.
 std::string likely_mistake(const std::string& message);
-
 
 }  // namespace grader

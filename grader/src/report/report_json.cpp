@@ -61,10 +61,11 @@ nlohmann::json to_native_json(const Report& report) {
          {"source_status", ex.source_status},
          {"source_others", ex.source_others}});
   }
-  nlohmann::json j = {{"submission", report.submission},     {"score", tidy(report.score)},
-                      {"max_score", tidy(report.max_score)}, {"seconds", report.seconds},
-                      {"isolation", report.isolation},       {"assignment", report.assignment},
-                      {"notices", report.notices},           {"exercises", std::move(exercises)}};
+  nlohmann::json j = {{"version", kReportVersion},        {"submission", report.submission},
+                      {"score", tidy(report.score)},      {"max_score", tidy(report.max_score)},
+                      {"seconds", report.seconds},        {"isolation", report.isolation},
+                      {"assignment", report.assignment},  {"notices", report.notices},
+                      {"exercises", std::move(exercises)}};
   // Whose seeds the checks ran with (each check's own is in its "seed").
   if (!report.seeds.empty()) j["seeds"] = report.seeds;
   if (!report.student.empty()) j["student"] = report.student;
