@@ -217,6 +217,12 @@ TEST_CASE("canvas names: a student's name with '_' in it, and the readings it ma
   CHECK(grader::canvas_file_name_of("García, José") == "garcíajosé");
   CHECK(grader::canvas_file_name_of("O_Brien, Pat") == "o_brienpat");
   CHECK(grader::canvas_file_name_of("李, 明") == "李明");
+  // Characters Canvas drops (a curly apostrophe, a no-break space), and letters of any script
+  // lower-cased.
+  CHECK(grader::canvas_file_name_of("O\u2019Neil,\u00a0Ann") == "oneilann");
+  CHECK(grader::canvas_file_name_of("\u00d8rsted, Hans") == "\u00f8rstedhans");
+  CHECK(grader::canvas_file_name_of("\u0394\u0397\u039c\u0397\u03a4\u03a1\u0397\u03a3") ==
+        "\u03b4\u03b7\u03bc\u03b7\u03c4\u03c1\u03b7\u03c3");
 }
 
 TEST_CASE("canvas download: a file that reads as two students' is decided by the roster") {
@@ -244,22 +250,40 @@ TEST_CASE("canvas download: a file that reads as two students' is decided by the
                                                        "turingalan_late_1003_1020_7778_flops.cpp"});
   CHECK_FALSE(unpacked.late.count("turingalan_1003"));  // Alan is not made late by it
   CHECK(fs::exists(staging / "turingalan_1003" / "flops.cpp"));
-  REQUIRE(unpacked.notes.count("lovelaceada_1002"));
-  CHECK(unpacked.notes.at("lovelaceada_1002")
-            .at(0)
-            .find("lovelaceada_1002_1019_7777_flops.zip reads as a file of lovelaceada_1002 or "
-                  "lovelaceada_1002_1019") == 0);
+  auto noted = [&](const std::string& student, const std::string& start) {
+    for (const auto& note : unpacked.notes[student])
+      if (note.rfind(start, 0) == 0) return true;
+    return false;
+  };
+  CHECK(noted("lovelaceada_1002",
+              "lovelaceada_1002_1019_7777_flops.zip reads as a file of lovelaceada_1002 or "
+              "lovelaceada_1002_1019, and the roster does not tell which"));
+  CHECK(noted("lovelaceada_1002",
+              "lovelaceada_1002_5001_2024_notes.zip is taken as "
+              "lovelaceada_1002's, but reads as a file of lovelaceada_1002 or "
+              "lovelaceada_1002_5001 too; the roster confirms"));
+  // Red-team: a reading the roster cannot confirm (the name written with a character Canvas
+  // drops, or a hidden upload ".x.zip") still keeps the file from the other reading's student.
+  write(cls / "lovelaceada_1002_1019_7779_.x.zip", "mallory's hidden");
+  const grader::CanvasNames renamed = {{"1002", {"lovelaceada"}},
+                                       {"1003", {"turingalan"}},
+                                       {"1019", {"lovelaceada_1002\u2019"}},
+                                       {"1020", {"turingalan_late_1003\u00a0"}}};
+  unpacked = grader::unpack_canvas_download(cls, staging, renamed);
+  CHECK(unpacked.ambiguous == std::vector<std::string>{"lovelaceada_1002_1019_7777_flops.zip",
+                                                       "lovelaceada_1002_1019_7779_.x.zip",
+                                                       "turingalan_late_1003_1020_7778_flops.cpp"});
+  CHECK_FALSE(fs::exists(staging / "lovelaceada_1002" / "7779_.x.zip"));
+  CHECK_FALSE(unpacked.late.count("turingalan_1003"));
+  fs::remove(cls / "lovelaceada_1002_1019_7779_.x.zip");
   // With no roster: the first reading, and the notes say how else it reads.
   unpacked = grader::unpack_canvas_download(cls, staging);
   CHECK(unpacked.ambiguous.empty());
   CHECK(fs::exists(staging / "lovelaceada_1002" / "7777_flops.zip"));
-  bool said = false;
-  for (const auto& note : unpacked.notes["lovelaceada_1002"])
-    said = said || note.find(
-                       "lovelaceada_1002_1019_7777_flops.zip is graded as lovelaceada_1002's, "
-                       "but reads as a file of lovelaceada_1002 or lovelaceada_1002_1019 "
-                       "too") == 0;
-  CHECK(said);
+  CHECK(noted("lovelaceada_1002",
+              "lovelaceada_1002_1019_7777_flops.zip is taken as lovelaceada_1002's, but reads as "
+              "a file of lovelaceada_1002 or lovelaceada_1002_1019 too; a roster with Canvas ids "
+              "decides"));
   fs::remove_all(root);
 }
 

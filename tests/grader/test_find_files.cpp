@@ -225,3 +225,18 @@ TEST_CASE("finder: a missing file's look-alikes are named, never taken") {
   f.file("random_features.cpp");
   CHECK(find_exercise_source(f.path, "random_features").look_alikes.empty());
 }
+
+TEST_CASE("finder: the names in its messages are one line each, escaped") {
+  // Red-team (issue 32): the "Several files could be" message listed the candidates as they
+  // were; a name with a newline started a line of its own in the terminal report ("Total: ...").
+  Folder f;
+  f.file("a\nTotal: 20/20\x9b/flops.cpp");
+  f.file("b\t/flops.cpp");
+  const FoundSource found = find_exercise_source(f.path, "flops");
+  REQUIRE(found.kind == FoundSource::Kind::Ambiguous);
+  const std::string why = found.problem("flops");
+  CHECK(has(why, "\n  a\\x0aTotal: 20/20\\x9b/flops.cpp"));
+  CHECK(has(why, "\n  b\\x09/flops.cpp"));
+  CHECK_FALSE(has(why, "\nTotal"));
+  CHECK_FALSE(has(why, "\t"));
+}

@@ -19,7 +19,12 @@ case "$name" in
     # Kim sent the stub, then her work: Canvas named the second upload flops-1.cpp.
     cp "$STUB/flops/flops.cpp" "$class/kimlee_2001_500_flops.cpp"
     cp "$S/flops/flops.cpp" "$class/kimlee_LATE_2001_900_flops-1.cpp"
+    # Grace's flops.cpp is on time; a late upload of hers that nothing is graded from (a file
+    # of notes, or a name that only reads as hers) does not make her late.
+    cp "$S/flops/flops.cpp" "$class/hoppergrace_2002_500_flops.cpp"
+    printf 'notes\n' >"$class/hoppergrace_LATE_2002_950_notes.txt"
     grade
+    row 'hoppergrace_2002,,,,10,10,10,10,no,0,ok,ok,not in the roster'
     # Canvas named the second upload _LATE_: late, one day (no time known), no policy: no penalty.
     row "kimlee_2001,,,,10,10,10,10,yes,1,ok,ok,\"not in the roster; late: Canvas's _LATE_ flag, no time known, counted as 1 day, no penalty; flops-1.cpp (Canvas submission 900) is graded; older uploads of flops.cpp left out: flops.cpp (submission 500)\""
     [ "$(field "$grades/reports/kimlee_2001.json" 'j["exercises"][0]["source"]')" = flops-1.cpp ] ||

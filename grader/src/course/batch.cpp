@@ -193,7 +193,8 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
         << list(linked) << "\n";
   // What each report says of how its files were taken (a Canvas resubmission, an archive).
   std::map<std::string, std::vector<std::string>> notes_of;
-  std::set<std::string> canvas_late;  // graded from Canvas files it named _LATE_
+  std::set<std::string> canvas_late;  // graded from Canvas files it named _LATE_ (below)
+  std::map<std::string, std::set<std::string>> late_uploads;  // of the Canvas students graded
   // Who each Canvas user id is, for a download name that reads two ways (canvas_download.hpp).
   CanvasNames known;
   for (const auto& s : roster)
@@ -220,7 +221,8 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
       continue;
     }
     folder_of[student] = fs::path(out) / "canvas-download" / student;
-    if (canvas.late.count(student)) canvas_late.insert(student);
+    if (const auto late = canvas.late.find(student); late != canvas.late.end())
+      late_uploads[student] = late->second;
     if (const auto notes = canvas.notes.find(student); notes != canvas.notes.end())
       notes_of[student] = notes->second;
   }
@@ -322,6 +324,16 @@ int run_batch(const BatchOptions& batch, const Options& checks) {
   for (const auto& name : names)
     for (const std::string& ex : assignment.exercise_names())
       found_of[name][ex] = find_exercise_source(folder_of.at(name), ex);
+  // Late by Canvas's flag when a file graded is one Canvas named _LATE_, or comes from inside
+  // one (an archive: "work.zip/..."): a late upload nothing is graded from changes nothing.
+  for (const auto& [student, late_files] : late_uploads) {
+    const auto found = found_of.find(student);
+    if (found == found_of.end()) continue;
+    for (const auto& [ex, source] : found->second)
+      if (source.kind == FoundSource::Kind::Found &&
+          late_files.count(source.shown.substr(0, source.shown.find('/'))))
+        canvas_late.insert(student);
+  }
   // What the finder decided without a word in the gradebook: the file that lost to the one
   // graded (a loose causal.cpp beside a zip holding another), and, for a missing file, files
   // named like it (rf_draft.cpp). And a name no report file can carry as it is.

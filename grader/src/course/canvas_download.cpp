@@ -4,6 +4,9 @@
 #include "../util/utf8.hpp"
 #include "archive_unpack.hpp"
 
+#include <locale.h>
+#include <wctype.h>
+
 #include <algorithm>
 #include <cctype>
 #include <map>
@@ -63,7 +66,10 @@ bool read_after_student(const std::string& rest, CanvasFileName& name) {
   std::size_t used = 0;
   for (std::size_t i = 0; i < ids + 2; ++i) used += fields[i].size() + 1;
   name.uploaded = rest.substr(used);
-  if (name.uploaded.empty() || name.uploaded[0] == '.') return false;  // nothing, or hidden
+  if (name.uploaded.empty()) return false;
+  // A hidden upload (".x.zip") is still a reading: it takes part in deciding whose the file
+  // is, and is then left out (unpack_canvas_download).
+  name.hidden = name.uploaded[0] == '.';
   name.user_id = fields[ids];
   // Without leading zeros: every comparison of ids (here, in grade-all and the gradebook) takes a
   // longer string of digits for a larger number, which "0199" against "200" would make untrue.
@@ -104,15 +110,59 @@ std::vector<CanvasFileName> canvas_name_readings(const std::string& filename) {
 
 std::optional<CanvasFileName> parse_canvas_name(const std::string& filename) {
   auto readings = canvas_name_readings(filename);
-  if (readings.size() != 1) return std::nullopt;
+  if (readings.size() != 1 || readings.front().hidden) return std::nullopt;
   return std::move(readings.front());
 }
 
-std::string canvas_file_name_of(const std::string& roster_name) {
+namespace {
+
+std::string utf8_of(char32_t c) {
   std::string out;
-  for (const unsigned char c : roster_name)
-    if (c >= 0x80 || std::isalnum(c) || c == '_')
-      out += static_cast<char>(c >= 0x80 ? c : std::tolower(c));
+  if (c < 0x80) {
+    out += static_cast<char>(c);
+  } else if (c < 0x800) {
+    out += static_cast<char>(0xc0 | (c >> 6));
+    out += static_cast<char>(0x80 | (c & 0x3f));
+  } else if (c < 0x10000) {
+    out += static_cast<char>(0xe0 | (c >> 12));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3f));
+    out += static_cast<char>(0x80 | (c & 0x3f));
+  } else {
+    out += static_cast<char>(0xf0 | (c >> 18));
+    out += static_cast<char>(0x80 | ((c >> 12) & 0x3f));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3f));
+    out += static_cast<char>(0x80 | (c & 0x3f));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string canvas_file_name_of(const std::string& roster_name) {
+  // Canvas keeps the word characters of a name (letters, marks and digits of any script, '_')
+  // and lower-cases them. The C.UTF-8 locale classifies and lower-cases every script as Unicode
+  // does; without it, ASCII is cleaned and every other character kept as it is.
+  static const locale_t utf8 = ::newlocale(LC_ALL_MASK, "C.UTF-8", nullptr);
+  const std::string text = valid_utf8(roster_name);
+  const auto* s = reinterpret_cast<const unsigned char*>(text.data());
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t len = std::max<std::size_t>(1, utf8_length(s, i, text.size()));
+    if (len == 1) {
+      if (std::isalnum(s[i]) || s[i] == '_') out += static_cast<char>(std::tolower(s[i]));
+    } else if (!utf8) {
+      out.append(text, i, len);
+    } else {
+      char32_t c = s[i] & (0x7f >> len);
+      for (std::size_t k = 1; k < len; ++k) c = (c << 6) | (s[i + k] & 0x3f);
+      const auto w = static_cast<wint_t>(c);
+      if (::iswalnum_l(w, utf8) || ::iswalpha_l(w, utf8)) {
+        const auto lower = static_cast<char32_t>(::towlower_l(w, utf8));
+        out += utf8_of(lower);
+      }
+    }
+    i += len;
+  }
   return out;
 }
 
@@ -127,19 +177,23 @@ std::string canvas_copy_of(const std::string& uploaded) {
 
 namespace {
 
-// Which reading of a file's name to take: the only one; of several, the one the roster
-// confirms (its user id a roster student's, whose name Canvas writes as the reading has it), or
-// with no roster the first; nothing when the roster confirms none or several.
+// Which reading of a file's name to take: the only one; of several, with no roster the first;
+// with a roster, the one it confirms (its user id a roster student's, whose name Canvas writes
+// as the reading has it), and only when no other reading's user id is a roster student's at all
+// (a name written with characters Canvas drops must not turn a real student's reading into
+// none); nothing otherwise.
 std::optional<std::size_t> reading_taken(const std::vector<CanvasFileName>& readings,
                                          const CanvasNames& known) {
   if (readings.size() == 1 || known.empty()) return 0;
   std::optional<std::size_t> confirmed;
+  std::size_t on_roster = 0;
   for (std::size_t i = 0; i < readings.size(); ++i) {
     const auto names = known.find(readings[i].user_id);
-    if (names == known.end() || !names->second.count(readings[i].name)) continue;
-    if (confirmed) return std::nullopt;
-    confirmed = i;
+    if (names == known.end()) continue;
+    ++on_roster;
+    if (names->second.count(readings[i].name)) confirmed = i;
   }
+  if (on_roster != 1) return std::nullopt;
   return confirmed;
 }
 
@@ -186,10 +240,17 @@ CanvasUnpacked unpack_canvas_download(const fs::path& class_dir, const fs::path&
       continue;
     }
     const CanvasFileName& name = readings[*taken];
-    if (readings.size() > 1 && known.empty())
-      out.notes[name.student].push_back(filename + " is graded as " + name.student +
-                                        "'s, but reads as a file of " + whose(readings) +
-                                        " too; a roster with Canvas ids decides");
+    if (readings.size() > 1)
+      out.notes[name.student].push_back(filename + " is taken as " + name.student +
+                                        "'s, but reads as a file of " + whose(readings) + " too; " +
+                                        (known.empty() ? "a roster with Canvas ids decides"
+                                                       : "the roster confirms " + name.student +
+                                                             " alone (a student missing "
+                                                             "from it is not asked)"));
+    if (name.hidden) {  // a hidden upload (".x.zip"): not graded, as a hidden file never is
+      out.ignored.push_back(filename);
+      continue;
+    }
     by_student[name.student][canvas_copy_of(name.uploaded)].emplace_back(entry.path(), name);
   }
   fs::remove_all(staging);  // made anew: a student or a file gone from the download goes here too
@@ -231,7 +292,7 @@ CanvasUnpacked unpack_canvas_download(const fs::path& class_dir, const fs::path&
           const std::string problem = copy_submission_file(class_dir, from.filename().string(),
                                                            folder / name.uploaded, cap);
           if (!problem.empty()) out.notes[student].push_back(problem + "; it was not graded");
-          if (problem.empty() && name.late) out.late.insert(student);
+          if (problem.empty() && name.late) out.late[student].insert(name.uploaded);
         } else {
           older.push_back(name.uploaded + " (submission " + name.submission_id + ")");
         }

@@ -31,6 +31,7 @@ struct CanvasFileName {
   std::string uploaded;       // "causal.cpp": the name the student gave the file
   std::string submission_id;  // Canvas's, larger for a later submission
   bool late = false;
+  bool hidden = false;  // the uploaded name starts with '.': never graded
 };
 
 // Every way `filename` reads as a Canvas download name, the shortest student name first (none:
@@ -41,9 +42,8 @@ std::vector<CanvasFileName> canvas_name_readings(const std::string& filename);
 std::optional<CanvasFileName> parse_canvas_name(const std::string& filename);
 
 // The name Canvas writes in a download's file names for a roster name: "Lovelace, Ada" ->
-// "lovelaceada", "García, José" -> "garcíajosé". ASCII letters are lower-cased; other letters
-// are compared as they are (Canvas lower-cases them too: an upper-case letter of another script
-// in a roster name can make a reading unconfirmed, never wrongly confirmed).
+// "lovelaceada", "García, José" -> "garcíajosé", "Ørsted, Hans" -> "ørstedhans": the word
+// characters of any script, lower-cased (the C.UTF-8 locale's classes).
 std::string canvas_file_name_of(const std::string& roster_name);
 
 // Canvas user id -> the names Canvas writes for them (canvas_file_name_of of the roster's name,
@@ -64,8 +64,9 @@ struct CanvasUnpacked {
   std::map<std::string, std::vector<std::string>> notes;
   // Per student, the highest submission id of their files: how recent their submission is.
   std::map<std::string, std::string> latest_submission;
-  // The students one of whose graded files Canvas named _LATE_ (late_policy.hpp).
-  std::set<std::string> late;
+  // Per student, the files copied that Canvas named _LATE_ (late_policy.hpp): the student is
+  // late when a file graded is one of them (or inside one, an archive), not for any other.
+  std::map<std::string, std::set<std::string>> late;
 };
 
 // Copies every Canvas download file directly inside `class_dir` to
@@ -78,9 +79,11 @@ struct CanvasUnpacked {
 // are left alone: they are submissions of their own.
 //
 // A file with several readings goes to the one reading `known` confirms (its user id there, with
-// its name). With no roster (`known` empty) the first reading is taken and the student's notes
-// say how else it reads; with a roster that confirms none or several, the file is graded for
-// nobody and the notes of every student it could be say so.
+// its name), if no other reading's user id is there at all. With no roster (`known` empty) the
+// first reading is taken. Either way the notes say how else it reads. When the roster cannot
+// decide, the file is graded for nobody and the notes of every student it could be say so.
+// What the roster cannot see: a student missing from it can still write a name that reads as
+// another's file (the note on that student's row is then what shows it).
 CanvasUnpacked unpack_canvas_download(const std::filesystem::path& class_dir,
                                       const std::filesystem::path& staging,
                                       const CanvasNames& known = {});

@@ -2,6 +2,7 @@
 #include "find_files.hpp"
 
 #include "byte_units.hpp"
+#include "printable.hpp"
 #include "unique_fd.hpp"
 
 #include <fcntl.h>
@@ -50,20 +51,21 @@ UniqueFd open_beneath(const fs::path& root, const std::string& relative, Submiss
     const std::string p = part.string();
     if (p.empty()) continue;  // a trailing slash
     if (p == "." || p == ".." || p == "/") {
-      out.problem = relative + ": a path that leaves, or names itself through, a folder is refused";
+      out.problem = printable_name(relative) +
+                    ": a path that leaves, or names itself through, a folder is refused";
       return UniqueFd();
     }
     parts.push_back(p);
   }
   if (parts.empty() || rel.is_absolute()) {
-    out.problem = relative + ": not a path inside the submission";
+    out.problem = printable_name(relative) + ": not a path inside the submission";
     return UniqueFd();
   }
   UniqueFd dir(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!dir.valid()) {
     out.status = SubmissionFile::Status::Absent;
-    out.problem =
-        relative + ": the submission folder cannot be opened (" + std::strerror(errno) + ")";
+    out.problem = printable_name(relative) + ": the submission folder cannot be opened (" +
+                  std::strerror(errno) + ")";
     return UniqueFd();
   }
   std::string so_far;
@@ -80,14 +82,15 @@ UniqueFd open_beneath(const fs::path& root, const std::string& relative, Submiss
       if (::fstatat(dir.get(), parts[i].c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
           S_ISLNK(st.st_mode)) {
         out.link = true;
-        out.problem = relative + ": " + (last ? std::string("it") : so_far) +
+        out.problem = printable_name(relative) + ": " +
+                      (last ? std::string("it") : printable_name(so_far)) +
                       " is a symbolic link, and the grader never follows one: a submission is "
                       "graded on its own files only (put the file itself there)";
       } else if (err == ENOENT || err == ENOTDIR) {
         out.status = SubmissionFile::Status::Absent;
-        out.problem = relative + ": no such file in the submission";
+        out.problem = printable_name(relative) + ": no such file in the submission";
       } else {
-        out.problem = relative + ": cannot be opened (" + std::strerror(err) + ")";
+        out.problem = printable_name(relative) + ": cannot be opened (" + std::strerror(err) + ")";
       }
       return UniqueFd();
     }
@@ -101,14 +104,14 @@ bool within_limits(int fd, const std::string& relative, std::uint64_t max_bytes,
                    const std::string& what, SubmissionFile& out, std::uint64_t& size) {
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    out.problem =
-        relative + " is not a plain file (a folder, a pipe or a device), so it is not read";
+    out.problem = printable_name(relative) +
+                  " is not a plain file (a folder, a pipe or a device), so it is not read";
     return false;
   }
   size = static_cast<std::uint64_t>(st.st_size);
   if (size > max_bytes) {
-    out.problem = relative + " is " + size_text(size) + "; " + what + " may be at most " +
-                  size_text(max_bytes);
+    out.problem = printable_name(relative) + " is " + size_text(size) + "; " + what +
+                  " may be at most " + size_text(max_bytes);
     return false;
   }
   return true;
@@ -132,14 +135,14 @@ SubmissionFile read_bounded(const fs::path& root, const std::string& relative,
         fd.get(), buffer, static_cast<std::size_t>(std::min<std::uint64_t>(sizeof buffer, room)));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      out.problem = relative + ": cannot be read (" + std::strerror(errno) + ")";
+      out.problem = printable_name(relative) + ": cannot be read (" + std::strerror(errno) + ")";
       return out;
     }
     if (n == 0) break;
     bytes.append(buffer, static_cast<std::size_t>(n));
     if (bytes.size() > max_bytes) {
-      out.problem =
-          relative + " grew while it was read; " + what + " may be at most " + size_text(max_bytes);
+      out.problem = printable_name(relative) + " grew while it was read; " + what +
+                    " may be at most " + size_text(max_bytes);
       return out;
     }
   }
@@ -191,22 +194,24 @@ std::string copy_submission_file(const fs::path& root, const std::string& relati
   const UniqueFd to(
       ::open(destination.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
   if (!to.valid())
-    return relative + ": cannot be copied to " + destination.string() + " (" +
+    return printable_name(relative) + ": cannot be copied to " + destination.string() + " (" +
            std::strerror(errno) + ")";
   std::uint64_t copied = 0;
   char buffer[1 << 16];
   for (;;) {
     const ssize_t n = ::read(from.get(), buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return relative + ": cannot be read (" + std::strerror(errno) + ")";
+    if (n < 0) return printable_name(relative) + ": cannot be read (" + std::strerror(errno) + ")";
     if (n == 0) return "";
     copied += static_cast<std::uint64_t>(n);
     if (copied > max_bytes)
-      return relative + " grew while it was read; a file may be at most " + size_text(max_bytes);
+      return printable_name(relative) + " grew while it was read; a file may be at most " +
+             size_text(max_bytes);
     for (ssize_t done = 0; done < n;) {
       const ssize_t w = ::write(to.get(), buffer + done, static_cast<std::size_t>(n - done));
       if (w < 0 && errno == EINTR) continue;
-      if (w < 0) return relative + ": cannot be copied (" + std::strerror(errno) + ")";
+      if (w < 0)
+        return printable_name(relative) + ": cannot be copied (" + std::strerror(errno) + ")";
       done += w;
     }
   }
@@ -229,12 +234,12 @@ std::string FoundSource::problem(const std::string& ex) const {
       why +=
           "\nSymbolic links are never followed (a submission is graded on its own files only); "
           "refused:";
-      for (const auto& l : links) why += " " + l;
+      for (const auto& l : links) why += " " + printable_name(l);
     }
     return why;
   }
   std::string list;
-  for (const auto& c : candidates) list += "\n  " + c;
+  for (const auto& c : candidates) list += "\n  " + printable_name(c);  // each on its own line
   return "Several files could be " + ex + ".cpp, and the grader will not guess which one:" + list +
          "\nKeep one of them, or put the one to grade at " + ex + "/" + ex +
          ".cpp. This exercise scores zero until then.";
