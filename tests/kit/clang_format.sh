@@ -8,7 +8,19 @@
 set -u
 KIT_DIR=$1
 skip() { echo "SKIPPED: $*"; exit 77; }
-command -v clang-format >/dev/null 2>&1 || skip "clang-format is not installed (./kit test installs it)"
+# Outside CI a missing or other clang-format is a skip; in CI (.ci/run sets LINATTN_CI=1) the
+# check must run, so it is a failure.
+unusable() {
+  if [ "${LINATTN_CI:-0}" = 1 ]; then echo "FAILED: $* (CI runs the format check)"; exit 1; fi
+  skip "$*"
+}
+# The pinned major version: Debian 12's. Another major formats some constructs otherwise, so a
+# tree formatted with one fails under the other for nothing a person wrote.
+want_major=14
+command -v clang-format >/dev/null 2>&1 || unusable "clang-format is not installed (./kit test installs it)"
+major=$(clang-format --version | sed -n 's/.*version \([0-9][0-9]*\)\..*/\1/p')
+[ "$major" = "$want_major" ] ||
+  unusable "clang-format ${major:-of unknown version} is not the pinned $want_major (Debian 12's)"
 [ -f "$KIT_DIR/.clang-format" ] || { echo "FAILED: no .clang-format in $KIT_DIR"; exit 1; }
 
 files=()

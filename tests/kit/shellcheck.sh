@@ -7,7 +7,11 @@
 set -u
 KIT_DIR=$1
 skip() { echo "SKIPPED: $*"; exit 77; }
-command -v shellcheck >/dev/null 2>&1 || skip "shellcheck is not installed (./kit test installs it)"
+# Outside CI a missing shellcheck is a skip; in CI (.ci/run sets LINATTN_CI=1) a failure.
+if ! command -v shellcheck >/dev/null 2>&1; then
+  [ "${LINATTN_CI:-0}" = 1 ] && { echo "FAILED: shellcheck is not installed (CI runs it)"; exit 1; }
+  skip "shellcheck is not installed (./kit test installs it)"
+fi
 
 scripts=()
 while IFS= read -r -d '' f; do
