@@ -99,7 +99,8 @@ PY
     "$GRADER" --kit "$KIT_DIR" merge-grades "$work/m5" "$work/t1" "$work/s2" --assignment "$work/week1.json" >"$out" 2>&1
     [ $? -eq 2 ] || fail "a report of version 2 was merged"
     grep -qF "its format is version 2; this grader reads versions 1 to 1" "$out" || fail "the message does not say the version"
-    python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["version"] == 1' "$(ls "$work"/s2/reports/*.json | head -1)" ||
+    shard2=("$work"/s2/reports/*.json)
+    python3 -c 'import json, sys; assert json.load(open(sys.argv[1]))["version"] == 1' "${shard2[0]}" ||
       fail "a shard's report has no version 1"
     "$GRADER" --kit "$KIT_DIR" grade-all "$class" --shard 3/2 >"$out" 2>&1
     [ $? -eq 2 ] || fail "--shard 3/2 did not exit 2"
