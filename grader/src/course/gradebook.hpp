@@ -70,7 +70,9 @@ inline constexpr const char* kBom = "\xEF\xBB\xBF";
 // or in full width (a spreadsheet formula), gets a leading ' (OWASP, "CSV Injection").
 std::string csv_field(const std::string& s);
 // Rows of a CSV text: a leading UTF-8 BOM dropped, quoted fields (commas, quotes, newlines),
-// LF or CRLF line ends; blank lines skipped. Throws std::runtime_error on an unclosed quote.
+// LF, CRLF or a lone CR as line ends (a lone CR is how spreadsheets on old Macs end a line, so
+// it ends the row even inside an unquoted cell; quote a cell to keep one); blank lines skipped.
+// Throws std::runtime_error on an unclosed quote.
 std::vector<std::vector<std::string>> parse_csv(const std::string& text);
 
 struct Student {
