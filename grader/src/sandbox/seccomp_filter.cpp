@@ -10,6 +10,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <mutex>
@@ -131,9 +132,11 @@ std::vector<std::uint8_t> build(FilterPurpose purpose) {
 
 const std::vector<std::uint8_t>& seccomp_program(FilterPurpose purpose) {
   static std::mutex mutex;
-  static std::vector<std::uint8_t> programs[2];
+  // std::array and at(): an index out of range throws instead of writing past the end (a C
+  // array's overrun once hung a test instead of stopping it).
+  static std::array<std::vector<std::uint8_t>, 2> programs;
   std::lock_guard<std::mutex> lock(mutex);
-  auto& program = programs[purpose == FilterPurpose::Build ? 0 : 1];
+  auto& program = programs.at(purpose == FilterPurpose::Build ? 0 : 1);
   if (program.empty()) program = build(purpose);
   return program;
 }
