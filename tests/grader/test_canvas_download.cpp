@@ -177,6 +177,14 @@ TEST_CASE("canvas download: ids with leading zeros are compared as the numbers t
   CHECK(read(staging / "ann_100" / "flops.cpp") == "ann's latest");
   CHECK_FALSE(fs::exists(staging / "ann_100" / "flops-1.cpp"));
   CHECK(unpacked.latest_submission.at("ann_100") == "200");
+  // Ids of different lengths: 100 is later than 99 (a survivor of issue 36 compared them as
+  // text, which puts "99" after "100").
+  write(cls / "bo_101_99_flops.cpp", "bo's earlier");
+  write(cls / "bo_101_100_flops-1.cpp", "bo's latest");
+  const auto again = grader::unpack_canvas_download(cls, staging);
+  CHECK(read(staging / "bo_101" / "flops-1.cpp") == "bo's latest");
+  CHECK_FALSE(fs::exists(staging / "bo_101" / "flops.cpp"));
+  CHECK(again.latest_submission.at("bo_101") == "100");
   fs::remove_all(root);
 }
 

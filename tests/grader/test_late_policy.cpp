@@ -23,6 +23,11 @@ TEST_CASE("late: ISO 8601 times with their zone") {
   CHECK(parse_iso8601("1970-01-01T00:00:00Z") == 0);
   CHECK(parse_iso8601("2026-03-07T04:59:00Z") == parse_iso8601("2026-03-06T23:59:00-05:00"));
   CHECK(parse_iso8601("2026-03-07T04:59:00+0000") == parse_iso8601("2026-03-06T23:59:00-0500"));
+  // Zones with minutes (India, Nepal): the minutes are part of the offset (a survivor of issue
+  // 36 read them as seconds).
+  CHECK(parse_iso8601("2026-03-07T05:30:00+05:30") == parse_iso8601("2026-03-07T00:00:00Z"));
+  CHECK(parse_iso8601("2026-03-07T05:45:00+0545") == 1772841600);  // 2026-03-07T00:00:00Z
+  CHECK(parse_iso8601("2026-03-06T20:30:00-03:30") == parse_iso8601("2026-03-07T00:00:00Z"));
   // Gradescope's created_at: microseconds, dropped.
   CHECK(parse_iso8601("2018-07-01T14:22:32.365935-07:00") == parse_iso8601("2018-07-01T21:22:32Z"));
   for (const char* bad : {"2026-03-06T23:59:00", "2026-03-06", "yesterday", "2026-13-06T23:59:00Z",

@@ -5,7 +5,9 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 using json = nlohmann::json;
@@ -85,4 +87,13 @@ TEST_CASE("wire: a split message that points outside its numbers is refused") {
              reinterpret_cast<const std::uint8_t*>(&length) + 8);
   raw.insert(raw.end(), cbor.begin(), cbor.end());
   CHECK_THROWS(wire::decode_split(raw));
+  // A reference whose offset and length add up past 2^64: the sum wraps to a small number
+  // inside the block (a bounds check written as offset + length > size lets it through).
+  const std::uint8_t ref[16] = {0, 0, 0, 0, 0, 0, 0, 0, 32, 0, 0, 0, 0, 0, 0, 0};
+  const auto at = std::search(split.begin(), split.end(), std::begin(ref), std::end(ref));
+  REQUIRE(at != split.end());  // offset 0, length 32: the four numbers of Q
+  std::vector<std::uint8_t> wrapped = split;
+  const std::uint64_t huge = ~std::uint64_t{0} - 7;  // + 32 wraps to 24
+  std::memcpy(&wrapped[static_cast<std::size_t>(at - split.begin())], &huge, sizeof huge);
+  CHECK_THROWS(wire::decode_split(wrapped));
 }
