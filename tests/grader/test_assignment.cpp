@@ -119,6 +119,10 @@ TEST_CASE(
       "check_points": [{"checks": "*", "points": 0}]}]})"),
             "cannot share"));
   CHECK(grader::shares_of({1, 1, 1}, 1) == std::vector<double>{0.34, 0.33, 0.33});
+  // A total whose cents are not exact in binary (0.29 * 100 is 28.999...): rounded to its cents,
+  // never cut to 0.28 (a survivor of issue 36).
+  CHECK(grader::shares_of({1, 1}, 0.29) == std::vector<double>{0.15, 0.14});
+  CHECK(grader::shares_of({2, 1}, 2.01) == std::vector<double>{1.34, 0.67});
 }
 
 TEST_CASE("assignment: hidden checks with points beside after_published ones are warned about") {
