@@ -9,8 +9,9 @@
 # `./kit test` installs as root; without them the test is skipped (exit 77), saying why.
 # usage: slurm.sh GRADER KIT_DIR
 set -u
-GRADER=$1
-KIT_DIR=$2
+# Absolute paths: the runs below start in the kit's copy.
+GRADER=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+KIT_DIR=$(cd "$2" && pwd)
 BUILD_DIR=$(cd "$(dirname "$GRADER")/.." && pwd)
 skip() { echo "SKIPPED: $*"; exit 77; }
 
