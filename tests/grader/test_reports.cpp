@@ -234,6 +234,10 @@ TEST_CASE("reports: Gradescope's results.json, top level and every test") {
   CHECK(j.at("execution_time").get<double>() == 9.5);
   CHECK(j.at("visibility") == "visible");
   CHECK(j.at("stdout_visibility") == "hidden");
+  // Text, never HTML (Gradescope's default): names and output the student chose are shown
+  // as they are, not rendered.
+  CHECK(j.at("output_format") == "text");
+  CHECK(j.at("test_output_format") == "text");
   // Scores read as a person writes them, without six decimals; the line adds up the visible
   // checks only (11.55 of the 17.05 points), and says when the total appears.
   CHECK(j.at("output") ==
@@ -253,6 +257,7 @@ TEST_CASE("reports: Gradescope's results.json, top level and every test") {
       CHECK(g.at("max_score").get<double>() == w.max_score);
       CHECK(g.at("status") == (w.status == grader::Status::Passed ? "passed" : "failed"));
       CHECK(g.at("visibility") == w.visibility);
+      CHECK(g.at("output_format") == "text");
       const std::string out = g.at("output");
       CHECK(fake_contains(out, "status: " + std::string(grader::status_name(w.status))));
       CHECK(fake_contains(out, w.output));

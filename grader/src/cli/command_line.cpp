@@ -102,6 +102,10 @@ std::unique_ptr<CLI::App> make_app(Targets& t) {
   t.grade->add_option("--json", o.json_path, "write the native report (JSON)")->type_name("FILE");
   t.grade->add_option("--gradescope", o.gradescope_path, "write Gradescope's results.json")
       ->type_name("FILE");
+  t.grade
+      ->add_option("--prairielearn", t.command.prairielearn_path,
+                   "write PrairieLearn's external-grading results.json")
+      ->type_name("FILE");
   t.grade->add_option("--junit", o.junit_path, "write a JUnit XML report")->type_name("FILE");
   t.grade
       ->add_option("--github-classroom", o.classroom_path,

@@ -35,7 +35,8 @@ struct Command {
   BatchOptions batch;        // grade-all
   std::string try_exercise;  // try
   std::string try_dir;
-  std::string record_path;  // record-oracle
+  std::string record_path;        // record-oracle
+  std::string prairielearn_path;  // grade --prairielearn: PrairieLearn's results.json
 };
 
 // The command, or the exit status when there is nothing more to do (0 after --help, 2 after

@@ -11,6 +11,7 @@
 #include "../judge/api_schemas.hpp"
 #include "../report/report.hpp"
 #include "../report/report_html.hpp"
+#include "../report/report_prairielearn.hpp"
 #include "command_line.hpp"
 #include "grader_config.hpp"
 #include "try_run.hpp"
@@ -86,7 +87,9 @@ struct StagingFolder {
   }
 };
 
-int grade(const grader::Options& given) {
+// prairielearn_path: where PrairieLearn's results.json goes (empty: not written); kept out of
+// Options, which the engine reads, since only this writer needs it.
+int grade(const grader::Options& given, const std::string& prairielearn_path) {
   try {
     // Archives at the top of the folder (a student's causal.zip, an upload to Gradescope):
     // unpacked by grade-all's own code (archive_staging.hpp) into a folder of the grader's and
@@ -129,6 +132,8 @@ int grade(const grader::Options& given) {
       written &= write_file(options.json_path, json_text(grader::to_native_json(report)));
     if (!options.gradescope_path.empty())
       written &= write_file(options.gradescope_path, json_text(grader::to_gradescope_json(report)));
+    if (!prairielearn_path.empty())
+      written &= write_file(prairielearn_path, json_text(grader::to_prairielearn_json(report)));
     if (!options.junit_path.empty())
       written &= write_file(options.junit_path, grader::to_junit_xml(report));
     if (!options.classroom_path.empty())
@@ -156,7 +161,7 @@ int main(int argc, char** argv) {
   const grader::Command& c = std::get<grader::Command>(parsed);
   try {
     switch (c.mode) {
-      case grader::Command::Mode::Grade: return grade(c.options);
+      case grader::Command::Mode::Grade: return grade(c.options, c.prairielearn_path);
       case grader::Command::Mode::Batch: return grader::run_batch(c.batch, c.options);
       case grader::Command::Mode::Merge:
         return grader::run_merge(c.batch.out, c.batch.merge_dirs, c.batch, c.options);

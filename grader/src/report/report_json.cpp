@@ -142,7 +142,9 @@ nlohmann::json to_gradescope_json(const Report& report) {
            {"max_score", tidy(c.max_score)},
            {"status", c.status == Status::Passed ? "passed" : "failed"},
            {"output", output},
-           {"visibility", c.visibility.empty() ? "visible" : c.visibility}});
+           {"visibility", c.visibility.empty() ? "visible" : c.visibility},
+           // Plain text, never HTML: the output quotes what the student's code printed.
+           {"output_format", "text"}});
     }
   }
   // Late work: Gradescope takes the top-level score as the total, so it is the one after the
@@ -168,9 +170,17 @@ nlohmann::json to_gradescope_json(const Report& report) {
                            : std::string("on time")) +
         ".";
   }
-  return {
-      {"score", tidy(total)},    {"execution_time", report.seconds}, {"output", summary},
-      {"visibility", "visible"}, {"stdout_visibility", "hidden"},    {"tests", std::move(tests)}};
+  // Gradescope renders an output without output_format as HTML (its results.json
+  // specification); the top output holds notices that quote file names students chose, so
+  // every output is declared plain text, the tests' default too.
+  return {{"score", tidy(total)},
+          {"execution_time", report.seconds},
+          {"output", summary},
+          {"output_format", "text"},
+          {"test_output_format", "text"},
+          {"visibility", "visible"},
+          {"stdout_visibility", "hidden"},
+          {"tests", std::move(tests)}};
 }
 
 }  // namespace grader
