@@ -193,3 +193,44 @@ TEST_CASE("bubblewrap starts from the host's root, and the program's folder is s
     CHECK(*(chdir + 1) == (toolchain ? "/work" : "/tmp"));
   }
 }
+
+TEST_CASE("sandbox: two grading processes never run as the same user id") {
+  // The id's lock file is held exclusively: two grader processes (two grade-all runs on one
+  // machine, a test beside another) each get an id of their own. A shared lock let both take
+  // the first id, which only a test racing another under -j2 used to notice (issue 36).
+  if (::geteuid() != 0) {
+    MESSAGE("not root: runners keep the caller's id, nothing to allocate");
+    return;
+  }
+  int ids[2];
+  REQUIRE(::pipe(ids) == 0);
+  int hold[2];
+  REQUIRE(::pipe(hold) == 0);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {  // another grading process: takes an id, says which, keeps it until told
+    ::close(ids[0]);
+    ::close(hold[1]);
+    unsigned id = 0;
+    try {
+      id = grader::worker_uid(901);
+    } catch (...) {
+    }
+    if (::write(ids[1], &id, sizeof id) != sizeof id) ::_exit(1);
+    char done;
+    (void)::read(hold[0], &done, 1);
+    ::_exit(0);
+  }
+  ::close(ids[1]);
+  ::close(hold[0]);
+  unsigned theirs = 0;
+  REQUIRE(::read(ids[0], &theirs, sizeof theirs) == sizeof theirs);
+  const unsigned mine = grader::worker_uid(902);
+  ::close(hold[1]);  // the child may end now
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ::close(ids[0]);
+  CHECK(theirs != 0);
+  CHECK(mine != 0);
+  CHECK(mine != theirs);
+}
