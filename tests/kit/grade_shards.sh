@@ -39,6 +39,9 @@ JSON
     mkdir -p "$class/fay_v2"
     cp "$KIT_DIR/exercises/flops/flops.cpp" "$class/fay_v2/"
     touch -d '2026-03-01 12:00' "$class/fay/flops.cpp"
+    # A loose archive is a submission of its own: graded in one shard only, like a folder.
+    python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1], "w"); z.write(sys.argv[2], "flops.cpp"); z.close()' \
+      "$class/hal.zip" "$S/flops/flops.cpp" || fail "cannot make the zip"
     printf 'folder,id,name,submitted\nada,1,Ada,2026-03-08T01:00:00Z\nbob,2,Bob,\ncy,3,Cy,\nkimlee_2001,4,Kim,\ngus,5,Gus,\nfay*,6,Fay,\n' \
       >"$work/roster.csv"
     all() { "$GRADER" --kit "$KIT_DIR" "$@" --roster "$work/roster.csv" --assignment "$work/week1.json" >>"$out" 2>&1; }
