@@ -286,7 +286,12 @@ TEST_CASE("student report page: each check's verdict and message, the failing on
          check("read/y", "build_error", 2, "The exercise does not build")}},
        {"source", "memory/memory.cpp"},
        {"source_status", "found"}});
+  // What the failing check printed, as a hostile submission would print it (issue 36: only a
+  // corpus case caught this output left unescaped).
+  r["exercises"][0]["checks"][1]["output"] = "<script>alert(1)</script><img src=x onerror=y>&";
   const std::string page = student_report_html(r);
+  CHECK(has(page, "&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=y&gt;&amp;"));
+  CHECK(!has(page, "<img"));
   CHECK(has(page, "<details class=\"check check-passed\" data-status=\"passed\">"));
   CHECK(has(page, "<details class=\"check check-failed\" data-status=\"failed\" open>"));
   CHECK(has(page, "<details class=\"check check-failed\" data-status=\"crashed\" open>"));
