@@ -2,7 +2,7 @@
 # The format and shellcheck gates (label `kit`): with their tool missing they skip on a
 # student's or a maintainer's machine, and fail in CI (LINATTN_CI=1, set by .ci/run), so that a
 # CI image without the tool can never pass them by skipping. clang-format other than the pinned
-# major is treated as missing.
+# major is treated as missing. The skips are checked with LINATTN_CI=0: this test runs in CI too.
 # usage: ci_gates.sh KIT_DIR
 set -u
 KIT_DIR=$1
@@ -19,13 +19,13 @@ mkdir -p "$work/other"
 printf '#!/bin/sh\necho "Debian clang-format version 99.0.1"\n' >"$work/other/clang-format"
 chmod +x "$work/other/clang-format"
 for gate in clang_format shellcheck; do
-  PATH=$work/bin bash "$KIT_DIR/tests/kit/$gate.sh" "$KIT_DIR" >"$work/out" 2>&1
+  LINATTN_CI=0 PATH=$work/bin bash "$KIT_DIR/tests/kit/$gate.sh" "$KIT_DIR" >"$work/out" 2>&1
   [ $? -eq 77 ] || fail "$gate without its tool did not skip: $(cat "$work/out")"
   PATH=$work/bin LINATTN_CI=1 bash "$KIT_DIR/tests/kit/$gate.sh" "$KIT_DIR" >"$work/out" 2>&1
   [ $? -eq 1 ] || fail "$gate without its tool did not fail in CI: $(cat "$work/out")"
   grep -q "CI runs" "$work/out" || fail "$gate's CI failure does not say why: $(cat "$work/out")"
 done
-PATH=$work/other:$work/bin bash "$KIT_DIR/tests/kit/clang_format.sh" "$KIT_DIR" >"$work/out" 2>&1
+LINATTN_CI=0 PATH=$work/other:$work/bin bash "$KIT_DIR/tests/kit/clang_format.sh" "$KIT_DIR" >"$work/out" 2>&1
 [ $? -eq 77 ] || fail "clang-format 99 was not taken as unusable: $(cat "$work/out")"
 grep -q "not the pinned 14" "$work/out" || fail "the message does not name the pinned version"
 PATH=$work/other:$work/bin LINATTN_CI=1 bash "$KIT_DIR/tests/kit/clang_format.sh" "$KIT_DIR" >"$work/out" 2>&1
