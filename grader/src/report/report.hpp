@@ -97,6 +97,11 @@ struct Report {
   bool full_marks() const;
 };
 
+// Scores are sums of check points: `tidy` rounds away binary noise such as 37.50000000001,
+// and `score_text` writes a score as a person does: "35", "37.5", "4.55" (not "35.000000").
+double tidy(double x);
+std::string score_text(double x);
+
 // The native report's format version, its top-level "version": raised when a field changes
 // meaning, so that a reader (merge-grades) can refuse a report it would misread.
 inline constexpr int kReportVersion = 1;

@@ -6,17 +6,15 @@
 
 namespace grader {
 
-namespace {
-
-// Scores are sums of check points; round away binary noise such as 37.50000000001.
 double tidy(double x) { return std::round(x * 1e6) / 1e6; }
 
-// A score in text as a person writes it: "35", "37.5", "4.55" (not "35.000000").
 std::string score_text(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.6g", tidy(x));
   return buf;
 }
+
+namespace {
 
 nlohmann::json course_only_json(const ExerciseResult& ex) {
   nlohmann::json list = nlohmann::json::array();

@@ -1,22 +1,11 @@
 #include "report_prairielearn.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
 #include <string>
 
 namespace grader {
 
 namespace {
-
-// Points and fractions without binary noise (0.30000000000000004 read back as 0.3).
-double rounded(double x) { return std::round(x * 1e6) / 1e6; }
-
-std::string points_text(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", rounded(x));
-  return buf;
-}
 
 bool shown_now(const CheckResult& c) { return c.visibility.empty() || c.visibility == "visible"; }
 
@@ -30,8 +19,8 @@ nlohmann::json check_test(const ExerciseResult& ex, const CheckResult& c) {
     output += "\nrerun in your kit: ./kit grade --only " + ex.name + "/" + c.name;
   return {{"name", ex.name + ": " + c.name},
           {"description", c.function.empty() ? std::string() : "grades " + c.function},
-          {"points", rounded(c.score)},
-          {"max_points", rounded(c.max_score)},
+          {"points", tidy(c.score)},
+          {"max_points", tidy(c.max_score)},
           {"message", c.status == Status::Passed ? std::string() : c.message},
           {"output", output}};
 }
@@ -42,8 +31,8 @@ nlohmann::json later_test(const ExerciseResult& ex, int count, int passed, doubl
                           double max) {
   return {{"name", ex.name + ": further checks"},
           {"description", std::to_string(count) + " checks whose details are not shown"},
-          {"points", rounded(score)},
-          {"max_points", rounded(max)},
+          {"points", tidy(score)},
+          {"max_points", tidy(max)},
           {"message", std::to_string(passed) + " of " + std::to_string(count) + " passed"},
           {"output", ""}};
 }
@@ -79,8 +68,8 @@ nlohmann::json to_prairielearn_json(const Report& report) {
   for (const auto& notice : report.notices) message += "Note: " + notice + "\n";
   const double fraction =
       report.max_score > 0 ? std::clamp(report.score / report.max_score, 0.0, 1.0) : 0.0;
-  message = "linattn-kit grader: " + points_text(report.score) + " / " +
-            points_text(report.max_score) + " points.\n" + message;
+  message = "linattn-kit grader: " + score_text(report.score) + " / " +
+            score_text(report.max_score) + " points.\n" + message;
   if (report.grader_fault)
     message +=
         "The grader itself failed on this submission (not the code's fault); no score "
@@ -89,7 +78,7 @@ nlohmann::json to_prairielearn_json(const Report& report) {
   // A fault of the grader's gives no score: PrairieLearn then records the submission as not
   // gradable, so that it costs the student no attempt and no points.
   nlohmann::json j = {{"gradable", !report.grader_fault},
-                      {"score", report.grader_fault ? 0.0 : rounded(fraction)},
+                      {"score", report.grader_fault ? 0.0 : tidy(fraction)},
                       {"message", message},
                       {"output", output},
                       {"tests", std::move(tests)}};
