@@ -17,9 +17,8 @@ out=$work/out.log
 # shellcheck source=tests/grader/cgroup_limits.sh
 . "$(dirname "$0")/../grader/cgroup_limits.sh"
 trap 'cgroup_remove_all; rm -rf "$work"' EXIT
-fail() { echo "FAILED: $*"; echo "--- output ---"; tail -n 60 "$out"; exit 1; }
-now() { date +%s.%N; }
-took() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
+# shellcheck source=tests/kit/release_helpers.sh
+. "$(dirname "$0")/release_helpers.sh"
 export NO_COLOR=1
 # Nested kits (the releases) must use their own build folders.
 unset LINATTN_BUILD_DIR LINATTN_KIT_NO_BUILD
