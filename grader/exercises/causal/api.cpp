@@ -1,7 +1,7 @@
 // The API of exercise 2, `causal`, described once (see grader/common/api.hpp): compiled
 // into the runner harness, where it binds the student's functions, and into the judge, where
 // it is the schema of requests and replies.
-#include "../../common/api.hpp"
+#include "common/api.hpp"
 #include "causal.hpp"
 
 // ==== API =====================================================================================

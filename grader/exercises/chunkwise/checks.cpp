@@ -15,13 +15,13 @@
 // This file is the judge: the checks, what each asks and tells the student. The API
 // description is in api.cpp; the oracle (calls, the reference's answers, slipped copies)
 // in oracle/, joined with the checks by name; no student kit has oracle/.
-#include "../../checks/shared/feature_map_specs.hpp"
-#include "../../checks/shared/time_rule.hpp"
-#include "../../common/wire.hpp"
-#include "../../src/judge/check.hpp"
-#include "../../src/judge/compare.hpp"
-#include "../../src/util/byte_units.hpp"
+#include "checks/shared/feature_map_specs.hpp"
+#include "checks/shared/time_rule.hpp"
+#include "common/wire.hpp"
+#include "judge/check.hpp"
+#include "judge/compare.hpp"
 #include "sizes.hpp"
+#include "util/byte_units.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -9,8 +9,8 @@
 // This file is the judge: the checks, what each asks and tells the student. The API
 // description is in api.cpp; the oracle (calls, the reference's answers, slipped copies)
 // in oracle/, joined with the checks by name; no student kit has oracle/.
-#include "../../src/judge/check.hpp"
-#include "../../src/judge/compare.hpp"
+#include "judge/check.hpp"
+#include "judge/compare.hpp"
 
 #include <cstdint>
 #include <limits>

@@ -9,10 +9,10 @@
 // This file is the judge: the checks, what each asks and tells the student. The API
 // description is in api.cpp; the oracle (calls, the reference's answers, slipped copies)
 // in oracle/, joined with the checks by name; no student kit has oracle/.
-#include "../../common/wire.hpp"
-#include "../../src/judge/api_schemas.hpp"
-#include "../../src/judge/check.hpp"
-#include "../../src/judge/compare.hpp"
+#include "common/wire.hpp"
+#include "judge/api_schemas.hpp"
+#include "judge/check.hpp"
+#include "judge/compare.hpp"
 #include "sizes.hpp"
 
 #include <cstdint>

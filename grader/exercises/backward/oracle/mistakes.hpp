@@ -4,7 +4,7 @@
 // to the student is beside the checks, in ../checks.cpp. Oracle side only.
 #pragma once
 
-#include "../../../src/judge/compare.hpp"
+#include "judge/compare.hpp"
 
 namespace grader::backward {
 

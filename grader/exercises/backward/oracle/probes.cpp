@@ -1,6 +1,6 @@
 #include "probes.hpp"
 
-#include "../../../common/wire.hpp"
+#include "common/wire.hpp"
 
 namespace grader::backward {
 

@@ -4,7 +4,7 @@
 // that make sense for the given sizes (a transposed state only when d_phi = d_v, and so on).
 #pragma once
 
-#include "../../../src/judge/compare.hpp"
+#include "judge/compare.hpp"
 
 #include <vector>
 

@@ -5,7 +5,7 @@
 // also states (large eps, the memory and time rules), made there from the pieces below.
 #pragma once
 
-#include "../../../oracle/makers.hpp"
+#include "oracle/makers.hpp"
 
 #include <cstdint>
 #include <vector>

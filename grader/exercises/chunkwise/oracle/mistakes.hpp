@@ -4,7 +4,7 @@
 // beside the checks, in ../checks.cpp. Oracle side only.
 #pragma once
 
-#include "../../../src/judge/compare.hpp"
+#include "judge/compare.hpp"
 
 namespace grader::chunkwise {
 

@@ -4,7 +4,7 @@
 // sizes the judge's budget is computed from.
 #pragma once
 
-#include "../../../oracle/makers.hpp"
+#include "oracle/makers.hpp"
 
 #include <cstdint>
 #include <vector>

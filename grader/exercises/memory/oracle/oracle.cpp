@@ -1,12 +1,12 @@
 // The oracle of exercise 5, `memory`: each check's calls and what the reference says of
 // them, by check name (the checks, and what they tell the student, are in ../checks.cpp).
 // Oracle side only: it calls the reference, and no student kit has it.
-#include "../../../common/wire.hpp"
-#include "../../../oracle/makers.hpp"
-#include "../../../src/judge/api_schemas.hpp"
-#include "../../../src/judge/check.hpp"
-#include "../../../src/judge/compare.hpp"
 #include "../sizes.hpp"
+#include "common/wire.hpp"
+#include "judge/api_schemas.hpp"
+#include "judge/check.hpp"
+#include "judge/compare.hpp"
+#include "oracle/makers.hpp"
 #include <cmath>
 #include <cstdint>
 #include <functional>

@@ -5,7 +5,7 @@
 // tells the student, are in ../checks.cpp.
 #pragma once
 
-#include "../../../oracle/makers.hpp"
+#include "oracle/makers.hpp"
 
 #include <cstdint>
 

@@ -2,9 +2,9 @@
 // compares. Its oracle is in oracle/oracle.cpp, joined by the checks' names, and its judge
 // tests in tests/judge_test.cpp. Like every exercise it has a hidden check, whose inputs change
 // with the seed, and names a likely mistake (one here, worked out by the oracle).
-#include "../../common/wire.hpp"
-#include "../../src/judge/check.hpp"
-#include "../../src/judge/compare.hpp"
+#include "common/wire.hpp"
+#include "judge/check.hpp"
+#include "judge/compare.hpp"
 
 namespace grader {
 namespace {

@@ -1,9 +1,9 @@
 // The oracle of the template exercise `scale`: each check's calls and the expected values, by
 // check name. Its reference is one line, so it is written here rather than in reference/.
-#include "../../../common/wire.hpp"
-#include "../../../src/judge/api_schemas.hpp"
-#include "../../../src/judge/check.hpp"
-#include "../../../src/judge/diagnosis.hpp"
+#include "common/wire.hpp"
+#include "judge/api_schemas.hpp"
+#include "judge/check.hpp"
+#include "judge/diagnosis.hpp"
 
 #include <cmath>
 #include <cstdint>
