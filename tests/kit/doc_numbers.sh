@@ -52,9 +52,10 @@ source_value() {
     }' "$KIT_DIR/$1"
 }
 
-# same LABEL DOC DOC_VALUES FILE FILE_VALUES: equal lists of numbers (to 1e-9, relatively).
+# same LABEL DOC DOC_VALUES FILE FILE_VALUES [UNIT]: equal lists of numbers (to 1e-9,
+# relatively), both in the document's UNIT.
 same() {
-  local label=$1 doc=$2 stated=$3 file=$4 code=$5
+  local label=$1 doc=$2 stated=$3 file=$4 code=$5 unit=${6:+ $6}
   if [ -z "$stated" ]; then
     problem "$doc no longer states the $label (or says it in other words: update tests/kit/doc_numbers.sh)"
     return
@@ -67,29 +68,33 @@ same() {
                 exit 1 unless @a == @b;
                 for my $i (0 .. $#a) { exit 1 if abs($a[$i] - $b[$i]) > 1e-9 * (abs($b[$i]) + 1) }' \
        "$stated" "$code"; then
-    problem "the $label: $doc says $stated, $file gives $code"
+    problem "the $label: $doc says $stated$unit, $file gives $code$unit"
   fi
 }
 
-# row LABEL DOC DOC_REGEX UNIT FILE FILE_REGEX: what DOC states, in UNIT (1, 1024, 1e-3 ...),
-# is FILE's constant.
+# row LABEL DOC DOC_REGEX UNIT FILE FILE_REGEX: what DOC states in UNIT (ms, KiB, MiB, GiB or %;
+# the source's constants are in seconds, bytes and fractions) is FILE's constant.
 row() {
-  local label=$1 doc=$2 unit=$4 file=$5 stated code
-  stated=$(found "$doc" "$3" | perl -ane 'BEGIN { $u = shift @ARGV } print join(" ", map { $_ * $u } @F), "\n"' "$unit")
-  code=$(source_value "$file" "$6")
-  same "$label" "$doc" "$stated" "$file" "$code"
+  local label=$1 doc=$2 unit=$4 file=$5 stated code per
+  case "$unit" in
+    ms) per=0.001 ;; KiB) per=1024 ;; MiB) per=1048576 ;; GiB) per=1073741824 ;; %) per=0.01 ;;
+    *) echo "doc_numbers.sh: unknown unit $unit"; exit 2 ;;
+  esac
+  stated=$(found "$doc" "$3")
+  code=$(source_value "$file" "$6" | perl -ane 'BEGIN { $u = shift @ARGV } print join(" ", map { $_ / $u } @F), "\n"' "$per")
+  same "$label" "$doc" "$stated" "$file" "$code" "$unit"
 }
-# The same, the doc's value given in units of FILE's: a plain count.
-count() { row "$1" "$2" "$3" 1 "$4" "$5"; }
+# count LABEL DOC DOC_REGEX FILE FILE_REGEX: a number stated as the source has it.
+count() {
+  local stated
+  stated=$(found "$2" "$3")
+  same "$1" "$2" "$stated" "$4" "$(source_value "$4" "$5")"
+}
 
 # example DOC REGEX: a number that is an example, a measurement of something else than the
 # grader, or a contract value other tests check; read here so that the unchecked pass skips it.
 example() { found "$1" "$2" >/dev/null || problem "$1 no longer has '$2' (update tests/kit/doc_numbers.sh)"; }
 
-MiB=1048576
-KiB=1024
-GiB=1073741824
-ms=0.001
 SEC=grader/src/sandbox/sandbox.hpp
 TR=grader/checks/shared/time_rule.hpp
 RC=grader/src/engine/run_check.cpp
@@ -99,23 +104,23 @@ case "$name" in
   code)
     # --- SECURITY.md: limits -------------------------------------------------------------------
     D=SECURITY.md
-    row "time limit of a check" $D 'CPU time, RLIMIT_CPU\) \| (\d+) s \|' 1 $SEC 'double wall_seconds = ([\d.]+);'
+    count "time limit of a check" $D 'CPU time, RLIMIT_CPU\) \| (\d+) s \|' $SEC 'double wall_seconds = ([\d.]+);'
     # The wall-clock guard of a timed call: 6 times the check's limit, plus 10 s.
     guard=$(source_value $RC 'timed_call_wall_guard\(const Check& check\) \{ return (\d+) \* check.limits.wall_seconds \+ (\d+); \}')
     limit=$(source_value $SEC 'double wall_seconds = ([\d.]+);')
     same "wall-clock guard of a timed call" $D "$(found $D 'wall-clock guard of a timed call \| (\d+) s \|')" \
-      "$RC (timed_call_wall_guard)" "$(perl -e 'my ($f, $p) = split " ", $ARGV[0]; print $f * $ARGV[1] + $p' "$guard" "$limit")"
-    row "address-space limit" $D 'less where a memory rule applies\) \| (\d+) GiB \|' $GiB $SEC 'address_space_bytes = (\d+ull << \d+);'
-    row "output kept" $D 'stdout and stderr together\) \| (\d+) KiB \|' $KiB $SEC 'output_bytes_kept = (\d+ull << \d+);'
-    row "file size limit" $D 'RLIMIT_FSIZE\) \| (\d+) MiB \|' $MiB $SEC 'file_size_bytes = (\d+ull << \d+);'
-    row "scratch quota" $D 'scratch folder \| (\d+) MiB, \d+ files \|' $MiB $RC 'kScratchQuota = (\d+ull << \d+);'
+      "$RC (timed_call_wall_guard)" "$(perl -e 'my ($f, $p) = split " ", $ARGV[0]; print $f * $ARGV[1] + $p' "$guard" "$limit")" s
+    row "address-space limit" $D 'less where a memory rule applies\) \| (\d+) GiB \|' GiB $SEC 'address_space_bytes = (\d+ull << \d+);'
+    row "output kept" $D 'stdout and stderr together\) \| (\d+) KiB \|' KiB $SEC 'output_bytes_kept = (\d+ull << \d+);'
+    row "file size limit" $D 'RLIMIT_FSIZE\) \| (\d+) MiB \|' MiB $SEC 'file_size_bytes = (\d+ull << \d+);'
+    row "scratch quota" $D 'scratch folder \| (\d+) MiB, \d+ files \|' MiB $RC 'kScratchQuota = (\d+ull << \d+);'
     count "scratch file count" $D 'scratch folder \| \d+ MiB, (\d+) files \|' grader/src/sandbox/isolation.cpp 'kScratchFiles = (\d+);'
     count "process limit" $D 'processes and threads per user id \| (\d+) \|' grader/src/sandbox/sandbox_program.cpp 'RLIMIT_NPROC, (\d+)\)'
     count "process limit" $D 'Its process limit, (\d+), counts threads' grader/src/sandbox/sandbox_program.cpp 'RLIMIT_NPROC, (\d+)\)'
-    row "reply cap" $D 'reply size \| (\d+) MiB \|' $MiB $SEC 'reply_bytes_kept = (\d+ull << \d+);'
-    row "source size limit" $D 'source file \| (\d+) MiB \|' $MiB grader/src/util/find_files.hpp 'kMaxSourceBytes = (\d+ull << \d+);'
-    row "source size limit" $D 'A source larger than (\d+) MiB is refused' $MiB grader/src/util/find_files.hpp 'kMaxSourceBytes = (\d+ull << \d+);'
-    row "source size limit" $D 'a source may be at most (\d+) MiB' $MiB grader/src/util/find_files.hpp 'kMaxSourceBytes = (\d+ull << \d+);'
+    row "reply cap" $D 'reply size \| (\d+) MiB \|' MiB $SEC 'reply_bytes_kept = (\d+ull << \d+);'
+    row "source size limit" $D 'source file \| (\d+) MiB \|' MiB grader/src/util/find_files.hpp 'kMaxSourceBytes = (\d+ull << \d+);'
+    row "source size limit" $D 'A source larger than (\d+) MiB is refused' MiB grader/src/util/find_files.hpp 'kMaxSourceBytes = (\d+ull << \d+);'
+    row "source size limit" $D 'a source may be at most (\d+) MiB' MiB grader/src/util/find_files.hpp 'kMaxSourceBytes = (\d+ull << \d+);'
     example $D 'is 2\.00 GiB;'
     count "count of runner user ids" $D 'a range of (\d+) ids starting at \d+' grader/src/sandbox/sandbox_settings.hpp \
       'kRunnerUidCount = (\d+);'
@@ -124,9 +129,9 @@ case "$name" in
     # --- SECURITY.md: replies, memory, archives ------------------------------------------------
     count "numbers a reply may hold" $D 'explain: (\d+) times their count plus ([\d,]+)\.' $RC \
       'kReplyNumbersPerGiven = (\d+);.*?kReplyNumbersFloor = (\d+ << \d+);'
-    row "resident slack" $D 'with (\d+) MiB of slack for code and stack' $MiB $RC 'kResidentSlack = (\d+ull << \d+);'
+    row "resident slack" $D 'with (\d+) MiB of slack for code and stack' MiB $RC 'kResidentSlack = (\d+ull << \d+);'
     AU=grader/src/course/archive_unpack.hpp
-    row "archive size limit" $D 'unpacks to more than (\d+) MiB' $MiB $AU 'max_bytes = (\d+ull << \d+);'
+    row "archive size limit" $D 'unpacks to more than (\d+) MiB' MiB $AU 'max_bytes = (\d+ull << \d+);'
     count "archive entry limit" $D 'more than (\d+) entries' $AU 'max_entries = (\d+);'
     count "archive depth limit" $D 'more than (\d+) levels of folders' $AU 'max_depth = (\d+);'
     # --- SECURITY.md: the time rule ------------------------------------------------------------
@@ -156,15 +161,15 @@ case "$name" in
     count "bound of rule 1" $D 'the second step adds at most (\d+) times what the first added' $TR 'kTimeRuleMaxStepRatio = ([\d.]+);'
     same "linear and quadratic growth" $D "$(found $D 'linear cost adds (\d+) times, quadratic (\d+)\)')" $TR \
       "$growth $((growth * growth))"
-    row "time step floor" $D 'a first step never being taken as less than (\d+) ms' $ms $TR 'kTimeRuleNoiseFloor = ([\d.e\-]+);'
+    row "time step floor" $D 'a first step never being taken as less than (\d+) ms' ms $TR 'kTimeRuleNoiseFloor = ([\d.e\-]+);'
     floor=$(source_value $TR 'kTimeRuleNoiseFloor = ([\d.e\-]+);')
     ratio=$(source_value $TR 'kTimeRuleMaxStepRatio = ([\d.]+);')
     allowance=$(perl -e 'print $ARGV[0] * $ARGV[1] * 1000' "$floor" "$ratio")
-    same "start of rule 2 (kTimeRulePaceAllowance, ms)" $D "$(found $D 'once the first step is over (\d+) ms,')" $TR "$allowance"
+    same "start of rule 2 (kTimeRulePaceAllowance)" $D "$(found $D 'once the first step is over (\d+) ms,')" $TR "$allowance" ms
     count "bound of rule 2" $D 'the second adds at least (\d+) times as much' $TR 'kTimeRuleMinStepRatio = ([\d.]+);'
     count "bound of rule 3" $D 'the second step costs at most (\d+) times what a plain linear pass' $TR 'kTimeRulePaceFactor = ([\d.]+);'
-    same "allowance of rule 3 (kTimeRulePaceAllowance, ms)" $D "$(found $D 'in the same run, adds, plus (\d+) ms\.')" $TR "$allowance"
-    same "smallest second step rule 1 can fail (ms)" $D "$(found $D 'cannot fail a second step under (\d+) ms')" $TR "$allowance"
+    same "allowance of rule 3 (kTimeRulePaceAllowance)" $D "$(found $D 'in the same run, adds, plus (\d+) ms\.')" $TR "$allowance" ms
+    same "smallest second step rule 1 can fail" $D "$(found $D 'cannot fail a second step under (\d+) ms')" $TR "$allowance" ms
     count "tolerance of a timed output" $D 'about right \(within ([\de.\-]+)\)' $TR 'kTimeRuleValueTolerance = ([\de.\-]+);'
     count "more looks" $D 'measured again up to (\d+) more times' grader/src/judge/time_looks.hpp 'kMoreLooks = (\d+);'
     count "look ceiling (s of CPU)" $D 'calls take over (\d+) s of CPU is not measured again' grader/src/judge/time_looks.hpp \
@@ -178,11 +183,11 @@ case "$name" in
     count "hash of a shortened report name (hex digits)" $D '`reports/<start>~<(\d+) hex>\.json`' grader/src/course/report_stem.cpp \
       'find_first_not_of\("0123456789abcdef", submission.size\(\) - (\d+)\)'
     count "run of tokens compared" $D 'lie in runs of (\d+) tokens found in both files' grader/src/course/similarity.hpp 'kRun = (\d+);'
-    row "share of similar pairs listed" $D 'Pairs at (\d+)% or more are listed' 0.01 grader/src/course/similarity.hpp 'kReportShare = ([\d.]+);'
+    row "share of similar pairs listed" $D 'Pairs at (\d+)% or more are listed' % grader/src/course/similarity.hpp 'kReportShare = ([\d.]+);'
     count "students graded at a time (per-student seeds)" $D 'grade-all grades (\d+) students at a time' grader/src/course/batch.cpp \
       'kStudentsAtOnce = (\d+);'
-    row "memory kept for the grader" $D 'less (\d+) MiB for the grader' $MiB grader/src/util/job_count.hpp 'kGraderReserve = (\d+ull << \d+);'
-    row "memory per job" $D 'at (\d+) MiB per job' $MiB grader/src/util/job_count.hpp 'kMemoryPerJob = (\d+ull << \d+);'
+    row "memory kept for the grader" $D 'less (\d+) MiB for the grader' MiB grader/src/util/job_count.hpp 'kGraderReserve = (\d+ull << \d+);'
+    row "memory per job" $D 'at (\d+) MiB per job' MiB grader/src/util/job_count.hpp 'kMemoryPerJob = (\d+ull << \d+);'
     count "Slurm shards" $D 'suit a small node: (\d+) shards \(`--array=1-\d+`\)' $SLURM '#SBATCH --array=1-(\d+) '
     count "Slurm shards (--array)" $D 'suit a small node: \d+ shards \(`--array=1-(\d+)`\)' $SLURM '#SBATCH --array=1-(\d+) '
     count "Slurm CPUs per task" $D '(\d+) CPUs and \d+ GB per task' $SLURM '#SBATCH --cpus-per-task=(\d+)'
