@@ -2,10 +2,11 @@
 # shellcheck disable=SC2016  # the backquotes in the patterns are Markdown's, not the shell's
 # The numbers the documents state about the grader, against the grader (label `kit`):
 #   code   every limit, time-rule size and bound, look count, cap and release size that
-#          README.md, SECURITY.md, CONTRIBUTING.md or docs/instructors.md states is compared
-#          with the constant in the source (read from the file that defines it); then any
-#          number with a unit (ms, s, MiB, MB, GB, times, tokens...) left in those documents
-#          that no row below reads fails as unchecked, so a new number needs a row here
+#          README.md, SECURITY.md, CONTRIBUTING.md, ARCHITECTURE.md or docs/instructors.md
+#          states is compared with the constant in the source (read from the file that defines
+#          it); then any number with a unit (ms, s, MiB, MB, GB, times, tokens...) left in those
+#          documents that no row below reads fails as unchecked, so a new number needs a row
+#          here (or an `example` row, for a number that is not the grader's: say why)
 #   sizes  the student kit's recorded expected values (grader/data/oracle.cbor) of each
 #          assignment the instructors' guide sizes, recorded with the built grader as
 #          `./kit release student` records them, against the size the guide states (within 5%:
@@ -204,6 +205,15 @@ case "$name" in
       grader/src/engine/oracle_compact.hpp 'kLargeMatrixNumbers = (\d+);.*?kKeptRowEvery = (\d+);'
     example $D '10% off per started day past the due time, at most 50%, nothing within the first 15 minutes'
     example $D '"Ran 1 job: a CPU quota of 0\.5 CPUs \(cgroup\)"'
+    # --- ARCHITECTURE.md -----------------------------------------------------------------------
+    D=ARCHITECTURE.md
+    row "source size limit" $D 'link followed, at most (\d+) MiB' MiB grader/src/util/find_files.hpp 'kMaxSourceBytes = (\d+ull << \d+);'
+    count "tokens of the memory rule's calls" $D 'the reference on calls of (\d+) tokens' grader/exercises/causal/sizes.hpp \
+      'kMemT = (\d+),'
+    # Measurements that explain a design (issue 20's profiles), not constants of the grader.
+    example $D 'two forks of a 300 MB judge cost 44 ms of CPU per start, a spawn 0\.6 ms'
+    example $D 'backward: 2\.3 s, 1\.4 s with it; flops: 0\.95 s, about 0\.2 s'
+    example $D 'Each is about 100 MB, made on the first compile of its exercise \(3\.5 s\)'
     # --- CONTRIBUTING.md: measurements of the tests and benchmarks, not of the grader -----------
     D=CONTRIBUTING.md
     example $D 'The label costs about 14 s of CPU, 5 s of it the labs themselves'
@@ -211,7 +221,7 @@ case "$name" in
     example $D 'reaches 60% of that figure'
     example $D 'below 60% for chunks of 16 to 64'
     # --- what no row read ----------------------------------------------------------------------
-    for doc in README.md SECURITY.md CONTRIBUTING.md docs/instructors.md; do
+    for doc in README.md SECURITY.md CONTRIBUTING.md ARCHITECTURE.md docs/instructors.md; do
       while IFS= read -r left; do
         [ -n "$left" ] && problem "$doc states a number no row of tests/kit/doc_numbers.sh checks: ...$left..."
       done < <(NOTE="$work/read.$(basename "$doc")" perl -0777 -ne '
