@@ -7,6 +7,7 @@
 #          it); then any number with a unit (ms, s, MiB, MB, GB, times, tokens...) left in those
 #          documents that no row below reads fails as unchecked, so a new number needs a row
 #          here (or an `example` row, for a number that is not the grader's: say why)
+#          (counts in words, "four more times", "twice more", fail the same way: write digits)
 #   sizes  the student kit's recorded expected values (grader/data/oracle.cbor) of each
 #          assignment the instructors' guide sizes, recorded with the built grader as
 #          `./kit release student` records them, against the size the guide states (within 5%:
@@ -231,7 +232,9 @@ case "$name" in
           while (my $m = <$n>) { chomp $m; my $i = index($_, $m); substr($_, $i, length $m) = " " if $i >= 0 }
         }
         my $unit = qr/(?:ms|s|MiB|MB|KiB|KB|GiB|GB|bytes|times|tokens|numbers|rows|entries|files|levels|ids|students|shards|CPUs|problems|looks|%)/;
-        while (/(\d[\d,.]*\s?$unit)(?![A-Za-z])/g) {
+        # A count in words ("four more times", "twice more") can drift unseen: digits, please.
+        my $word = qr/(?:two|three|four|five|six|seven|eight|nine|ten)/i;
+        while (/(\d[\d,.]*\s?$unit(?![A-Za-z])|\b(?:twice|$word times) more\b|\b$word more times\b|\b$word (?:times|looks|sizes|problems|seeds)\b)/g) {
           my $at = $-[1];
           my $from = $at > 30 ? $at - 30 : 0;
           print substr($_, $from, $+[1] - $from + 20), "\n";
