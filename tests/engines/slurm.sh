@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sharded grading on a real Slurm (label `engines`, issue 33): a cluster of one node on localhost
 # (munged, slurmctld, slurmd, each with its own configuration, key, sockets, state and logs in a
-# scratch folder, on ports nothing else uses), the README's instructor command run as written
+# scratch folder, on ports nothing else uses), the instructors' guide's command (docs/instructors.md) run as written
 # from a copy of the kit (the job array of grader/tools/sharded-grading/grade-class.slurm, then
 # the merge job it queues), and the merged gradebook and exports compared byte for byte with
 # one unsharded grade-all run of the same class. The daemons are always stopped.
@@ -165,12 +165,13 @@ say "unsharded grade-all: $(($(date +%s) - t0)) s"
 mkdir -p "$kit/grades-shards/shard-6"
 cp -r "$work/whole/." "$kit/grades-shards/shard-6/"
 
-# --- the README's instructor command, as written ------------------------------------------------
-readme_line=$(grep -m 1 -E '^ *mkdir -p grades-shards && sbatch ' "$KIT_DIR/README.md" | sed 's/^ *//')
-[ -n "$readme_line" ] || fail "README.md has no 'mkdir -p grades-shards && sbatch ...' line"
+# --- the instructors' guide's command, as written ----------------------------------------------
+guide=$KIT_DIR/docs/instructors.md
+readme_line=$(grep -m 1 -E '^ *mkdir -p grades-shards && sbatch ' "$guide" | sed 's/^ *//')
+[ -n "$readme_line" ] || fail "docs/instructors.md has no 'mkdir -p grades-shards && sbatch ...' line"
 say "running, from the kit's folder: $readme_line"
 t0=$(date +%s)
-submitted=$(cd "$kit" && bash -c "$readme_line" 2>>"$out") || fail "the README's command exited $?: $submitted"
+submitted=$(cd "$kit" && bash -c "$readme_line" 2>>"$out") || fail "the guide's command exited $?: $submitted"
 echo "$submitted" >>"$out"
 array=$(printf '%s\n' "$submitted" | sed -n 's/^Submitted batch job \([0-9][0-9]*\)$/\1/p')
 [ -n "$array" ] || fail "sbatch did not say which job it queued: $submitted"
@@ -204,7 +205,7 @@ say "array job $array ($states) and merge job $merge ($merge_state): $sharded s"
 # --- the merged class is the unsharded class, byte for byte -------------------------------------
 shards=("$kit/grades-shards/$array"/shard-*/)
 manifests=("$kit/grades-shards/$array"/shard-*.done)
-[ "${#shards[@]}" -ge 2 ] || fail "the array ran ${#shards[@]} shard(s); the README's script asks for more"
+[ "${#shards[@]}" -ge 2 ] || fail "the array ran ${#shards[@]} shard(s); the guide's script asks for more"
 [ "${#manifests[@]}" -eq "${#shards[@]}" ] || fail "${#shards[@]} shards but ${#manifests[@]} manifests"
 grep -qx "shard=1/${#shards[@]}" "$kit/grades-shards/$array/shard-1.done" || fail "shard 1's manifest: $(cat "$kit/grades-shards/$array/shard-1.done")"
 compared=()
@@ -224,4 +225,4 @@ say "merged outputs identical to the unsharded run: ${compared[*]} (${#shards[@]
 for s in "${shards[@]}"; do
   say "  $(basename "$s"): $(find "$s/reports" -maxdepth 1 -name '*.json' 2>/dev/null | wc -l) report(s)"
 done
-echo "PASSED: Slurm ran the README's command; merged = unsharded"
+echo "PASSED: Slurm ran the guide's command; merged = unsharded"

@@ -145,9 +145,9 @@ PY
       fail "the tasks do not grade --shard \$SLURM_ARRAY_TASK_ID/\$SLURM_ARRAY_TASK_COUNT"
     grep -Eq 'sbatch .*--dependency=afterok:' "$script" || fail "no merge job after the array (afterok)"
     grep -q 'merge-grades' "$script" || fail "the Slurm script does not merge"
-    # And the README shows both.
-    grep -q 'grader/tools/sharded-grading/grade-class.yml' "$KIT_DIR/README.md" || fail "README: no workflow"
-    grep -q 'grader/tools/sharded-grading/grade-class.slurm' "$KIT_DIR/README.md" || fail "README: no Slurm script" ;;
+    # And the instructors' guide shows both.
+    grep -q 'grader/tools/sharded-grading/grade-class.yml' "$KIT_DIR/docs/instructors.md" || fail "docs/instructors.md: no workflow"
+    grep -q 'grader/tools/sharded-grading/grade-class.slurm' "$KIT_DIR/docs/instructors.md" || fail "docs/instructors.md: no Slurm script" ;;
   *)
     echo "unknown test $name"; exit 2 ;;
 esac
