@@ -1,7 +1,7 @@
 // An exercise's API, described once: for each function, its C++ signature (taken from the
 // kit's header by the compiler), the names of its arguments in a request, their defaults, and
 // the names of its results in a reply. The description is the exercise's
-// grader/exercises/<ex>/api.cpp, compiled on both sides:
+// exercises/<ex>/.meta/api.cpp, compiled on both sides:
 //  - in the runner harness (LINATTN_RUNNER defined), where it becomes the binding that decodes
 //    a call's arguments, calls the student's function once under the heap meter, watches the
 //    inputs it must not change and encodes what came back;

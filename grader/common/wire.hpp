@@ -46,7 +46,7 @@
 //   sends their values on every row the student's code may use (R: (m, d_k), F: (m, d_phi)).
 //
 // The calls' arguments and results, per function, are those of the exercise's API description
-// (grader/common/api.hpp, written in grader/exercises/<ex>/api.cpp); `linattn-grade
+// (grader/common/api.hpp, written in exercises/<ex>/.meta/api.cpp); `linattn-grade
 // describe-api` prints them all. Scalars travel as JSON numbers; an argument with a default
 // in the API takes it when a call leaves it out.
 // Matrix and vector arguments are watched: "inputs_changed" names those the call altered.

@@ -1,5 +1,5 @@
 // The runner's side of an exercise: the bindings that the exercise's API description
-// (grader/exercises/<ex>/api.cpp, compiled here with LINATTN_RUNNER)
+// (exercises/<ex>/.meta/api.cpp, compiled here with LINATTN_RUNNER)
 // makes through grader/common/api.hpp. The runner contains the student's code and this
 // harness; it has no reference code in it.
 #pragma once

@@ -1,7 +1,7 @@
 // The diagnoses as a table, one test per exercise. For every check and every call, each named
 // mistake the oracle lists for that call (the slipped copies of
-// grader/exercises/<ex>/oracle/mistakes.* and the suspect lists and integer rules written in
-// grader/exercises/<ex>/checks.cpp, as they reach the judge in the expected values) is fed back as
+// exercises/<ex>/.meta/oracle/mistakes.* and the suspect lists and integer rules written in
+// exercises/<ex>/.meta/checks.cpp, as they reach the judge in the expected values) is fed back as
 // the student's output for that call, every other call answered by the reference. The judge must
 // then name exactly that mistake, and no other mistake of the list. The rows are read from the
 // lists themselves, so a mistake added to a list is in the table the day it is added.

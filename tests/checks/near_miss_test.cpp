@@ -176,7 +176,7 @@ bool not_about_values(const std::string& id) {
 
 // Checks whose expected values are not the reference's but an independent estimate with an error
 // of its own, so their tolerance is wider than kTight: backward's central differences (error
-// about 1e-9, tolerance 1e-6). backward's judge test (grader/exercises/backward/tests/) nudges it
+// about 1e-9, tolerance 1e-6). backward's judge test (exercises/backward/.meta/tests/) nudges it
 // past its own tolerance.
 // Central differences are judged at 1e-6; a time check's outputs within 1e-3 (it judges growth:
 // a value slip is the value checks' to fail, not the time rule's as well, issue 20).

@@ -18,7 +18,7 @@ struct StatedSizes {
   std::vector<StatedCall> calls;  // in the request's order
 };
 
-// Each line quotes its check's note (grader/exercises/<ex>/checks.cpp).
+// Each line quotes its check's note (exercises/<ex>/.meta/checks.cpp).
 const std::vector<StatedSizes> kStated = {
     // "chunk >= T (T = 8 with chunk 8 and 9, T = 5 with chunk 1000)"
     {"chunkwise", "chunkwise/chunk-at-least-T", {{8, 0, 8}, {8, 0, 9}, {5, 0, 1000}}},

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # kit/add-exercise: the proof that adding an exercise takes the places the README lists. In a
 # copy of the kit, the template exercise `scale` (tests/kit/add_exercise/scale/) is added by
-# writing only its folder under exercises/, its solution, its folder under grader/exercises/
-# (api.cpp, checks.cpp, oracle/, tests/judge_test.cpp), its two test files in tests/exercises/
+# writing only its folder under exercises/ (with its hidden grader side, .meta/: api.cpp,
+# checks.cpp, oracle/, tests/judge_test.cpp), its solution, its two test files in tests/exercises/
 # and its name in exercises/list.txt; nothing else is edited. Then, in the copy:
 #  1. its grader, built there, grades the solution with full marks and the untouched stub with 0,
 #     naming every check in the JSON report;
@@ -14,7 +14,7 @@
 #       assignments, and the rules every exercise's checks follow (the reference passes them at
 #       any seed, requests are deterministic, hidden inputs change with the seed, requests fit
 #       the API description, a near miss fails, on every call); then the new exercise's own judge
-#       tests (grader/exercises/scale/tests/) and its diagnosis table; no `grader/missing/*` test.
+#       tests (exercises/scale/.meta/tests/) and its diagnosis table; no `grader/missing/*` test.
 #       The rules are checked on scale alone (LINATTN_CHECKS_ONLY=scale, see
 #       tests/checks/fake_runner.hpp): over all nine they take minutes of CPU.
 # Not run here: the eight other exercises' judge tests and tables, and the rest of label `grader`
@@ -43,8 +43,8 @@ tar -C "$KIT_DIR" --exclude='./build*' --exclude=./.git --exclude=./course-key -
 # The files an exercise consists of, and its line in the list. Nothing else.
 cp -r "$KIT_DIR/tests/kit/add_exercise/scale/." "$kit/"
 echo scale >>"$kit/exercises/list.txt"
-! diff -rq "$KIT_DIR/grader" "$kit/grader" | grep -qv 'Only in .*/grader/exercises: scale$' ||
-  fail "the copy's grader/ differs from the kit's by more than the exercise's folder"
+! diff -rq "$KIT_DIR/grader" "$kit/grader" | grep -q . ||
+  fail "the copy's grader/ differs from the kit's: an exercise adds nothing there"
 ! diff -rq "$KIT_DIR/tests" "$kit/tests" | grep -qv 'Only in .*/tests/exercises: s[a-z]*_scale.cpp' ||
   fail "the copy's tests/ differs from the kit's by more than the exercise's two test files"
 
@@ -81,7 +81,7 @@ PY
   fail "the copy's exercise and checks tests do not build with the new exercise"
 # Of checks_tests, the tests of exercise_checks() and of the API, the near-miss rules over every
 # check, and
-# scale's judge tests and table (names: tests/checks/*_test.cpp, grader/exercises/*/tests/).
+# scale's judge tests and table (names: tests/checks/*_test.cpp, exercises/*/.meta/tests/).
 checks_tests='^grader/(checks/registry: |api: |checks/near-miss: (every judge|a judge of several)|checks/scale: |diagnosis table: scale$|missing/)'
 export LINATTN_CHECKS_ONLY=scale
 (cd "$kit/build" && ctest -N -L exercises && ctest -N -L grader -R "$checks_tests") >"$out" 2>&1

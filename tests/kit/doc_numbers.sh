@@ -148,16 +148,16 @@ case "$name" in
                 chunkwise/oracle/probes.cpp:'json calls_time\(.*?random_case\(rng, \d+,[^;]*?random_case\(rng, (\d+),' \
                 modern/oracle/probes.cpp:'json calls_mlstm_time\(.*?random_mlstm\(rng, \d+,[^;]*?random_mlstm\(rng, (\d+),' \
                 modern/oracle/probes.cpp:'json calls_decayed_time\(.*?random_decayed\(rng, \d+,[^;]*?random_decayed\(rng, (\d+),'; do
-      file=grader/exercises/${form%%:*}
+      file=exercises/${form%%/*}/.meta/${form#*/}; file=${file%%:*}
       n=$(source_value "$file" "${form#*:}")
       same "time rule's sizes (${form%%/*})" $D \
         "$(found $D 'timed at `T = (\d+)`, `(\d+)` and `(\d+)`;')" "$file" "$([ -n "$n" ] && sizes "$n")"
     done
     # causal's recurrence: N = a multiple of kTimeT.
-    kt=$(source_value grader/exercises/causal/sizes.hpp 'constexpr Eigen::Index kTimeT = (\d+);')
-    times=$(source_value grader/exercises/causal/oracle/oracle.cpp 'random_case\(rng, kTimeT,[^;]*random_case\(rng, (\d+) \* kTimeT,')
+    kt=$(source_value exercises/causal/.meta/sizes.hpp 'constexpr Eigen::Index kTimeT = (\d+);')
+    times=$(source_value exercises/causal/.meta/oracle/oracle.cpp 'random_case\(rng, kTimeT,[^;]*random_case\(rng, (\d+) \* kTimeT,')
     same "time rule's sizes (causal)" $D "$(found $D 'cheaper per token, at `(\d+)`, `(\d+)` and `(\d+)`\.')" \
-      "grader/exercises/causal (kTimeT, oracle.cpp)" "$([ -n "$kt" ] && [ -n "$times" ] && sizes $((kt * times)))"
+      "exercises/causal/.meta (kTimeT, oracle.cpp)" "$([ -n "$kt" ] && [ -n "$times" ] && sizes $((kt * times)))"
     count "problems per size" $D 'Each size is timed on (\d+) problems' $TR 'kTimeRuleRepeat = (\d+);'
     count "growth of the tokens per step" $D 'the two steps \(each (\d+) times the tokens\)' $TR 'kTimeRuleGrowth = (\d+);'
     count "bound of rule 1" $D 'the second step adds at most (\d+) times what the first added' $TR 'kTimeRuleMaxStepRatio = ([\d.]+);'
@@ -209,7 +209,7 @@ case "$name" in
     # --- ARCHITECTURE.md -----------------------------------------------------------------------
     D=ARCHITECTURE.md
     row "source size limit" $D 'link followed, at most (\d+) MiB' MiB grader/src/util/find_files.hpp 'kMaxSourceBytes = (\d+ull << \d+);'
-    count "tokens of the memory rule's calls" $D 'the reference on calls of (\d+) tokens' grader/exercises/causal/sizes.hpp \
+    count "tokens of the memory rule's calls" $D 'the reference on calls of (\d+) tokens' exercises/causal/.meta/sizes.hpp \
       'kMemT = (\d+),'
     # Measurements that explain a design (issue 20's profiles), not constants of the grader.
     example $D 'two forks of a 300 MB judge cost 44 ms of CPU per start, a spawn 0\.6 ms'

@@ -88,8 +88,8 @@ case "$name" in
     [ ! -e "$rel/solutions" ] || fail "solutions/ in the student kit"
     [ ! -e "$rel/reference" ] || fail "reference/ in the student kit"
     [ ! -e "$rel/grader/oracle" ] || fail "the oracle halves are in the student kit"
-    ! ls -d "$rel"/grader/exercises/*/oracle >/dev/null 2>&1 || fail "an exercise's oracle folder is in the student kit"
-    ! ls -d "$rel"/grader/exercises/*/tests >/dev/null 2>&1 || fail "an exercise's judge tests are in the student kit"
+    ! ls -d "$rel"/exercises/*/.meta/oracle >/dev/null 2>&1 || fail "an exercise's oracle folder is in the student kit"
+    ! ls -d "$rel"/exercises/*/.meta/tests >/dev/null 2>&1 || fail "an exercise's judge tests are in the student kit"
     [ ! -e "$rel/grader/tools/release" ] || fail "the release tools are in the student kit"
     [ ! -e "$rel/grader/tools/gradescope" ] || fail "the Gradescope tools are in the student kit"
     [ -x "$rel/grader/tools/hint" ] || fail "the student kit has no hint tool"
@@ -118,7 +118,7 @@ case "$name" in
     [ "$(grep -E '^[a-z_0-9]+$' "$rel/exercises/list.txt" | tr '\n' ' ')" = "flops causal random_features taylor memory " ] ||
       fail "the student kit's exercises/list.txt is not the default assignment's: $(cat "$rel/exercises/list.txt")"
     for ex in chunkwise backward modern; do
-      if [ -e "$rel/exercises/$ex" ] || [ -e "$rel/grader/exercises/$ex" ]; then
+      if [ -e "$rel/exercises/$ex" ]; then
         fail "the default assignment's student kit ships $ex"
       fi
     done
@@ -158,12 +158,12 @@ case "$name" in
     [ "$(grep -E '^[a-z_0-9]+$' "$rel/exercises/list.txt" | tr '\n' ' ')" = "chunkwise backward modern " ] ||
       fail "the advanced kit's exercises/list.txt: $(cat "$rel/exercises/list.txt")"
     for ex in flops causal random_features taylor memory; do
-      if [ -e "$rel/exercises/$ex" ] || [ -e "$rel/grader/exercises/$ex" ] || [ -e "$rel/grader/data/headers/$ex" ]; then
+      if [ -e "$rel/exercises/$ex" ] || [ -e "$rel/grader/data/headers/$ex" ]; then
         fail "the advanced kit ships $ex"
       fi
     done
     for ex in chunkwise backward modern; do
-      if [ ! -f "$rel/exercises/$ex/$ex.cpp" ] || [ ! -d "$rel/grader/exercises/$ex" ]; then
+      if [ ! -f "$rel/exercises/$ex/$ex.cpp" ] || [ ! -f "$rel/exercises/$ex/.meta/checks.cpp" ]; then
         fail "the advanced kit lacks $ex"
       fi
     done

@@ -24,7 +24,7 @@ void describe(std::ostream& out);
 
 // Oracle side: a reference function of the same signature, called the way a runner calls the
 // student's (same argument names and defaults, same result names). In an exercise's oracle file
-// (grader/exercises/<ex>/oracle/oracle.cpp), with the reference library's crossover_T:
+// (exercises/<ex>/.meta/oracle/oracle.cpp), with the reference library's crossover_T:
 //   static const api::References refs{api::reference("crossover_T", &crossover_T)};
 // The binding is made at the call: the API description is another file, whose static
 // initialisation may come after this one's.

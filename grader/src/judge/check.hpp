@@ -1,5 +1,5 @@
 // A check: one small value naming what it tests, in the spirit of ggml's test cases. An
-// exercise's folder (grader/exercises/<ex>/) holds its two halves, which meet only through JSON
+// exercise's folder (exercises/<ex>/.meta/) holds its two halves, which meet only through JSON
 // and the check's name:
 //  - checks.cpp, the judge (never calls the reference): name, function, points, visibility,
 //    seed, limits, hooks, and judge(request, expected, reply), which compares the runner's

@@ -1,8 +1,8 @@
 // The oracle of exercise 6, `chunkwise`: each check's calls and what the reference says of
 // them, by check name (the checks, and what they tell the student, are in ../checks.cpp).
 // Oracle side only: it calls the reference, and no student kit has it.
-#include "../../causal/oracle/mistakes.hpp"
 #include "../sizes.hpp"
+#include "causal/.meta/oracle/mistakes.hpp"
 #include "checks/shared/time_rule.hpp"
 #include "common/wire.hpp"
 #include "judge/api_schemas.hpp"
