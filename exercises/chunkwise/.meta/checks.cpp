@@ -193,19 +193,20 @@ std::vector<Check> make_chunkwise_checks() {
                   "is the recurrence itself; the 1 x 1 block is the token's own kernel value."));
   checks.push_back(
       chunk_check("chunkwise/chunk-at-least-T", 3.0, Visibility::Visible, 1,
-                  "chunk >= T (T = 8 with chunk 8 and 9, T = 5 with chunk 1000): one chunk holds "
-                  "the whole sequence, and the chunkwise form is the parallel form.",
+                  "chunk >= T (T = 8, d_k = 3, d_v = 4 with chunk 8 and 9; T = 5, d_k = 2, d_v = 3 "
+                  "with chunk 1000): one chunk holds the whole sequence, and the chunkwise form "
+                  "is the parallel form.",
                   "with chunk >= T a block of `chunk` rows runs past the end of Q, K or V: the one "
                   "chunk holds T tokens, min(chunk, T - start)."));
   checks.push_back(
       chunk_check("chunkwise/many-chunk-sizes", 4.0, Visibility::Visible, 1,
                   "One sequence of T = 13 tokens (positive random features, d_phi = 6, d_v = 4) in "
                   "chunks of 2, 3, 5, 6 and 12: the output is the same every time."));
-  checks.push_back(
-      chunk_check("chunkwise/unequal-widths", 4.0, Visibility::Visible, 1,
-                  "d_phi != d_v: Taylor features (d_phi = 7, d_v = 3, T = 12, chunks of 5), then "
-                  "random features (d_phi = 9, d_v = 2, T = 10, chunks of 4). A state used "
-                  "transposed cannot fit."));
+  checks.push_back(chunk_check(
+      "chunkwise/unequal-widths", 4.0, Visibility::Visible, 1,
+      "d_phi != d_v: Taylor features (d_k = 2, so d_phi = 7; d_v = 3, T = 12, chunks of "
+      "5), then random features (d_k = 3, d_phi = 9, d_v = 2, T = 10, chunks of 4). "
+      "A state used transposed cannot fit."));
   checks.push_back(
       chunk_check("chunkwise/constant-values", 2.5, Visibility::Visible, 1,
                   "Every row of V is the same vector, eps = 0, T = 12 in chunks of 5. Each output "

@@ -189,7 +189,8 @@ std::vector<Check> make_modern_checks() {
       "The hand-out's three tokens (d_k = 1, gamma = 1/2, gain = (1, 2), eps = 0); the outputs "
       "are (1.4142135624, 0), (1.3525673113, -0.8259822479) and (-0.1482013470, -2.8128536121)."));
   checks.push_back(sequence_check(kDecayed, "decayed/single-token", 1.0, Visibility::Visible, 1,
-                                  "One token: S_1 = silu(k_1) silu(v_1)^T, whatever gamma is."));
+                                  "One token (d_k = 3, d_v = 4, gamma = 0.5, eps = 1e-6): S_1 = "
+                                  "silu(k_1) silu(v_1)^T, whatever gamma is."));
   checks.push_back(sequence_check(
       kDecayed, "decayed/small-gamma", 2.5, Visibility::Visible, 1,
       "gamma = 0.1 (fast forgetting), d_k = 3, d_v = 5, eps = 0.5: with eps this large, a "

@@ -170,6 +170,9 @@ OracleTable make_random_features_oracles() {
       {"features/values", {features_calls(FeatureInputs{6, 3, 8, 0.5, false}), expect_features}},
       {"features/positive", {features_calls(kPositiveInputs), expect_features}},
       {"features/orthogonal-omega", {features_calls(kOrthogonalInputs), expect_features}},
+      // A hidden check states no sizes, so these are free (tests/mutation/equivalent.txt lists
+      // their neighbours): any sizes between the visible checks' and the time check's probe the
+      // same formula against the reference.
       {"features/random-hidden",
        {features_calls(FeatureInputs{40, 8, 64, 0.35, false}), expect_features}},
       {"estimate/matches-features", {calls_matches_features, expect_estimate}},
