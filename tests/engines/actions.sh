@@ -130,5 +130,36 @@ for f in gradebook.csv canvas.csv; do [ -f "$whole/grades/$f" ] || fail "the uns
 names() { (cd "$1/reports" && ls) | sort; }
 [ "$(names "$merged")" = "$(names "$whole/grades")" ] || fail "the merged reports are not the class's"
 grep -q '^ada,1,Ada,' "$merged/gradebook.csv" || fail "ada is not in the merged gradebook"
+# What the cache keeps is ccache's folder, the one the build step's CCACHE_DIR names, keyed by
+# the grader's sources (a cached build/ restores nothing useful: see the workflow's header).
+python3 - "$WORKFLOW" <<'PY' >>"$out" 2>&1 || fail "the workflow does not cache ccache's folder"
+import sys, yaml
+wf = yaml.safe_load(open(sys.argv[1]))
+for name, job in wf["jobs"].items():
+    caches = [s for s in job["steps"] if str(s.get("uses", "")).startswith("actions/cache@")]
+    builds = [s for s in job["steps"] if "./kit setup" in s.get("run", "")]
+    assert caches and builds, name + ": no cache step or no build step"
+    path = caches[0]["with"]["path"]
+    assert builds[0].get("env", {}).get("CCACHE_DIR") == path, (name, path)
+    assert "hashFiles(" in caches[0]["with"]["key"] and "grader/**" in caches[0]["with"]["key"], name
+    assert "ccache" in builds[0]["run"], name
+PY
+# A shard whose manifest counts more reports than arrived is refused, not merged short.
+lost=$work/lost
+for k in $(seq 1 "$shards"); do cp -r "$work/state/artifacts/grades-$k" "$lost-$k"; done
+for k in $(seq 1 "$shards"); do
+  if [ -d "$lost-$k/reports" ]; then
+    rm "$(find "$lost-$k/reports" -name '*.json' | head -n 1)"
+    break
+  fi
+done
+(cd "$kit" && "$GRADER" --kit "$kit" merge-grades "$work/lost-out" "$lost"-* \
+  --assignment engines-quick.json) >"$work/lost.log" 2>&1
+code=$?
+cat "$work/lost.log" >>"$out"
+if [ "$code" -ne 2 ] || ! grep -q 'was a file lost on the way' "$work/lost.log"; then
+  fail "a shard short of a report was merged (exit $code)"
+fi
+
 echo "merged outputs identical to the unsharded run: ${compared[*]} ($shards shards, $empty empty)"
 echo "PASSED: grade-class.yml replayed; merged = unsharded"
