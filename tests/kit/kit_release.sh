@@ -96,7 +96,8 @@ case "$name" in
     cmp -s "$KIT_DIR/grader/tools/student/self-check.yml" "$rel/.github/workflows/self-check.yml" ||
       fail "the student kit has no self-check workflow (.github/workflows/self-check.yml)"
     [ "$(ls "$rel/.github/workflows")" = self-check.yml ] || fail "other workflows in the student kit: $(ls "$rel/.github/workflows")"
-    ! grep -rqi classroom "$rel" || fail "the student kit still mentions GitHub Classroom: $(grep -rli classroom "$rel" | head -n 3)"
+    ! grep -rqi classroom "$rel/README.md" "$rel/.github" "$rel/kit" "$rel/exercises" "$rel/grader/tools" ||
+      fail "the student kit still offers GitHub Classroom: $(grep -rli classroom "$rel/README.md" "$rel/.github" "$rel/kit" "$rel/exercises" "$rel/grader/tools" | head -n 3)"
     [ ! -e "$rel/course-key" ] || fail "the course key is in the student kit"
     # No source that includes the reference or calls it, anywhere in the kit.
     found=$(grep -rlE --include='*.cpp' --include='*.hpp' --include='*.h' \
