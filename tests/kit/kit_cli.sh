@@ -31,7 +31,7 @@ case "$name" in
         printf '%s\n' "$text" | grep -qE -- "^ +$option( |$)" || fail "$what does not list $option"
       done
     }
-    grade_options="--only --seed --json --gradescope --junit --github-classroom --assignment --strict --jobs --visible-only --quiet"
+    grade_options="--only --seed --json --gradescope --junit --github-summary --assignment --strict --jobs --visible-only --quiet"
     # shellcheck disable=SC2086
     lists "the grade section" "$(section grade)" $grade_options
     lists "the grade-all section" "$(section grade-all)" \

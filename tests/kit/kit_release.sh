@@ -93,8 +93,11 @@ case "$name" in
     [ ! -e "$rel/grader/tools/release" ] || fail "the release tools are in the student kit"
     [ ! -e "$rel/grader/tools/gradescope" ] || fail "the Gradescope tools are in the student kit"
     [ -x "$rel/grader/tools/hint" ] || fail "the student kit has no hint tool"
-    cmp -s "$KIT_DIR/grader/tools/student/classroom.yml" "$rel/.github/workflows/classroom.yml" ||
-      fail "the student kit has no GitHub Classroom workflow (.github/workflows/classroom.yml)"
+    cmp -s "$KIT_DIR/grader/tools/student/self-check.yml" "$rel/.github/workflows/self-check.yml" ||
+      fail "the student kit has no self-check workflow (.github/workflows/self-check.yml)"
+    [ "$(ls "$rel/.github/workflows")" = self-check.yml ] || fail "other workflows in the student kit: $(ls "$rel/.github/workflows")"
+    ! grep -rqi classroom "$rel/README.md" "$rel/.github" "$rel/kit" "$rel/exercises" "$rel/grader/tools" ||
+      fail "the student kit still offers GitHub Classroom: $(grep -rli classroom "$rel/README.md" "$rel/.github" "$rel/kit" "$rel/exercises" "$rel/grader/tools" | head -n 3)"
     [ ! -e "$rel/course-key" ] || fail "the course key is in the student kit"
     # No source that includes the reference or calls it, anywhere in the kit.
     found=$(grep -rlE --include='*.cpp' --include='*.hpp' --include='*.h' \
@@ -143,17 +146,16 @@ case "$name" in
 
   student-advanced)
     # The second assignment's student kit: its three exercises, no other, and its own file,
-    # given by its path (from a folder with a space in its name), with the official Classroom
-    # workflow. Its recording is the largest (the memory and time rules' long sequences): the
+    # given by its path (from a folder with a space in its name). Its recording is the largest (the memory and time rules' long sequences): the
     # kit stays within GitHub's limits, and grades the solutions to full marks and the stubs
     # to zero.
     rel=$work/student-kit
     mkdir -p "$work/my course"
     cp "$KIT_DIR/assignments/advanced.json" "$work/my course/advanced.json"
-    kit release student "$rel" --assignment "$work/my course/advanced.json" --classroom official >"$out" 2>&1 ||
+    kit release student "$rel" --assignment "$work/my course/advanced.json" >"$out" 2>&1 ||
       fail "release student --assignment PATH exited $?"
-    cmp -s "$KIT_DIR/grader/tools/student/classroom-official.yml" "$rel/.github/workflows/classroom.yml" ||
-      fail "--classroom official: the kit's workflow is not classroom-official.yml"
+    cmp -s "$KIT_DIR/grader/tools/student/self-check.yml" "$rel/.github/workflows/self-check.yml" ||
+      fail "the advanced kit's workflow is not self-check.yml"
     within_github_limits "$rel"
     [ "$(grep -E '^[a-z_0-9]+$' "$rel/exercises/list.txt" | tr '\n' ' ')" = "chunkwise backward modern " ] ||
       fail "the advanced kit's exercises/list.txt: $(cat "$rel/exercises/list.txt")"

@@ -107,10 +107,9 @@ std::unique_ptr<CLI::App> make_app(Targets& t) {
                    "write PrairieLearn's external-grading results.json")
       ->type_name("FILE");
   t.grade->add_option("--junit", o.junit_path, "write a JUnit XML report")->type_name("FILE");
-  t.grade
-      ->add_option("--github-classroom", o.classroom_path,
-                   "write GitHub Classroom's autograding payload (JSON)")
-      ->type_name("FILE");
+  t.grade->add_flag("--github-summary", o.github_summary,
+                    "in a GitHub Actions step: the report as Markdown in the job's summary "
+                    "($GITHUB_STEP_SUMMARY), each failing check as an annotation on its file");
   t.grade
       ->add_option("--html", o.html_path, "write the report as one static page (opens from disk)")
       ->type_name("FILE");

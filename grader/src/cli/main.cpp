@@ -10,16 +10,19 @@
 #include "../engine/progress.hpp"
 #include "../judge/api_schemas.hpp"
 #include "../report/report.hpp"
+#include "../report/report_github_summary.hpp"
 #include "../report/report_html.hpp"
 #include "../report/report_prairielearn.hpp"
 #include "command_line.hpp"
 #include "grader_config.hpp"
 #include "try_run.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <random>
 #include <variant>
 #include <unistd.h>
 
@@ -34,6 +37,35 @@ bool write_file(const std::string& path, const std::string& text) {
     return false;
   }
   return true;
+}
+
+// The job summary is shared by the steps of a job: each step's text is added to it.
+bool append_file(const std::string& path, const std::string& text) {
+  std::ofstream f(path, std::ios::binary | std::ios::app);
+  f << text;
+  f.close();
+  if (!f) {
+    std::cerr << "linattn-grade: cannot write " << path << "\n";
+    return false;
+  }
+  return true;
+}
+
+std::string github_summary_path() {
+  const char* path = std::getenv("GITHUB_STEP_SUMMARY");
+  return path ? path : "";
+}
+
+// 32 hex digits from the system's entropy: what ::stop-commands:: needs.
+std::string command_pause_token() {
+  std::random_device entropy;
+  std::string token;
+  for (int i = 0; i < 4; ++i) {
+    char part[9];
+    std::snprintf(part, sizeof part, "%08x", static_cast<unsigned>(entropy()));
+    token += part;
+  }
+  return token;
 }
 
 // Texts are made valid UTF-8 when a report is assembled; replacing here too means no stray
@@ -91,6 +123,10 @@ struct StagingFolder {
 // Options, which the engine reads, since only this writer needs it.
 int grade(const grader::Options& given, const std::string& prairielearn_path) {
   try {
+    if (given.github_summary && github_summary_path().empty())
+      throw grader::UsageError(
+          "--github-summary writes to the file $GITHUB_STEP_SUMMARY names, and it is not set "
+          "(it is, in a GitHub Actions step)");
     // Archives at the top of the folder (a student's causal.zip, an upload to Gradescope):
     // unpacked by grade-all's own code (archive_staging.hpp) into a folder of the grader's and
     // graded with the loose files; the report keeps the folder's own name and says what was
@@ -126,7 +162,16 @@ int grade(const grader::Options& given, const std::string& prairielearn_path) {
             c.rerun.replace(at, options.submission.size(), given.submission);
     }
     grader::clear_progress_line();
-    if (!options.quiet) grader::print_terminal(report, std::cout, colour_wanted(), options.verbose);
+    if (!options.quiet) {
+      // In a workflow, a line of student output such as "::error::..." or "::add-mask::..."
+      // would be read by the runner as a command: the terminal report goes out with commands
+      // off (a token no one can guess), and only the grader's own annotations come after it.
+      const std::string token = options.github_summary ? command_pause_token() : "";
+      if (!token.empty()) std::cout << "::stop-commands::" << token << "\n";
+      grader::print_terminal(report, std::cout, colour_wanted(), options.verbose);
+      if (!token.empty()) std::cout << "::" << token << "::\n";
+    }
+    if (options.github_summary) std::cout << grader::github_annotations(report) << std::flush;
     bool written = true;
     if (!options.json_path.empty())
       written &= write_file(options.json_path, json_text(grader::to_native_json(report)));
@@ -136,9 +181,8 @@ int grade(const grader::Options& given, const std::string& prairielearn_path) {
       written &= write_file(prairielearn_path, json_text(grader::to_prairielearn_json(report)));
     if (!options.junit_path.empty())
       written &= write_file(options.junit_path, grader::to_junit_xml(report));
-    if (!options.classroom_path.empty())
-      written &=
-          write_file(options.classroom_path, json_text(grader::to_github_classroom_json(report)));
+    if (options.github_summary)
+      written &= append_file(github_summary_path(), grader::to_github_summary(report));
     if (!options.html_path.empty())
       written &= write_file(options.html_path,
                             grader::student_report_html(grader::to_native_json(report)));

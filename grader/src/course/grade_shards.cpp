@@ -62,6 +62,25 @@ LmsColumns lms_columns(const std::string& chosen, const Assignment& assignment) 
   return {assignment.name, title.empty() ? assignment.name : title};
 }
 
+// How many reports a shard's manifest says the shard wrote: the line "reports=N" of
+// DIR/shard.done, which the Actions workflow writes (grade-class.yml); none without one. An
+// artifact store keeps files, not folders, so a shard that graded nobody arrives without its
+// empty reports/, and a file lost on the way would go unnoticed: the manifest tells both apart.
+std::optional<long> manifest_reports(const fs::path& dir) {
+  std::ifstream f(dir / "shard.done", std::ios::binary);
+  for (std::string line; std::getline(f, line);) {
+    if (line.rfind("reports=", 0) != 0) continue;
+    try {
+      std::size_t used = 0;
+      const long n = std::stol(line.substr(8), &used);
+      if (used == line.size() - 8 && n >= 0) return n;
+    } catch (const std::exception&) {
+    }
+    return -1;  // a line no writer of ours makes
+  }
+  return std::nullopt;
+}
+
 // Points as a report would state them: "999", "12.5".
 std::string format_points(double points) {
   std::ostringstream out;
@@ -287,7 +306,14 @@ int run_merge(const std::string& out, const std::vector<std::string>& dirs,
   std::map<std::string, std::string> from;
   for (const auto& dir : dirs) {
     const fs::path folder = fs::path(dir) / "reports";
+    const std::optional<long> promised = manifest_reports(dir);
+    if (promised && *promised < 0) {
+      std::cerr << "linattn-grade: merge-grades: " << dir
+                << "/shard.done has a reports= line that is not a count\n";
+      return 2;
+    }
     if (!fs::is_directory(folder)) {
+      if (promised && *promised == 0) continue;  // a shard with no students (see above)
       std::cerr << "linattn-grade: merge-grades: " << dir
                 << " has no reports/ (is it a grade-all --out folder?)\n";
       return 2;
@@ -296,6 +322,12 @@ int run_merge(const std::string& out, const std::vector<std::string>& dirs,
     for (const auto& entry : fs::directory_iterator(folder))
       if (entry.path().extension() == ".json" && entry.is_regular_file())
         files.push_back(entry.path());
+    if (promised && static_cast<std::size_t>(*promised) != files.size()) {
+      std::cerr << "linattn-grade: merge-grades: " << dir << " holds " << files.size()
+                << " reports, and its shard.done says " << *promised
+                << ": was a file lost on the way? (fetch or grade that shard again)\n";
+      return 2;
+    }
     for (const auto& file : files) {
       nlohmann::json j;
       try {

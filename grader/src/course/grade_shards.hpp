@@ -54,8 +54,10 @@ bool write_class_outputs(const ClassOutputs& to,
 // `merge-grades OUT DIR...`: the reports of every DIR/reports/ (no name in two of them, every
 // one made for the same assignment) copied to OUT/reports/, and the class's files written from
 // them. Each report is checked first (check_shard_report); one that fails stops the merge with
-// its file named. Returns the exit status: 0, or 2 (bad usage, a conflict, a report it cannot
-// read or believe).
+// its file named. A DIR with a manifest, DIR/shard.done (grade-class.yml writes one), must hold
+// as many reports as its "reports=N" line says, and with N = 0 it may lack reports/ altogether
+// (an artifact store drops empty folders). Returns the exit status: 0, or 2 (bad usage, a
+// conflict, a report it cannot read or believe).
 int run_merge(const std::string& out, const std::vector<std::string>& dirs,
               const BatchOptions& batch, const Options& options);
 

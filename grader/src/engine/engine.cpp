@@ -258,7 +258,7 @@ std::string course_key_for(const Options& o, const OracleSource& oracle,
                            const Assignment& assignment) {
   std::string key;
   const bool per_student = assignment.seeds == Seeds::PerStudent;
-  // A driver that always names the student (the Classroom workflow) grades any assignment.
+  // A driver that always names the student (a course's own script) grades any assignment.
   if (!o.student.empty() && !o.seed && !per_student)
     std::cerr << "linattn-grade: note: --student " << o.student << " is not used: the assignment '"
               << assignment.name

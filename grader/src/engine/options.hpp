@@ -15,13 +15,15 @@ struct Options {
   std::string only_check;
   std::optional<std::uint64_t> seed;  // --seed N
   std::string json_path, gradescope_path, junit_path;
-  std::string classroom_path;  // --github-classroom FILE: GitHub Classroom's payload
-  std::string html_path;       // --html FILE: the report as a static page (report_html.hpp)
-  int jobs = 0;                // --jobs N; 0 = what the process may use (util/job_count.hpp)
-  bool visible_only = false;   // --visible-only: skip the checks students do not see yet
-  bool quiet = false;          // --quiet: no terminal report
-  bool verbose = false;        // --verbose: no folding in the terminal report
-  bool strict = false;         // --strict: refuse to grade without a sandbox (course grading)
+  std::string html_path;  // --html FILE: the report as a static page (report_html.hpp)
+  // --github-summary: Markdown appended to $GITHUB_STEP_SUMMARY, failing checks as workflow
+  // commands (report_github_summary.hpp)
+  bool github_summary = false;
+  int jobs = 0;               // --jobs N; 0 = what the process may use (util/job_count.hpp)
+  bool visible_only = false;  // --visible-only: skip the checks students do not see yet
+  bool quiet = false;         // --quiet: no terminal report
+  bool verbose = false;       // --verbose: no folding in the terminal report
+  bool strict = false;        // --strict: refuse to grade without a sandbox (course grading)
   bool course = false;      // --course: the course's own seeds (course_seeds.hpp); implies --strict
   std::string replay_path;  // --replay FILE: expected values recorded by record-oracle
   std::string assignment;   // --assignment NAME (assignment.hpp); empty: the kit's default

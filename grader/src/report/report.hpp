@@ -1,4 +1,4 @@
-// What a grading run produced, and the four ways of writing it out. The field names follow
+// What a grading run produced, and the ways of writing it out. The field names follow
 // the native report of the kit's contract; Gradescope and JUnit are translations of it.
 #pragma once
 
@@ -107,15 +107,12 @@ std::string score_text(double x);
 inline constexpr int kReportVersion = 1;
 nlohmann::json to_native_json(const Report& report);
 nlohmann::json to_gradescope_json(const Report& report);
-// GitHub Classroom's autograding reporter (classroom-resources/autograding-grading-reporter):
-// { version, status: pass|fail|error, max_score, tests: [ { name "exercise: check", status,
-// score, max_score, message, test_code, filename, line_no, duration } ] }. A test is "error"
-// only where the grader failed (grader_fault); the run is "pass" only at full marks. Messages
-// are the native ones, capped; no check's output, and no rerun line for non-visible checks.
-nlohmann::json to_github_classroom_json(const Report& report);
 std::string to_junit_xml(const Report& report);
 // verbose: every check's details in full; otherwise repeats are folded (report_terminal.cpp).
 void print_terminal(const Report& report, std::ostream& out, bool colour, bool verbose = false);
+// The "Start here:" block that ends the terminal report, without colour ("" at full marks):
+// the GitHub summary (report_github_summary.hpp) says the same.
+std::string start_here_text(const Report& report);
 
 // The likely mistake a check's message names (the rest of its "Likely mistake: " line), or "":
 // what the terminal report folds and the class report counts.

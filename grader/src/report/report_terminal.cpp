@@ -111,6 +111,14 @@ void print_start_here(const Report& report, const Style& style, std::ostream& ou
 
 }  // namespace
 
+std::string start_here_text(const Report& report) {
+  std::ostringstream out;
+  print_start_here(report, Style{false}, out);
+  std::string text = out.str();
+  if (!text.empty() && text.front() == '\n') text.erase(0, 1);  // the blank line before it
+  return text;
+}
+
 void print_terminal(const Report& report, std::ostream& out, bool colour, bool verbose) {
   const Style style{colour};
   out << "Grading " << printable(report.submission) << "\n";
