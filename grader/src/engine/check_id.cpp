@@ -1,0 +1,50 @@
+// How checks are named on the command line: see check_id.hpp.
+#include "check_id.hpp"
+
+namespace grader {
+
+namespace {
+
+std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of(
+                        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+=:@") ==
+                        std::string::npos)
+    return s;
+  std::string q = "'";
+  for (char c : s) q += (c == '\'') ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+}  // namespace
+
+bool names_check(const std::string& exercise, const std::string& typed,
+                 const std::string& check_name) {
+  return typed == check_name || exercise + "/" + typed == check_name;
+}
+
+std::string typed_check_id(const std::string& exercise, const std::string& check_name) {
+  const std::string repeated = exercise + "/";
+  // The group repeats the exercise's name: say it once (names_check takes it back).
+  if (check_name.rfind(repeated, 0) == 0) return repeated + check_name.substr(repeated.size());
+  return repeated + check_name;
+}
+
+std::string unknown_check_message(const std::string& exercise, const std::string& typed,
+                                  const std::vector<std::string>& check_names) {
+  std::string out =
+      "no check '" + exercise + "/" + typed + "' in exercise '" + exercise + "'; --only takes:";
+  for (const auto& name : check_names) out += "\n  " + typed_check_id(exercise, name);
+  return out;
+}
+
+std::string rerun_line(const std::string& submission, const std::string& assignment,
+                       const std::string& exercise, const std::string& check_name,
+                       std::uint64_t seed) {
+  std::string line = "./kit grade " + shell_quote(submission);
+  if (!assignment.empty() && assignment != "default")
+    line += " --assignment " + shell_quote(assignment);
+  return line + " --only " + shell_quote(typed_check_id(exercise, check_name)) + " --seed " +
+         std::to_string(seed);
+}
+
+}  // namespace grader

@@ -1,0 +1,56 @@
+// `--only EXERCISE/CHECK` takes a check as the report shows it under its exercise, and the rerun
+// lines the reports print grade the same assignment (issue 34): check_id.hpp.
+#include "src/engine/check_id.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+namespace {
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("--only: a check is named as the report shows it under its exercise") {
+  // chunkwise's checks are named "chunkwise/...": `--only chunkwise/hand-example` and the full
+  // `--only chunkwise/chunkwise/hand-example` both select the check.
+  CHECK(grader::names_check("chunkwise", "hand-example", "chunkwise/hand-example"));
+  CHECK(grader::names_check("chunkwise", "chunkwise/hand-example", "chunkwise/hand-example"));
+  CHECK(grader::names_check("causal", "recurrent/hand-example", "recurrent/hand-example"));
+  // A check of another group is not selected by its last part alone.
+  CHECK_FALSE(grader::names_check("causal", "hand-example", "recurrent/hand-example"));
+  CHECK_FALSE(grader::names_check("chunkwise", "hand", "chunkwise/hand-example"));
+  CHECK(grader::typed_check_id("chunkwise", "chunkwise/hand-example") == "chunkwise/hand-example");
+  CHECK(grader::typed_check_id("causal", "recurrent/hand-example") ==
+        "causal/recurrent/hand-example");
+  // The short form always selects the check it was made from.
+  for (const char* name : {"chunkwise/hand-example", "recurrent/eps", "chunkwise/chunkwise/x"}) {
+    const std::string typed = grader::typed_check_id("chunkwise", name);
+    CHECK(grader::names_check("chunkwise", typed.substr(typed.find('/') + 1), name));
+  }
+}
+
+TEST_CASE("--only: an unknown check lists the names as a student types them") {
+  const std::string message = grader::unknown_check_message(
+      "chunkwise", "hand", {"chunkwise/hand-example", "chunkwise/large-eps"});
+  CHECK(has(message, "no check 'chunkwise/hand'"));
+  CHECK(has(message, "\n  chunkwise/hand-example\n  chunkwise/large-eps"));
+  CHECK_FALSE(has(message, "chunkwise/chunkwise"));
+  CHECK(has(grader::unknown_check_message("causal", "x", {"step/eps"}), "\n  causal/step/eps"));
+}
+
+TEST_CASE("rerun lines: the assignment graded, and --only as a student types it") {
+  CHECK(grader::rerun_line("sub", "advanced", "chunkwise", "chunkwise/hand-example", 7) ==
+        "./kit grade sub --assignment advanced --only chunkwise/hand-example --seed 7");
+  // The kit's default needs no option.
+  CHECK(grader::rerun_line("sub", "", "causal", "recurrent/eps", 3) ==
+        "./kit grade sub --only causal/recurrent/eps --seed 3");
+  CHECK(grader::rerun_line("sub", "default", "causal", "recurrent/eps", 3) ==
+        "./kit grade sub --only causal/recurrent/eps --seed 3");
+  // An assignment given as a file, and a folder, as the shell needs them.
+  CHECK(grader::rerun_line("my work", "week 1.json", "flops", "flops/x", 1) ==
+        "./kit grade 'my work' --assignment 'week 1.json' --only flops/x --seed 1");
+}
