@@ -4,10 +4,10 @@
 // submission's own name, and a build error said once. The page is made from the native report,
 // as merge-grades makes it, and compared with what the shared layout (report_layout.hpp) and the
 // terminal decide for the same run.
+#include "folding_sample.hpp"
 #include "src/report/report.hpp"
 #include "src/report/report_html.hpp"
 #include "src/report/report_layout.hpp"
-#include "status_words.hpp"
 
 #include <doctest/doctest.h>
 
@@ -17,32 +17,10 @@
 
 namespace {
 
+using grader_test::check;
+using grader_test::count;
+using grader_test::has;
 using grader_test::status_called;
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-std::size_t count(const std::string& text, const std::string& part) {
-  std::size_t n = 0;
-  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
-  return n;
-}
-
-grader::CheckResult check(const std::string& name, const std::string& function,
-                          const std::string& status, double max, const std::string& message = "") {
-  grader::CheckResult c;
-  c.name = name;
-  c.function = function;
-  c.status = status_called(status);
-  c.max_score = max;
-  c.score = status == "passed" ? max : 0;
-  c.seed = 1;
-  c.visibility = "visible";
-  c.message = message;
-  if (status != "passed") c.rerun = "./kit grade sub --only chunkwise/" + name + " --seed 1";
-  return c;
-}
 
 grader::Report one_exercise(const std::string& submission, grader::ExerciseResult ex) {
   for (const auto& c : ex.checks) {
@@ -57,25 +35,13 @@ grader::Report one_exercise(const std::string& submission, grader::ExerciseResul
   return r;
 }
 
-// A passed check, three checks sharing one likely mistake, one with a mistake of its own that
-// waits for the due date, and a function not written yet (three checks).
+// The terminal's sample (folding_sample.hpp), graded in a folder of the grader's, with a check
+// that waits for the due date.
 grader::Report sample() {
-  const std::string mask = "Likely mistake: the mask drops the diagonal.";
-  grader::ExerciseResult ex;
-  ex.name = "chunkwise";
-  ex.build_ok = true;
-  ex.source = "chunkwise/chunkwise.cpp";
-  ex.source_status = "found";
-  ex.checks = {check("chunk-one", "f", "passed", 3),
-               check("hand-example", "f", "failed", 4, "details of hand-example\n" + mask),
-               check("uneven-last-chunk", "f", "failed", 5, "details of uneven\n" + mask),
-               check("large-eps", "f", "failed", 2, "details of eps\nLikely mistake: eps twice."),
-               check("many-chunk-sizes", "f", "crashed", 4, "details of many\n" + mask),
-               check("g/one", "g", "not_implemented", 1),
-               check("g/two", "g", "not_implemented", 1.5),
-               check("g/three", "g", "not_implemented", 2)};
-  ex.checks[3].visibility = "after_due_date";
-  return one_exercise("/home/grader/class/sub", ex);
+  grader::Report r = grader_test::sample();
+  r.submission = "/home/grader/class/sub";
+  r.exercises[0].checks[3].visibility = "after_due_date";
+  return r;
 }
 
 std::string page_of(const grader::Report& r) {
