@@ -153,6 +153,8 @@ TEST_CASE("student report page: the heading names the submission, never the grad
   CHECK(has(page_of(trailing), "<h1>Report: ada</h1>"));
   trailing.submission = "bob";
   CHECK(has(page_of(trailing), "<h1>Report: bob</h1>"));
+  trailing.submission = ".";
+  CHECK(has(page_of(trailing), "<h1>Report: submission</h1>"));
 }
 
 TEST_CASE("student report page: a build error is shown once") {

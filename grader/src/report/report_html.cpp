@@ -107,11 +107,13 @@ std::string exercise_html(const ExerciseResult& ex) {
       out += "<li><code>" + escape(other) + "</code></li>\n";
     out += "</ul>\n";
   }
-  std::string first_build;
-  for (const auto& c : ex.checks)
-    if (first_build.empty() && (c.status == Status::BuildError || c.status == Status::Ambiguous))
-      first_build = c.name;
-  for (const ReportRow& row : report_rows(ex, false)) out += row_html(row, ex.name, first_build);
+  const std::vector<ReportRow> rows = report_rows(ex, false);
+  std::string first_build;  // the check the layout shows the build error under
+  for (const ReportRow& row : rows)
+    if (first_build.empty() && row.expanded &&
+        (row.check->status == Status::BuildError || row.check->status == Status::Ambiguous))
+      first_build = row.check->name;
+  for (const ReportRow& row : rows) out += row_html(row, ex.name, first_build);
   if (!ex.course_only.empty()) {
     out += "<p class=\"muted\">Graded by the course only (not here):";
     for (const auto& [name, max] : ex.course_only)
@@ -149,7 +151,8 @@ std::string own_name(std::string submission) {
   while (submission.size() > 1 && submission.back() == '/') submission.pop_back();
   const std::size_t slash = submission.rfind('/');
   std::string name = slash == std::string::npos ? submission : submission.substr(slash + 1);
-  return name.empty() ? "submission" : name;
+  // "." and ".." name a folder only relative to where the grader ran: no name to show.
+  return name.empty() || name == "." || name == ".." ? "submission" : name;
 }
 
 const char* const kStyle = R"css(

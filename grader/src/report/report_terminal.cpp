@@ -2,7 +2,8 @@
 // a total, and where to start. Colour only when asked for (a terminal, and NO_COLOR unset).
 // Unless verbose, what repeats is said once: the checks of a function not written yet are one
 // line, and a likely mistake that several checks of an exercise share is explained under the
-// first of them, the others naming it.
+// first of them, the others naming it. What is folded, the status words and where to start are
+// decided in report_layout.hpp, which the page (report_html.cpp) follows too.
 #include "report.hpp"
 #include "report_layout.hpp"
 
