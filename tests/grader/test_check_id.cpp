@@ -1,6 +1,8 @@
 // `--only EXERCISE/CHECK` takes a check as the report shows it under its exercise, and the rerun
 // lines the reports print grade the same assignment (issue 34): check_id.hpp.
-#include "src/engine/check_id.hpp"
+#include "src/report/check_id.hpp"
+#include "src/report/report.hpp"
+#include "src/report/report_prairielearn.hpp"
 
 #include <doctest/doctest.h>
 
@@ -53,4 +55,26 @@ TEST_CASE("rerun lines: the assignment graded, and --only as a student types it"
   // An assignment given as a file, and a folder, as the shell needs them.
   CHECK(grader::rerun_line("my work", "week 1.json", "flops", "flops/x", 1) ==
         "./kit grade 'my work' --assignment 'week 1.json' --only flops/x --seed 1");
+}
+
+TEST_CASE("rerun lines: the course's reports give the line for a student's own kit") {
+  CHECK(grader::kit_rerun_line("chunkwise", "chunkwise/hand-example") ==
+        "./kit grade --only chunkwise/hand-example");
+  CHECK(grader::kit_rerun_line("causal", "step/eps") == "./kit grade --only causal/step/eps");
+  // Gradescope's and PrairieLearn's outputs print it for a failing check, without the course's
+  // assignment (the student's kit may not have its file).
+  grader::Report r;
+  r.assignment = "advanced";
+  grader::ExerciseResult ex;
+  ex.name = "chunkwise";
+  grader::CheckResult c;
+  c.name = "chunkwise/hand-example";
+  c.status = grader::Status::Failed;
+  c.visibility = "visible";
+  c.rerun = "./kit grade sub --assignment advanced --only chunkwise/hand-example --seed 1";
+  ex.checks = {c};
+  r.exercises = {ex};
+  const std::string line = "rerun in your kit: ./kit grade --only chunkwise/hand-example\n";
+  CHECK(has(grader::to_gradescope_json(r)["tests"][0]["output"].get<std::string>() + "\n", line));
+  CHECK(has(grader::to_prairielearn_json(r)["tests"][0]["output"].get<std::string>() + "\n", line));
 }

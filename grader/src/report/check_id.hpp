@@ -32,4 +32,10 @@ std::string rerun_line(const std::string& submission, const std::string& assignm
                        const std::string& exercise, const std::string& check_name,
                        std::uint64_t seed);
 
+// The same for a student's own kit, as the course's reports (Gradescope, PrairieLearn) print it:
+// the kit's exercises/ folder and each check's own seed, so neither is named; nor is the
+// course's assignment, whose file the student's kit may not have (--only grades any exercise
+// of the kit, in an assignment or not, so the line works without it).
+std::string kit_rerun_line(const std::string& exercise, const std::string& check_name);
+
 }  // namespace grader

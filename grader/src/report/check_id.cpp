@@ -37,14 +37,29 @@ std::string unknown_check_message(const std::string& exercise, const std::string
   return out;
 }
 
+namespace {
+
+// "./kit grade", the folder when one is named, --assignment unless it is the default, --only.
+std::string grade_one(const std::string& submission, const std::string& assignment,
+                      const std::string& exercise, const std::string& check_name) {
+  std::string line = "./kit grade";
+  if (!submission.empty()) line += " " + shell_quote(submission);
+  if (!assignment.empty() && assignment != "default")
+    line += " --assignment " + shell_quote(assignment);
+  return line + " --only " + shell_quote(typed_check_id(exercise, check_name));
+}
+
+}  // namespace
+
 std::string rerun_line(const std::string& submission, const std::string& assignment,
                        const std::string& exercise, const std::string& check_name,
                        std::uint64_t seed) {
-  std::string line = "./kit grade " + shell_quote(submission);
-  if (!assignment.empty() && assignment != "default")
-    line += " --assignment " + shell_quote(assignment);
-  return line + " --only " + shell_quote(typed_check_id(exercise, check_name)) + " --seed " +
+  return grade_one(submission, assignment, exercise, check_name) + " --seed " +
          std::to_string(seed);
+}
+
+std::string kit_rerun_line(const std::string& exercise, const std::string& check_name) {
+  return grade_one("", "", exercise, check_name);
 }
 
 }  // namespace grader
