@@ -1,5 +1,6 @@
 // `--only EXERCISE/CHECK` takes a check as the report shows it under its exercise, and the rerun
 // lines the reports print grade the same assignment (issue 34): check_id.hpp.
+#include "folding_sample.hpp"
 #include "src/report/check_id.hpp"
 #include "src/report/report.hpp"
 #include "src/report/report_prairielearn.hpp"
@@ -8,13 +9,7 @@
 
 #include <string>
 
-namespace {
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-}  // namespace
+using grader_test::has;
 
 TEST_CASE("--only: a check is named as the report shows it under its exercise") {
   // chunkwise's checks are named "chunkwise/...": `--only chunkwise/hand-example` and the full
@@ -63,17 +58,9 @@ TEST_CASE("rerun lines: the course's reports give the line for a student's own k
   CHECK(grader::kit_rerun_line("causal", "step/eps") == "./kit grade --only causal/step/eps");
   // Gradescope's and PrairieLearn's outputs print it for a failing check, without the course's
   // assignment (the student's kit may not have its file).
-  grader::Report r;
+  grader::Report r = grader_test::sample();  // chunkwise, hand-example failing
   r.assignment = "advanced";
-  grader::ExerciseResult ex;
-  ex.name = "chunkwise";
-  grader::CheckResult c;
-  c.name = "chunkwise/hand-example";
-  c.status = grader::Status::Failed;
-  c.visibility = "visible";
-  c.rerun = "./kit grade sub --assignment advanced --only chunkwise/hand-example --seed 1";
-  ex.checks = {c};
-  r.exercises = {ex};
+  r.exercises[0].checks = {grader_test::check("chunkwise/hand-example", "f", "failed", 4)};
   const std::string line = "rerun in your kit: ./kit grade --only chunkwise/hand-example\n";
   CHECK(has(grader::to_gradescope_json(r)["tests"][0]["output"].get<std::string>() + "\n", line));
   CHECK(has(grader::to_prairielearn_json(r)["tests"][0]["output"].get<std::string>() + "\n", line));
