@@ -22,18 +22,15 @@ bool names_check(const std::string& exercise, const std::string& typed,
   return typed == check_name || exercise + "/" + typed == check_name;
 }
 
-std::string typed_check_id(const std::string& exercise, const std::string& check_name) {
-  const std::string repeated = exercise + "/";
-  // The group repeats the exercise's name: say it once (names_check takes it back).
-  if (check_name.rfind(repeated, 0) == 0) return repeated + check_name.substr(repeated.size());
-  return repeated + check_name;
+std::string only_argument(const std::string& exercise, const std::string& check_name) {
+  return exercise + "/" + check_name;
 }
 
 std::string unknown_check_message(const std::string& exercise, const std::string& typed,
                                   const std::vector<std::string>& check_names) {
   std::string out =
       "no check '" + exercise + "/" + typed + "' in exercise '" + exercise + "'; --only takes:";
-  for (const auto& name : check_names) out += "\n  " + typed_check_id(exercise, name);
+  for (const auto& name : check_names) out += "\n  " + only_argument(exercise, name);
   return out;
 }
 
@@ -46,7 +43,7 @@ std::string grade_one(const std::string& submission, const std::string& assignme
   if (!submission.empty()) line += " " + shell_quote(submission);
   if (!assignment.empty() && assignment != "default")
     line += " --assignment " + shell_quote(assignment);
-  return line + " --only " + shell_quote(typed_check_id(exercise, check_name));
+  return line + " --only " + shell_quote(only_argument(exercise, check_name));
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
-// How a person names one check on the command line (`--only EXERCISE/CHECK`), and the rerun line
-// the reports print for it. A check's own name starts with its group, which for a one-function
-// exercise is the exercise's name again ("chunkwise/hand-example" in chunkwise): a student types
-// what the report shows under the exercise, so both `chunkwise/hand-example` and the full
-// `chunkwise/chunkwise/hand-example` select it (issue 34).
+// How a person names one check on the command line (`--only EXERCISE/CHECK`), and the rerun
+// lines the reports print for it. A check's own name starts with its group, which for a
+// one-function exercise is the exercise's name again ("chunkwise/hand-example" in chunkwise).
+// The hand-outs teach the full form, the exercise in front of the check's own name
+// (`chunkwise/chunkwise/hand-example`), and every line the grader prints uses it; a student who
+// types what the report shows under the exercise (`chunkwise/hand-example`) means the same
+// check, so that selects it too (issue 34).
 #pragma once
 
 #include <cstdint>
@@ -16,18 +18,19 @@ namespace grader {
 bool names_check(const std::string& exercise, const std::string& typed,
                  const std::string& check_name);
 
-// The shortest argument of --only that selects the check: "chunkwise/hand-example",
-// "causal/recurrent/hand-example". Error messages and rerun lines print this form.
-std::string typed_check_id(const std::string& exercise, const std::string& check_name);
+// The argument of --only that selects the check, in the full form: "EXERCISE/CHECK".
+std::string only_argument(const std::string& exercise, const std::string& check_name);
 
 // The usage error for --only EXERCISE/TYPED when no check of the exercise (`check_names`, their
-// own names) matches: it lists them as --only takes them, so any line can be pasted back.
+// own names) matches: it lists whole --only arguments, so that any line can be pasted back as
+// it stands (a list of bare check names was typed after the exercise and failed again).
 std::string unknown_check_message(const std::string& exercise, const std::string& typed,
                                   const std::vector<std::string>& check_names);
 
 // The command that grades one check again, with its seed, and with --assignment as it was given
-// unless it was the kit's default (without it, a check of "advanced" would be graded for the
-// default's points, or not found at all). Words a shell would split or expand are quoted.
+// unless it was the kit's default: without it, a check of "advanced" is graded for its own
+// points and the default's visibility, not the assignment's. Words a shell would split or
+// expand are quoted.
 std::string rerun_line(const std::string& submission, const std::string& assignment,
                        const std::string& exercise, const std::string& check_name,
                        std::uint64_t seed);
