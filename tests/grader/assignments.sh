@@ -168,6 +168,25 @@ EOF
       fail "the default assignment is not worth 100 points"
     [ "$found" -gt 0 ] || fail "no assignments in the kit" ;;
 
+  only-as-typed)
+    # A check of the advanced assignment, named as the report shows it under its exercise
+    # (chunkwise's checks are "chunkwise/...") or in the full form the hand-outs teach: both
+    # select it, and its rerun line (the full form) names the assignment (issue 34).
+    for typed in chunkwise/hand-example chunkwise/chunkwise/hand-example; do
+      "$GRADER" "$KIT/solutions" --quiet --assignment advanced --only "$typed" --json "$work/o.json" >"$out" 2>&1 ||
+        fail "--only $typed exited $?"
+      [ "$(field "$work/o.json" '[c["name"] for e in j["exercises"] for c in e["checks"]]')" = "['chunkwise/hand-example']" ] ||
+        fail "--only $typed graded other checks"
+      seed=$(field "$work/o.json" 'j["exercises"][0]["checks"][0]["seed"]')
+      [ "$(field "$work/o.json" 'j["exercises"][0]["checks"][0]["rerun"]')" = \
+        "./kit grade $KIT/solutions --assignment advanced --only chunkwise/chunkwise/hand-example --seed $seed" ] ||
+        fail "--only $typed: rerun line $(field "$work/o.json" 'j["exercises"][0]["checks"][0]["rerun"]')"
+    done
+    # A name that is no check: the list holds whole --only arguments.
+    "$GRADER" "$KIT/solutions" --quiet --assignment advanced --only chunkwise/hand >"$out" 2>&1
+    [ $? -eq 2 ] || fail "--only chunkwise/hand did not exit 2"
+    grep -qx "  chunkwise/chunkwise/hand-example" "$out" || fail "the unknown check's list is not as --only takes it" ;;
+
   *) echo "unknown test $name"; exit 2 ;;
 esac
 echo ok

@@ -69,8 +69,8 @@ case "$name" in
     check=$(field "$work/wa.json" '[c["name"] for e in j["exercises"] for c in e["checks"] if c["status"] == "failed"][0]')
     seed=$(field "$work/wa.json" "[c['seed'] for e in j['exercises'] for c in e['checks'] if c['name'] == '$check'][0]")
     case "$rerun" in
-      "./kit grade $work/wrong --only memory/$check --seed $seed") ;;
-      *) fail "the rerun line does not carry the check's seed $seed: $rerun" ;;
+      "./kit grade $work/wrong --assignment $work/per-student.json --only memory/$check --seed $seed") ;;
+      *) fail "the rerun line does not carry the assignment and the check's seed $seed: $rerun" ;;
     esac
     # Run as printed (./kit is the grader here), without the course key or the student's id.
     eval "${rerun/#.\/kit/\"\$GRADER\"} --quiet --json \"\$work/again.json\"" >>"$out" 2>&1

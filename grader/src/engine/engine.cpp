@@ -3,6 +3,7 @@
 #include "../builder/build_log.hpp"
 #include "../builder/builder.hpp"
 #include "../judge/check.hpp"
+#include "../report/check_id.hpp"
 #include "../report/submission_metadata.hpp"
 #include "../sandbox/isolation.hpp"
 #include "../sandbox/landlock.hpp"
@@ -65,16 +66,6 @@ std::string machine_short_message(const std::string& what) {
          "memory).";
 }
 
-std::string shell_quote(const std::string& s) {
-  if (!s.empty() && s.find_first_not_of(
-                        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+=:@") ==
-                        std::string::npos)
-    return s;
-  std::string q = "'";
-  for (char c : s) q += (c == '\'') ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 // The checks to run for one exercise, after --only and --visible-only. A replayed recording
 // holds only the visible checks, at their own seeds: the others are left out, and asking for
 // one of them, or for another seed, is a usage error.
@@ -83,7 +74,7 @@ std::vector<const Check*> selected_checks(const ExerciseChecks& ex, const Option
                                           std::vector<const Check*>& course_only) {
   std::vector<const Check*> out;
   for (const auto& c : ex.checks) {
-    if (!o.only_check.empty() && c.name != o.only_check) continue;
+    if (!o.only_check.empty() && !names_check(ex.exercise, o.only_check, c.name)) continue;
     const std::string key = ex.exercise + "/" + c.name;
     const Visibility visibility = assignment.visibility_of(ex.exercise, c);
     if (oracle.replaying()) {
@@ -163,10 +154,9 @@ Plan make_plan(const Options& o, const OracleSource& oracle) {
         selected_checks(*ex, o, plan.assignment, oracle, plan.course_only.back()));
   }
   if (!o.only_check.empty() && plan.checks.front().empty()) {
-    std::string names;
-    for (const auto& c : plan.exercises.front()->checks) names += "\n  " + c.name;
-    throw UsageError("exercise '" + o.only_exercise + "' has no check named '" + o.only_check +
-                     "'; its checks are:" + names);
+    std::vector<std::string> names;
+    for (const auto& c : plan.exercises.front()->checks) names.push_back(c.name);
+    throw UsageError(unknown_check_message(o.only_exercise, o.only_check, names));
   }
   return plan;
 }
@@ -482,8 +472,7 @@ class Grading {
       r.max_score = plan.assignment.points_of(exercise, *c);  // scaled to the exercise's points
       r.seed = seed_of(group_of_[s], exercise, *c);
       r.visibility = visibility_name(plan.assignment.visibility_of(exercise, *c));
-      r.rerun = "./kit grade " + shell_quote(submissions_[s]) + " --only " + exercise + "/" +
-                c->name + " --seed " + std::to_string(r.seed);
+      r.rerun = rerun_line(submissions_[s], o.assignment, exercise, c->name, r.seed);
       if (build.status == BuildResult::Status::KilledFromOutside) {
         r.status = Status::GraderFault;
         r.grader_fault = true;

@@ -14,7 +14,8 @@
 
 namespace grader {
 
-// The contract's statuses of a check. status_name gives the word every report writes.
+// The contract's statuses of a check. status_name gives the contract's word, which the
+// machine-read reports write; the reports for people print status_word (report_layout.hpp).
 // Ambiguous: several files compete for the exercise (find_files.hpp), so none was built.
 enum class Status {
   Passed,
@@ -108,7 +109,7 @@ inline constexpr int kReportVersion = 1;
 nlohmann::json to_native_json(const Report& report);
 nlohmann::json to_gradescope_json(const Report& report);
 std::string to_junit_xml(const Report& report);
-// verbose: every check's details in full; otherwise repeats are folded (report_terminal.cpp).
+// verbose: every check's details in full; otherwise repeats are folded (report_layout.hpp).
 void print_terminal(const Report& report, std::ostream& out, bool colour, bool verbose = false);
 // The "Start here:" block that ends the terminal report, without colour ("" at full marks):
 // the GitHub summary (report_github_summary.hpp) says the same.

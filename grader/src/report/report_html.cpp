@@ -2,9 +2,8 @@
 #include "report_html.hpp"
 
 #include "html_text.hpp"
-
-#include <cmath>
-#include <sstream>
+#include "report_from_json.hpp"
+#include "report_layout.hpp"
 
 namespace grader {
 
@@ -13,99 +12,147 @@ namespace {
 using html::escape;
 using nlohmann::json;
 
-std::string points(double x) {
-  std::ostringstream o;
-  o << std::round(x * 1e6) / 1e6;
-  return o.str();
-}
+std::string points_of(double got, double max) { return score_text(got) + "/" + score_text(max); }
 
-std::string text_of(const json& j, const char* key) {
-  const auto at = j.find(key);
-  return at != j.end() && at->is_string() ? at->get<std::string>() : "";
-}
-
-double number_of(const json& j, const char* key) {
-  const auto at = j.find(key);
-  return at != j.end() && at->is_number() ? at->get<double>() : 0.0;
-}
-
-// What an exercise's line says besides its points: why no check ran.
-std::string exercise_state(const json& ex) {
-  const std::string source = text_of(ex, "source_status");
-  if (source == "missing") return "no file";
-  if (source == "ambiguous") return "several files, none graded";
-  const auto build = ex.find("build");
-  if (build != ex.end() && build->is_object() && !build->value("ok", true)) return "does not build";
-  return "";
-}
-
-// `same_as`: the check before it, when its message was the same (a build error's, say): said
-// once, then named.
-std::string check_html(const json& c, const std::string& same_as) {
-  const std::string status = text_of(c, "status");
-  const bool passed = status == "passed";
+// The summary of a row: the status word the terminal prints, the check, its points, its tag.
+std::string row_summary(const ReportRow& row) {
+  const CheckResult& c = *row.check;
   std::string out =
-      "<details class=\"check " + std::string(passed ? "check-passed" : "check-failed") +
-      "\" data-status=\"" + escape(status) + "\"" + (passed ? "" : " open") +
-      ">\n<summary><span class=\"verdict\">" + escape(status) +
-      "</span> <span class=\"check-name\">" + escape(text_of(c, "name")) +
-      "</span> <span class=\"muted\">(" + escape(text_of(c, "function")) + ")</span> " +
-      points(number_of(c, "score")) + "/" + points(number_of(c, "max_score")) + "</summary>\n";
-  const std::string message = text_of(c, "message"), output = text_of(c, "output");
-  if (!message.empty() && !same_as.empty())
-    out += "<p class=\"muted\">The same message as " + escape(same_as) + ".</p>\n";
-  else if (!message.empty()) out += "<pre class=\"message\">" + escape(message) + "</pre>\n";
-  if (!output.empty())
+      "<summary><span class=\"verdict\">" + escape(status_word(c.status)) + "</span> ";
+  if (row.kind == ReportRow::Kind::Todo) {
+    const std::size_t n = row.todo.size();
+    return out + "<span class=\"check-name\">" + escape(c.function) + "</span>: not written yet (" +
+           std::to_string(n) + (n == 1 ? " check) " : " checks) ") + points_of(0, row.todo_max) +
+           "</summary>\n";
+  }
+  out += "<span class=\"check-name\">" + escape(c.name) + "</span> <span class=\"muted\">(" +
+         escape(c.function) + ")</span> " + points_of(c.score, c.max_score);
+  const std::string tag = visibility_tag(c);
+  if (!tag.empty()) out += " <span class=\"tag\">" + escape(tag) + "</span>";
+  if (row.kind == ReportRow::Kind::Same)
+    out += " <span class=\"muted\">(likely mistake: as " + escape(row.same_as->name) + ")</span>";
+  return out + "</summary>\n";
+}
+
+// Where to read what the exercise asks, and how to get a hint: a link and a command.
+std::string handout_html(const std::string& exercise) {
+  return "<a href=\"" + escape(handout_path(exercise)) + "\">" + escape(handout_path(exercise)) +
+         "</a>";
+}
+
+std::string message_html(const CheckResult& c) {
+  std::string out;
+  if (!c.message.empty()) out += "<pre class=\"message\">" + escape(c.message) + "</pre>\n";
+  if (!c.output.empty())
     out += "<p class=\"muted\">What the code printed:</p>\n<pre class=\"output\">" +
-           escape(output) + "</pre>\n";
-  const std::string visibility = text_of(c, "visibility"), rerun = text_of(c, "rerun");
-  if (!passed && !rerun.empty() && (visibility.empty() || visibility == "visible"))
-    out += "<p>Grade it again on its own: <code>" + escape(rerun) + "</code></p>\n";
-  if (passed && message.empty() && output.empty()) out += "<p class=\"muted\">Passed.</p>\n";
+           escape(c.output) + "</pre>\n";
+  return out;
+}
+
+std::string rerun_html(const CheckResult& c) {
+  if (c.rerun.empty() || !visibility_tag(c).empty()) return "";
+  return "<p>Grade it again on its own: <code>" + escape(c.rerun) + "</code></p>\n";
+}
+
+// One row (report_layout.hpp) as a <details>, open exactly when the terminal shows its details.
+// `first_build`: the check under which the exercise's build error is shown.
+std::string row_html(const ReportRow& row, const std::string& exercise,
+                     const std::string& first_build) {
+  const CheckResult& c = *row.check;
+  const char* kind = c.status == Status::Passed          ? "check-passed"
+                     : row.kind == ReportRow::Kind::Todo ? "check-todo"
+                                                         : "check-failed";
+  std::string out = "<details class=\"check " + std::string(kind) + "\" data-status=\"" +
+                    escape(status_name(c.status)) + "\"" + (row.expanded ? " open" : "") + ">\n" +
+                    row_summary(row);
+  if (row.kind == ReportRow::Kind::Todo) {
+    out += "<p>Checks waiting for it:";
+    for (const CheckResult* t : row.todo) out += " " + escape(t->name);
+    out += ".</p>\n<p>What it computes: " + handout_html(exercise) + "; when stuck: <code>" +
+           escape(hint_command(exercise)) + "</code>.</p>\n";
+  } else if (row.kind == ReportRow::Kind::Same) {
+    out += "<p class=\"muted\">The likely mistake is explained under " + escape(row.same_as->name) +
+           "; this check's own details:</p>\n" + message_html(c) + rerun_html(c);
+  } else if (c.status == Status::Passed) {
+    out += "<p class=\"muted\">Passed.</p>\n";
+  } else if ((c.status == Status::BuildError || c.status == Status::Ambiguous) && !row.expanded) {
+    out += "<p class=\"muted\">Not run: the build error is shown under " + escape(first_build) +
+           ".</p>\n";
+  } else {
+    out += message_html(c);
+    if (!row.explains.empty()) {
+      out += "<p>The same likely mistake explains " + std::to_string(row.explains.size()) +
+             (row.explains.size() == 1 ? " more check" : " more checks") + " below:";
+      for (const CheckResult* other : row.explains) out += " " + escape(other->name);
+      out += ".</p>\n";
+    }
+    if (c.status != Status::BuildError && c.status != Status::Ambiguous) out += rerun_html(c);
+  }
   return out + "</details>\n";
 }
 
-std::string exercise_html(const json& ex) {
-  const std::string name = text_of(ex, "name");
-  const std::string state = exercise_state(ex);
+std::string exercise_html(const ExerciseResult& ex) {
+  const std::string state = unbuilt_reason(ex);
   std::string out =
-      "<section class=\"exercise\" id=\"ex-" + html::url_segment(name) + "\">\n<h2>" +
-      escape(name) + " <span class=\"points\">" + points(number_of(ex, "score")) + "/" +
-      points(number_of(ex, "max_score")) + "</span>" +
-      (state.empty() ? "" : " <span class=\"failed\">(" + escape(state) + ")</span>") + "</h2>\n";
-  const std::string source = text_of(ex, "source");
-  if (!source.empty())
-    out += "<p class=\"muted\">File graded: <code>" + escape(source) + "</code></p>\n";
-  if (text_of(ex, "source_status") == "ambiguous") {
+      "<section class=\"exercise\" id=\"ex-" + html::url_segment(ex.name) + "\">\n<h2>" +
+      escape(ex.name) + " <span class=\"points\">" + points_of(ex.score, ex.max_score) + "</span>" +
+      (state.empty() ? "" : " <span class=\"failed\">(" + escape(state) + ")</span>") +
+      "</h2>\n<p class=\"muted\">Hand-out: " + handout_html(ex.name) + "; hints: <code>" +
+      escape(hint_command(ex.name)) + "</code></p>\n";
+  if (!ex.source.empty())
+    out += "<p class=\"muted\">File graded: <code>" + escape(ex.source) + "</code></p>\n";
+  if (ex.source_status == "ambiguous") {
     out += "<p>These files compete for the exercise; keep one:</p>\n<ul>\n";
-    for (const auto& other : ex.value("source_others", json::array()))
-      if (other.is_string())
-        out += "<li><code>" + escape(other.get<std::string>()) + "</code></li>\n";
+    for (const auto& other : ex.source_others)
+      out += "<li><code>" + escape(other) + "</code></li>\n";
     out += "</ul>\n";
   }
-  const auto build = ex.find("build");
-  if (build != ex.end() && build->is_object() && !build->value("ok", true)) {
-    const std::string log = text_of(*build, "log");
-    if (!log.empty())
-      out +=
-          "<details class=\"build-log\" open>\n<summary>What the compiler said</summary>\n<pre>" +
-          escape(log) + "</pre>\n</details>\n";
-  }
-  const json* previous = nullptr;
-  for (const auto& c : ex.value("checks", json::array())) {
-    const bool repeated = previous && !text_of(c, "message").empty() &&
-                          text_of(c, "message") == text_of(*previous, "message");
-    out += check_html(c, repeated ? text_of(*previous, "name") : "");
-    if (!repeated) previous = &c;
-  }
-  const json course_only = ex.value("course_only", json::array());
-  if (!course_only.empty()) {
+  const std::vector<ReportRow> rows = report_rows(ex, false);
+  std::string first_build;  // the check the layout shows the build error under
+  for (const ReportRow& row : rows)
+    if (first_build.empty() && row.expanded &&
+        (row.check->status == Status::BuildError || row.check->status == Status::Ambiguous))
+      first_build = row.check->name;
+  for (const ReportRow& row : rows) out += row_html(row, ex.name, first_build);
+  if (!ex.course_only.empty()) {
     out += "<p class=\"muted\">Graded by the course only (not here):";
-    for (const auto& c : course_only)
-      out += " " + escape(text_of(c, "name")) + " (" + points(number_of(c, "max_score")) + ")";
+    for (const auto& [name, max] : ex.course_only)
+      out += " " + escape(name) + " (" + score_text(max) + ")";
     out += "</p>\n";
   }
   return out + "</section>\n";
+}
+
+// "Start here" (report_layout.hpp), first on the page: the advice, with the hand-out as a link
+// and the hint command as code, and the command that grades the check again.
+std::string start_here_html(const Report& report) {
+  const auto start = start_here(report);
+  if (!start) return "";
+  const CheckResult& c = *start->check;
+  const std::string& exercise = start->exercise->name;
+  std::string advice = escape(start->advice);
+  const auto link = [&](const std::string& plain, const std::string& markup) {
+    const std::size_t at = advice.find(escape(plain));
+    if (at != std::string::npos) advice.replace(at, escape(plain).size(), markup);
+  };
+  link(handout_path(exercise), handout_html(exercise));
+  link(hint_command(exercise), "<code>" + escape(hint_command(exercise)) + "</code>");
+  std::string out = "<section class=\"start-here\">\n<h2>Start here</h2>\n<p><a href=\"#ex-" +
+                    html::url_segment(exercise) + "\">" + escape(exercise) + "</a>, " +
+                    escape(c.name) + " (" + escape(status_word(c.status)) + ")</p>\n<p>" + advice +
+                    "</p>\n";
+  if (!c.rerun.empty()) out += "<p>Rerun: <code>" + escape(c.rerun) + "</code></p>\n";
+  return out + "</section>\n";
+}
+
+// The submission's own name: its folder's last component, never the path the grader was given
+// (an absolute path shows the grader's folders and overflows a phone's width).
+std::string own_name(std::string submission) {
+  while (submission.size() > 1 && submission.back() == '/') submission.pop_back();
+  const std::size_t slash = submission.rfind('/');
+  std::string name = slash == std::string::npos ? submission : submission.substr(slash + 1);
+  // "." and ".." name a folder only relative to where the grader ran: no name to show.
+  return name.empty() || name == "." || name == ".." ? "submission" : name;
 }
 
 const char* const kStyle = R"css(
@@ -113,51 +160,49 @@ details.check { border-left: 4px solid #009e73; padding: 0.1rem 0.6rem; margin: 
 details.check-failed { border-left-color: #e51e10; }
 details.check-failed .verdict { color: #e51e10; font-weight: bold; }
 details.check-passed .verdict { color: #009e73; }
+details.check-todo { border-left-color: #e69f00; }
+details.check-todo .verdict { color: #b06f00; font-weight: bold; }
+.tag { font-family: monospace; }
+.start-here { border: 2px solid #0072b2; padding: 0.2rem 0.8rem; margin: 1rem 0; }
+.start-here h2 { margin-top: 0.4rem; }
 .check-name { font-weight: 600; }
 )css";
 
 }  // namespace
 
 std::string student_report_html(const json& r) {
-  const std::string submission = text_of(r, "submission");
-  std::string body = "<h1>Report: " + escape(submission) +
-                     "</h1>\n<p class=\"total\">Total: <strong>" + points(number_of(r, "score")) +
-                     "/" + points(number_of(r, "max_score")) + "</strong>";
-  const std::string assignment = text_of(r, "assignment");
-  if (!assignment.empty()) body += " (assignment " + escape(assignment) + ")";
-  body += "</p>\n";
+  const Report report = report_from_native_json(r);
+  const std::string name = own_name(report.submission);
+  std::string body = "<h1>Report: " + escape(name) + "</h1>\n<p class=\"total\">Total: <strong>" +
+                     points_of(report.score, report.max_score) + "</strong>";
+  if (!report.assignment.empty()) body += " (assignment " + escape(report.assignment) + ")";
+  body += "</p>\n" + start_here_html(report);
   const auto late = r.find("late");
   if (late != r.end() && late->is_object() && late->value("late", false))
     body += "<p class=\"failed\">Late: " + std::to_string(late->value("days_late", 0)) +
-            " day(s), " + points(number_of(*late, "penalty_percent")) +
-            "% off: " + points(number_of(*late, "score_after_penalty")) + " after the penalty (" +
-            escape(text_of(*late, "policy")) + ").</p>\n";
-  for (const auto& notice : r.value("notices", json::array()))
-    if (notice.is_string())
-      body += "<p class=\"notice\">Note: " + escape(notice.get<std::string>()) + "</p>\n";
-  const std::string isolation = text_of(r, "isolation");
-  if (!isolation.empty()) body += "<p class=\"muted\">Sandbox: " + escape(isolation) + "</p>\n";
+            " day(s), " + score_text(json_number(*late, "penalty_percent")) +
+            "% off: " + score_text(json_number(*late, "score_after_penalty")) +
+            " after the penalty (" + escape(json_text(*late, "policy")) + ").</p>\n";
+  for (const auto& notice : report.notices)
+    body += "<p class=\"notice\">Note: " + escape(notice) + "</p>\n";
+  if (!report.isolation.empty())
+    body += "<p class=\"muted\">Sandbox: " + escape(report.isolation) + "</p>\n";
   // The exercises at a glance, each a link to its section.
   body +=
       "<table class=\"exercises\">\n<tr><th>exercise</th><th "
       "class=\"num\">points</th><th>passed</th></tr>\n";
-  const json exercises = r.value("exercises", json::array());
-  for (const auto& ex : exercises) {
-    int passed = 0, all = 0;
-    for (const auto& c : ex.value("checks", json::array())) {
-      ++all;
-      passed += text_of(c, "status") == "passed";
-    }
-    const std::string name = text_of(ex, "name"), state = exercise_state(ex);
-    body += "<tr><td><a href=\"#ex-" + html::url_segment(name) + "\">" + escape(name) +
-            "</a></td><td class=\"num\">" + points(number_of(ex, "score")) + "/" +
-            points(number_of(ex, "max_score")) + "</td><td>" + std::to_string(passed) + " of " +
-            std::to_string(all) + " checks" + (state.empty() ? "" : " (" + escape(state) + ")") +
-            "</td></tr>\n";
+  for (const auto& ex : report.exercises) {
+    int passed = 0;
+    for (const auto& c : ex.checks) passed += c.status == Status::Passed;
+    const std::string state = unbuilt_reason(ex);
+    body += "<tr><td><a href=\"#ex-" + html::url_segment(ex.name) + "\">" + escape(ex.name) +
+            "</a></td><td class=\"num\">" + points_of(ex.score, ex.max_score) + "</td><td>" +
+            std::to_string(passed) + " of " + std::to_string(ex.checks.size()) + " checks" +
+            (state.empty() ? "" : " (" + escape(state) + ")") + "</td></tr>\n";
   }
   body += "</table>\n";
-  for (const auto& ex : exercises) body += exercise_html(ex);
-  return html::page("Report: " + submission, kStyle, body);
+  for (const auto& ex : report.exercises) body += exercise_html(ex);
+  return html::page("Report: " + name, kStyle, body);
 }
 
 }  // namespace grader

@@ -1,4 +1,5 @@
 // The native report (the contract's --json) and Gradescope's results.json.
+#include "check_id.hpp"
 #include "report.hpp"
 
 #include <cmath>
@@ -124,7 +125,7 @@ nlohmann::json to_gradescope_json(const Report& report) {
       // fixes each one's seed (so no --seed, and nothing for a check it does not have).
       const bool visible = c.visibility.empty() || c.visibility == "visible";
       if (!c.rerun.empty() && c.status != Status::Passed && visible) {
-        output += "\nrerun in your kit: ./kit grade --only " + ex.name + "/" + c.name;
+        output += "\nrerun in your kit: " + kit_rerun_line(ex.name, c.name);
         // The course's seeds are not the student kit's: say so, and give the line that
         // reproduces these very inputs in a kit with the reference (the course staff's).
         if (report.seeds == "course" || report.seeds == "per-student")

@@ -1,5 +1,7 @@
 #include "report_prairielearn.hpp"
 
+#include "check_id.hpp"
+
 #include <algorithm>
 #include <string>
 
@@ -16,7 +18,7 @@ nlohmann::json check_test(const ExerciseResult& ex, const CheckResult& c) {
   // The student kit has the visible checks with their seeds fixed: the same check reruns
   // there with this command (no seed: the course's inputs are not the kit's).
   if (c.status != Status::Passed && !c.rerun.empty())
-    output += "\nrerun in your kit: ./kit grade --only " + ex.name + "/" + c.name;
+    output += "\nrerun in your kit: " + kit_rerun_line(ex.name, c.name);
   return {{"name", ex.name + ": " + c.name},
           {"description", c.function.empty() ? std::string() : "grades " + c.function},
           {"points", tidy(c.score)},
