@@ -145,7 +145,10 @@ void write_feature_map_widget(std::ostream& h, const nlohmann::json& fm) {
     << draws
     << "); the whiskers show how far the draws spread. The weight misplaced is the share of "
        "the total weight that sits where softmax does not put it (half the L1 distance between "
-       "the two sets of weights).</p>\n"
+       "the two sets of weights). The kernel values of random features are off by the mean over "
+       "the keys of |estimate - exp(score)| / exp(score): as the query grows, that error climbs "
+       "towards 100% for every d_phi, one feature comes to outweigh all the others, and the "
+       "weights land wherever that one feature points, somewhere else in every draw.</p>\n"
        "<div class=\"controls\">\n<div role=\"group\" aria-label=\"Feature map\" "
        "class=\"buttons\">\n";
   for (const auto& m : fm["maps"])
@@ -171,6 +174,7 @@ void write_feature_map_widget(std::ostream& h, const nlohmann::json& fm) {
        "<dl class=\"readout\">\n<dt>weight on key 1 (the relevant one)</dt><dd id=\"fm-relevant\">"
        "</dd>\n<dt>softmax's weight on key 1</dt><dd id=\"fm-relevant-softmax\"></dd>\n"
        "<dt>weight misplaced</dt><dd id=\"fm-misplaced-value\"></dd>\n"
+       "<dt>random features' kernel values off by</dt><dd id=\"fm-kernel-error\"></dd>\n"
        "<dt>entropy of the weights</dt><dd id=\"fm-entropy\"></dd>\n<dt>uniform weights</dt><dd>"
        "weight "
     << grid_number(fm["uniform_weight"].get<double>()) << ", entropy "

@@ -82,6 +82,18 @@ linref::Vector sharpness_weights_draw(const SharpnessProblem& p, double c, Eigen
                  linref::positive_random_features(p.K, Om));
 }
 
+double sharpness_kernel_error(const SharpnessProblem& p, double c, Eigen::Index d_phi,
+                              std::size_t draw) {
+  const auto& draws = omegas_for(p, d_phi);
+  if (draw >= draws.size()) throw std::invalid_argument("no draw " + std::to_string(draw));
+  const linref::Matrix qc = c * p.q;
+  const linref::Matrix& Om = draws[draw];
+  const linref::Vector est = linref::positive_random_features(p.K, Om) *
+                             linref::positive_random_features(qc, Om).row(0).transpose();
+  const linref::Vector exact = (p.K * qc.transpose()).array().exp();
+  return ((est - exact).array().abs() / exact.array()).mean();
+}
+
 SharpnessResult compute_sharpness(std::uint64_t seed) {
   using linref::Matrix;
   using linref::Vector;

@@ -95,6 +95,7 @@ nlohmann::json feature_map_widget_data() {
   out["uniform_entropy"] = rounded(std::log(static_cast<double>(p.K.rows())));
   out["uniform_weight"] = rounded(1.0 / static_cast<double>(p.K.rows()));
   out["maps"] = nlohmann::json::array();
+  nlohmann::json kernel_error = nlohmann::json::array();
   for (const MapInfo& m : kMaps) {
     out["maps"].push_back({{"id", m.id},
                            {"label", m.label},
@@ -106,17 +107,19 @@ nlohmann::json feature_map_widget_data() {
       // the draws, never their mean (which hides how far a single draw can land).
       for (Eigen::Index d : d_phi) {
         nlohmann::json wd = nlohmann::json::array(), hd = nlohmann::json::array(),
-                       xd = nlohmann::json::array();
+                       xd = nlohmann::json::array(), ed = nlohmann::json::array();
         for (double c : sharpness) {
           const linref::Vector soft = sharpness_weights(p, SharpnessMap::Softmax, c);
           nlohmann::json ws = nlohmann::json::array(), hs = nlohmann::json::array(),
-                         xs = nlohmann::json::array();
+                         xs = nlohmann::json::array(), es = nlohmann::json::array();
           for (std::size_t dr = 0; dr < static_cast<std::size_t>(draws); ++dr) {
             const linref::Vector v = sharpness_weights_draw(p, c, d, dr);
             ws.push_back(rounded(v));
             hs.push_back(rounded(entropy(v)));
             xs.push_back(rounded(misplaced(v, soft)));
+            es.push_back(rounded(sharpness_kernel_error(p, c, d, dr)));
           }
+          ed.push_back(es);
           wd.push_back(ws);
           hd.push_back(hs);
           xd.push_back(xs);
@@ -124,6 +127,7 @@ nlohmann::json feature_map_widget_data() {
         w.push_back(wd);
         h.push_back(hd);
         x.push_back(xd);
+        kernel_error.push_back(ed);
       }
     } else {
       for (double c : sharpness) {
@@ -137,6 +141,7 @@ nlohmann::json feature_map_widget_data() {
     out["entropy"][m.id] = h;
     out["misplaced"][m.id] = x;
   }
+  out["kernel_error"] = kernel_error;  // random features: [d_phi][sharpness][draw]
   return out;
 }
 

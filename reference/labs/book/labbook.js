@@ -144,6 +144,7 @@
     function cell(table, id, s, all) {
       var p = Number(dphi.value);
       if (s === undefined) s = Number(sharp.value);
+      if (table === fm.kernel_error) return all ? table[p][s] : table[p][s][draw];
       if (id !== 'random_features') return table[id][s];
       return all ? table[id][p][s] : table[id][p][s][draw];
     }
@@ -271,6 +272,11 @@
       show('fm-relevant-softmax', soft[fm.relevant], shown(soft[fm.relevant], 3));
       var x = cell(fm.misplaced, map);
       show('fm-misplaced-value', x, percent(x));
+      // Random features' kernel error, this draw and the median of all draws (at this d_phi).
+      var errs = cell(fm.kernel_error, 'random_features', s, true);
+      show('fm-kernel-error', errs[draw], percent(errs[draw]) + ' in this draw (median of the ' +
+           errs.length + ' draws ' + percent(median(errs)) + ')');
+      document.getElementById('fm-kernel-error').setAttribute('data-median', String(median(errs)));
       var h = cell(fm.entropy, map);
       show('fm-entropy', h, shown(h, 2) + ' nats');
     }
