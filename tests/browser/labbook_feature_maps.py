@@ -244,7 +244,7 @@ def test():
         p.set_range("#fm-dphi", dphi.index(1024))
         p.set_range("#fm-sharpness", sharp.index(16.0))
         p.driver.execute_script("document.getElementById('feature-maps').scrollIntoView()")
-        p.screenshot("feature-maps")
+        p.driver.save_screenshot(os.path.join(out, "feature-maps.png"))
     values.close()
 
 
