@@ -5,6 +5,7 @@
 #include "lab_book.hpp"
 #include "labs.hpp"
 
+#include <cmath>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -113,7 +114,9 @@ void write_blocks(std::ostream& h, const std::vector<BookBlock>& blocks, const f
 // 1.41421356).
 std::string grid_number(double x) {
   std::ostringstream s;
-  s << std::setprecision(3) << x;
+  if (x == std::floor(x) && std::fabs(x) < 1e9)
+    s << static_cast<long long>(x);  // 1024, not 1.02e+03
+  else s << std::setprecision(3) << x;
   return s.str();
 }
 

@@ -114,6 +114,11 @@ def test():
             return sharp[int(p.find("#fm-sharpness").get_attribute("value"))], \
                 dphi[int(p.find("#fm-dphi").get_attribute("value"))]
 
+        # The grid as printed under the widget: short numbers, whole ones whole.
+        note = p.find("#feature-maps p.grid").text
+        check("1.41," in note and "1.414" not in note and "1024}" in note and "e+" not in note,
+              f"the grid is printed as '{note}'")
+
         # Each map button, at the page's first setting.
         previous = None
         for m in maps:
