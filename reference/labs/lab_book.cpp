@@ -5,9 +5,11 @@
 #include "lab_book.hpp"
 #include "labs.hpp"
 
+#include <cmath>
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
@@ -108,13 +110,20 @@ void write_blocks(std::ostream& h, const std::vector<BookBlock>& blocks, const f
   flush_seed();
 }
 
+// Numbers of the grid as the page prints them: three significant digits (1.41, not
+// 1.41421356).
+std::string grid_number(double x) {
+  std::ostringstream s;
+  if (x == std::floor(x) && std::fabs(x) < 1e9)
+    s << static_cast<long long>(x);  // 1024, not 1.02e+03
+  else s << std::setprecision(3) << x;
+  return s.str();
+}
+
 std::string grid_list(const nlohmann::json& values) {
   std::string out;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    std::ostringstream s;
-    s << values[i].get<double>();
-    out += (i ? ", " : "") + s.str();
-  }
+  for (std::size_t i = 0; i < values.size(); ++i)
+    out += (i ? ", " : "") + grid_number(values[i].get<double>());
   return out;
 }
 
@@ -127,14 +136,22 @@ void write_feature_map_widget(std::ostream& h, const nlohmann::json& fm) {
   std::size_t d64 = 0;
   for (std::size_t i = 0; i < dphi.size(); ++i)
     if (dphi[i].get<int>() == 64) d64 = i;
+  const int draws = fm["draws"].get<int>();
   h << "<section class=\"widget\" id=\"feature-maps\" aria-labelledby=\"feature-maps-title\">\n"
        "<h3 id=\"feature-maps-title\">Widget: feature maps against softmax</h3>\n"
        "<p>One query, "
     << fm["n_keys"] << " keys, head width d_k = " << fm["d_k"]
     << "; the query equals key 1, the relevant one (the construction of the sharpness lab "
-       "above). Choose a map and scale the query: softmax concentrates on key 1 as the query "
-       "grows, the linear maps stay flat. Bars: the map's weights; violet ticks: softmax's at the "
-       "same sharpness.</p>\n"
+       "above). Pick a map and scale the query up: softmax piles its weight onto key 1, the "
+       "linear maps stay flat. Random features are one draw of Omega at a time (Redraw for the "
+       "next of "
+    << draws
+    << "); the whiskers show how far the draws spread. The weight misplaced is the share of "
+       "the total weight that sits where softmax does not put it (half the L1 distance between "
+       "the two sets of weights). The kernel values of random features are off by the mean over "
+       "the keys of |estimate - exp(score)| / exp(score): as the query grows, that error climbs "
+       "towards 100% for every d_phi, one feature comes to outweigh all the others, and the "
+       "weights land wherever that one feature points, somewhere else in every draw.</p>\n"
        "<div class=\"controls\">\n<div role=\"group\" aria-label=\"Feature map\" "
        "class=\"buttons\">\n";
   for (const auto& m : fm["maps"])
@@ -148,22 +165,42 @@ void write_feature_map_widget(std::ostream& h, const nlohmann::json& fm) {
     << "<div class=\"slider\"><label for=\"fm-dphi\">Random features d_phi: <output "
        "id=\"fm-dphi-value\" for=\"fm-dphi\"></output></label>\n"
        "<input type=\"range\" id=\"fm-dphi\" min=\"0\" max=\""
-    << dphi.size() - 1 << "\" step=\"1\" value=\"" << d64 << "\"></div>\n</div>\n"
+    << dphi.size() - 1 << "\" step=\"1\" value=\"" << d64 << "\"></div>\n"
+    << "<div class=\"redraw\"><button type=\"button\" id=\"fm-redraw\">Redraw the random "
+       "features</button> <span class=\"muted\">draw <output id=\"fm-draw-value\" "
+       "for=\"fm-redraw\"></output></span></div>\n</div>\n"
     << "<p class=\"state\" id=\"fm-state\" aria-live=\"polite\"></p>\n"
     << "<svg id=\"fm-bars\" class=\"chart\" viewBox=\"0 0 720 280\" role=\"img\" "
        "aria-labelledby=\"fm-bars-title\"><title id=\"fm-bars-title\">Attention weights of the "
        "query over the keys</title></svg>\n"
+       "<ul class=\"legend\" id=\"fm-bars-legend\"></ul>\n"
        "<dl class=\"readout\">\n<dt>weight on key 1 (the relevant one)</dt><dd id=\"fm-relevant\">"
        "</dd>\n<dt>softmax's weight on key 1</dt><dd id=\"fm-relevant-softmax\"></dd>\n"
+       "<dt>weight misplaced</dt><dd id=\"fm-misplaced-value\"></dd>\n"
+       "<dt>random features' kernel values off by</dt><dd id=\"fm-kernel-error\"></dd>\n"
        "<dt>entropy of the weights</dt><dd id=\"fm-entropy\"></dd>\n<dt>uniform weights</dt><dd>"
        "weight "
-    << fm["uniform_weight"] << ", entropy " << fm["uniform_entropy"]
-    << " nats</dd>\n</dl>\n<p class=\"grid\">Grid of the data behind this widget (computed by "
-       "the kit's reference library, seed "
+    << grid_number(fm["uniform_weight"].get<double>()) << ", entropy "
+    << grid_number(fm["uniform_entropy"].get<double>())
+    << " nats</dd>\n</dl>\n"
+       "<div class=\"scroll\"><table id=\"fm-misplaced-table\">\n<caption>Weight misplaced "
+       "by each map at this sharpness</caption>\n<tbody>\n";
+  for (const auto& m : fm["maps"])
+    if (m["id"] != "softmax")
+      h << "<tr data-map=\"" << esc(m["id"].get<std::string>())
+        << "\"><th scope=\"row\" class=\"label\">" << esc(m["label"].get<std::string>())
+        << "</th><td></td></tr>\n";
+  h << "</tbody></table></div>\n"
+       "<svg id=\"fm-misplaced\" class=\"chart\" viewBox=\"0 0 720 260\" role=\"img\" "
+       "aria-labelledby=\"fm-misplaced-title\"><title id=\"fm-misplaced-title\">Weight "
+       "misplaced against sharpness, for each map</title></svg>\n"
+       "<ul class=\"legend\" id=\"fm-misplaced-legend\"></ul>\n"
+       "<p class=\"grid\">Grid of the data behind this widget (computed by the kit's reference "
+       "library, seed "
     << fm["seed"] << "): sharpness c in {" << grid_list(s) << "} (2^(k/2)); d_phi in {"
-    << grid_list(dphi) << "}; random features: the mean over " << fm["draws"]
-    << " draws of Omega of each draw's weights (at d_phi = 16, 64, 512 the sharpness lab's draws, "
-       "so at c = 0.25, 0.5, ..., 16 its table's numbers). Entropy in nats.</p>\n</section>\n";
+    << grid_list(dphi) << "}; random features: " << draws
+    << " draws of Omega, each shown on its own (at d_phi = 16, 64, 512 the sharpness lab's "
+       "draws, whose mean is its table). Entropy in nats.</p>\n</section>\n";
 }
 
 void write_memory_widget(std::ostream& h, const nlohmann::json& mem) {
@@ -173,7 +210,9 @@ void write_memory_widget(std::ostream& h, const nlohmann::json& mem) {
     << mem["d"]
     << " written one pair at a time (S += k v^T, unit keys) and read back with every stored "
        "key. Bars: the cosine between what each stored pair reads back and its value. Curves: "
-       "the mean of those cosines as pairs are written, for each kind of key.</p>\n"
+       "the mean of those cosines as pairs are written, for each kind of key, in the band of "
+    << mem["trials"]
+    << " trials, with the formulas for random and correlated keys dashed.</p>\n"
        "<div class=\"controls\">\n<div role=\"group\" aria-label=\"Keys\" class=\"buttons\">\n";
   for (const auto& k : mem["kinds"])
     h << "<button type=\"button\" data-keys=\"" << esc(k["id"].get<std::string>())
@@ -190,20 +229,25 @@ void write_memory_widget(std::ostream& h, const nlohmann::json& mem) {
        "each stored pair</title></svg>\n"
        "<dl class=\"readout\">\n<dt>pairs written n</dt><dd id=\"mem-n-out\"></dd>\n"
        "<dt>mean retrieval cosine</dt><dd id=\"mem-mean\"></dd>\n"
+       "<dt>over the "
+    << mem["trials"]
+    << " trials</dt><dd id=\"mem-band\"></dd>\n"
        "<dt>mean crosstalk (sum over the other keys of (k_s . k_j)^2)</dt><dd "
        "id=\"mem-crosstalk\"></dd>\n<dt>(n - 1)/d, its expectation for random keys</dt>"
        "<dd id=\"mem-expected\"></dd>\n</dl>\n<p id=\"mem-note\" class=\"note\" "
        "aria-live=\"polite\"></p>\n"
-       "<svg id=\"mem-curve\" class=\"chart\" viewBox=\"0 0 720 300\" role=\"img\" "
+       "<svg id=\"mem-curve\" class=\"chart\" viewBox=\"0 0 720 280\" role=\"img\" "
        "aria-labelledby=\"mem-curve-title\"><title id=\"mem-curve-title\">Mean retrieval "
        "cosine against the number of pairs written</title></svg>\n"
+       "<ul class=\"legend\" id=\"mem-curve-legend\"></ul>\n"
        "<p class=\"grid\">Grid of the data behind this widget (computed by the kit's reference "
        "library, seed "
-    << mem["seed"] << ", the memory-fill lab's first trial): n = 1 to " << mem["n_max"]
+    << mem["seed"] << ", the memory-fill lab's " << mem["trials"]
+    << " trials; the first is the one drawn): n = 1 to " << mem["n_max"]
     << " for random and correlated keys, 1 to " << mem["d"]
     << " for orthonormal keys (no more exist in d = " << mem["d"]
-    << " dimensions); values N(0, 1); correlated keys k = a u + sqrt(1 - a^2) r with a = "
-    << mem["shared_weight"] << ".</p>\n</section>\n";
+    << " dimensions); values N(0, 1); correlated keys k = a u + b r with a = b = "
+    << grid_number(mem["shared_weight"].get<double>()) << ".</p>\n</section>\n";
 }
 
 std::string lab_id(const std::string& name) { return "lab-" + name; }

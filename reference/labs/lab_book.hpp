@@ -26,17 +26,22 @@ struct MemoryGrid {
   std::int64_t d, n_max;  // orthonormal keys stop at n = d
   double shared_weight;   // correlated keys
   std::uint64_t seed;     // the memory-fill lab's
+  int trials;             // the lab's trials: the first is shown, all of them make the band
 };
 MemoryGrid memory_grid();
 
-// The feature-map widget: the sharpness lab's 32 keys and query (same seed, so its weights at
-// the lab's settings are the lab's), for every map, sharpness and (random features) d_phi of
-// the grid: "sharpness", "d_phi" (the grids), "weights" {map: [sharpness][key]}, and
-// "weights"["random_features"] [d_phi][sharpness][key], "entropy" alike (nats), and the labels.
+// The feature-map widget: the sharpness lab's 32 keys and query (same seed, so the lab's
+// numbers are the mean of these draws at its settings), for every map, sharpness and (random
+// features) d_phi of the grid: "sharpness", "d_phi" (the grids), "weights" {map:
+// [sharpness][key]}, "entropy" (nats) and "misplaced" (half the L1 distance to softmax's
+// weights) {map: [sharpness]}; for "random_features" each is per draw of Omega,
+// [d_phi][sharpness][draw] (and [key]), never averaged. And the labels.
 nlohmann::json feature_map_widget_data();
-// The memory widget: the memory-fill lab's first trial (same seed), for each kind of keys:
-// "cosines" [n - 1][j], "mean_cosine" [n - 1], "crosstalk" [n - 1] (crosstalk energy of the
-// first n keys), and "expected_crosstalk" [n - 1] = (n - 1)/d, "random_formula" [n - 1].
+// The memory widget: the memory-fill lab's trials (same seed), the first one shown, for each
+// kind of keys: "cosines" [n - 1][j], "mean_cosine" [n - 1], "crosstalk" [n - 1] (crosstalk
+// energy of the first n keys), "band" {"low", "high"} [n - 1] (the lowest and highest mean
+// cosine over the trials); "expected_crosstalk" [n - 1] = (n - 1)/d, and the two formulas,
+// "random_formula" and "correlated_formula" [n - 1].
 nlohmann::json memory_widget_data();
 
 // Runs the labs (all, or those named in `only`, in the section's order), writes DIR/index.html

@@ -127,9 +127,12 @@ int run_memory_fill(const Options& opt, std::ostream& os) {
   p.title = "Filling a d = 32 memory one pair at a time";
   p.xlabel = "pairs written n";
   p.ylabel = "mean retrieval cosine";
-  Series o{"orthonormal keys", {}, {}, "lines lw 2"}, x{"random keys", {}, {}, "lines lw 2"},
-      xf{"random: 1/sqrt(1+(n-1)/d)", {}, {}, "lines dt 2"},
-      c{"correlated keys", {}, {}, "lines lw 2"}, cf{"correlated: formula", {}, {}, "lines dt 2"};
+  // Measured curves solid with point shapes, the formulas dashed in their keys' colour.
+  const std::string measured = "linespoints lw 2 dt 1 pointinterval 8";
+  Series o{"orthonormal keys", {}, {}, measured}, x{"random keys", {}, {}, measured},
+      xf{"random: 1/sqrt(1+(n-1)/d)", {}, {}, "lines dt 2 lc rgb '" + plot_colours()[1] + "'"},
+      c{"correlated keys", {}, {}, measured},
+      cf{"correlated: formula", {}, {}, "lines dt 2 lc rgb '" + plot_colours()[3] + "'"};
   for (std::size_t i = 0; i < r.random.size(); ++i) {
     const double n = static_cast<double>(i + 1);
     o.x.push_back(n), o.y.push_back(r.ortho[i]);

@@ -29,6 +29,13 @@ linref::Vector softmax_weights_one(const linref::Vector& scores) {
   return e / e.sum();
 }
 
+const std::vector<linref::Matrix>& omegas_for(const SharpnessProblem& p, Eigen::Index d_phi) {
+  const auto at = std::find(p.rf_dphi.begin(), p.rf_dphi.end(), d_phi);
+  if (at == p.rf_dphi.end())
+    throw std::invalid_argument("no Omega drawn for d_phi = " + std::to_string(d_phi));
+  return p.omegas[static_cast<std::size_t>(at - p.rf_dphi.begin())];
+}
+
 }  // namespace
 
 SharpnessProblem sharpness_problem(std::uint64_t seed, const std::vector<Eigen::Index>& rf_dphi,
@@ -58,16 +65,33 @@ linref::Vector sharpness_weights(const SharpnessProblem& p, SharpnessMap map, do
       return weights(linref::taylor_features(qc), linref::taylor_features(p.K));
     case SharpnessMap::RandomFeatures: break;
   }
-  const auto at = std::find(p.rf_dphi.begin(), p.rf_dphi.end(), d_phi);
-  if (at == p.rf_dphi.end())
-    throw std::invalid_argument("no Omega drawn for d_phi = " + std::to_string(d_phi));
+  const auto& draws = omegas_for(p, d_phi);
   // The mean over the draws of Omega of each draw's weights (the lab's figure is its entry 0).
   linref::Vector sum = linref::Vector::Zero(p.K.rows());
-  const auto& draws = p.omegas[static_cast<std::size_t>(at - p.rf_dphi.begin())];
-  for (const linref::Matrix& Om : draws)
-    sum += weights(linref::positive_random_features(qc, Om),
-                   linref::positive_random_features(p.K, Om));
+  for (std::size_t dr = 0; dr < draws.size(); ++dr) sum += sharpness_weights_draw(p, c, d_phi, dr);
   return sum / static_cast<double>(draws.size());
+}
+
+linref::Vector sharpness_weights_draw(const SharpnessProblem& p, double c, Eigen::Index d_phi,
+                                      std::size_t draw) {
+  const auto& draws = omegas_for(p, d_phi);
+  if (draw >= draws.size()) throw std::invalid_argument("no draw " + std::to_string(draw));
+  const linref::Matrix qc = c * p.q;
+  const linref::Matrix& Om = draws[draw];
+  return weights(linref::positive_random_features(qc, Om),
+                 linref::positive_random_features(p.K, Om));
+}
+
+double sharpness_kernel_error(const SharpnessProblem& p, double c, Eigen::Index d_phi,
+                              std::size_t draw) {
+  const auto& draws = omegas_for(p, d_phi);
+  if (draw >= draws.size()) throw std::invalid_argument("no draw " + std::to_string(draw));
+  const linref::Matrix qc = c * p.q;
+  const linref::Matrix& Om = draws[draw];
+  const linref::Vector est = linref::positive_random_features(p.K, Om) *
+                             linref::positive_random_features(qc, Om).row(0).transpose();
+  const linref::Vector exact = (p.K * qc.transpose()).array().exp();
+  return ((est - exact).array().abs() / exact.array()).mean();
 }
 
 SharpnessResult compute_sharpness(std::uint64_t seed) {

@@ -152,8 +152,10 @@ void write_plot(const Options& opt, const Plot& plot, std::ostream& os) {
 }
 
 const std::vector<std::string>& plot_colours() {
-  static const std::vector<std::string> colours = {"#9400d3", "#009e73", "#56b4e9", "#e69f00",
-                                                   "#f0e442", "#0072b2", "#e51e10", "#000000"};
+  // Okabe and Ito's palette, which stays apart under the common colour-vision deficiencies;
+  // black first (softmax, the reference every other series is read against).
+  static const std::vector<std::string> colours = {"#000000", "#e69f00", "#56b4e9", "#009e73",
+                                                   "#f0e442", "#0072b2", "#d55e00", "#cc79a7"};
   return colours;
 }
 
@@ -236,8 +238,10 @@ void write_plot_files(const Options& opt, const Plot& plot, std::ostream& os) {
       << "set ylabel " << gp_string(plot.ylabel) << '\n'
       << "set grid\nset key below\n"
       << "set datafile missing 'NaN'\n";
+    // Each series its own colour, dash pattern and point shape: none is told by colour alone.
     for (std::size_t i = 0; i < plot_colours().size(); ++i)
-      g << "set linetype " << i + 1 << " linecolor rgb '" << plot_colours()[i] << "'\n";
+      g << "set linetype " << i + 1 << " linecolor rgb '" << plot_colours()[i] << "' dashtype "
+        << i % 5 + 1 << " pointtype " << i + 4 << '\n';
     if (plot.logx) g << "set logscale x 2\n";
     if (plot.logy) g << "set logscale y\nset format y '%g'\n";
     for (const auto& e : plot.extra) g << e << '\n';

@@ -3,6 +3,7 @@
 #include "lab_book.hpp"
 #include "labs.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -39,6 +40,12 @@ double entropy(const linref::Vector& w) {
   return h;
 }
 
+// The weight misplaced: the share of the total weight that sits on other keys than softmax
+// puts it, half the L1 distance between the two weight vectors (0: the same, 1: disjoint).
+double misplaced(const linref::Vector& w, const linref::Vector& softmax) {
+  return 0.5 * (w - softmax).cwiseAbs().sum();
+}
+
 struct MapInfo {
   const char* id;
   const char* label;
@@ -66,7 +73,7 @@ FeatureMapGrid feature_map_grid() {
   return g;
 }
 
-MemoryGrid memory_grid() { return {32, 96, std::sqrt(0.5), 9}; }
+MemoryGrid memory_grid() { return {32, 96, std::sqrt(0.5), 9, 20}; }
 
 nlohmann::json feature_map_widget_data() {
   const FeatureMapGrid grid = feature_map_grid();
@@ -88,32 +95,53 @@ nlohmann::json feature_map_widget_data() {
   out["uniform_entropy"] = rounded(std::log(static_cast<double>(p.K.rows())));
   out["uniform_weight"] = rounded(1.0 / static_cast<double>(p.K.rows()));
   out["maps"] = nlohmann::json::array();
+  nlohmann::json kernel_error = nlohmann::json::array();
   for (const MapInfo& m : kMaps) {
     out["maps"].push_back({{"id", m.id},
                            {"label", m.label},
                            {"colour", plot_colours()[static_cast<std::size_t>(m.colour)]}});
-    nlohmann::json w = nlohmann::json::array(), h = nlohmann::json::array();
+    nlohmann::json w = nlohmann::json::array(), h = nlohmann::json::array(),
+                   x = nlohmann::json::array();
     if (m.map == SharpnessMap::RandomFeatures) {
+      // Every draw of Omega on its own: the page shows one draw at a time and the spread of
+      // the draws, never their mean (which hides how far a single draw can land).
       for (Eigen::Index d : d_phi) {
-        nlohmann::json wd = nlohmann::json::array(), hd = nlohmann::json::array();
+        nlohmann::json wd = nlohmann::json::array(), hd = nlohmann::json::array(),
+                       xd = nlohmann::json::array(), ed = nlohmann::json::array();
         for (double c : sharpness) {
-          const linref::Vector v = sharpness_weights(p, m.map, c, d);
-          wd.push_back(rounded(v));
-          hd.push_back(rounded(entropy(v)));
+          const linref::Vector soft = sharpness_weights(p, SharpnessMap::Softmax, c);
+          nlohmann::json ws = nlohmann::json::array(), hs = nlohmann::json::array(),
+                         xs = nlohmann::json::array(), es = nlohmann::json::array();
+          for (std::size_t dr = 0; dr < static_cast<std::size_t>(draws); ++dr) {
+            const linref::Vector v = sharpness_weights_draw(p, c, d, dr);
+            ws.push_back(rounded(v));
+            hs.push_back(rounded(entropy(v)));
+            xs.push_back(rounded(misplaced(v, soft)));
+            es.push_back(rounded(sharpness_kernel_error(p, c, d, dr)));
+          }
+          ed.push_back(es);
+          wd.push_back(ws);
+          hd.push_back(hs);
+          xd.push_back(xs);
         }
         w.push_back(wd);
         h.push_back(hd);
+        x.push_back(xd);
+        kernel_error.push_back(ed);
       }
     } else {
       for (double c : sharpness) {
         const linref::Vector v = sharpness_weights(p, m.map, c);
         w.push_back(rounded(v));
         h.push_back(rounded(entropy(v)));
+        x.push_back(rounded(misplaced(v, sharpness_weights(p, SharpnessMap::Softmax, c))));
       }
     }
     out["weights"][m.id] = w;
     out["entropy"][m.id] = h;
+    out["misplaced"][m.id] = x;
   }
+  out["kernel_error"] = kernel_error;  // random features: [d_phi][sharpness][draw]
   return out;
 }
 
@@ -122,9 +150,9 @@ nlohmann::json memory_widget_data() {
   const Eigen::Index d = grid.d, n_max = grid.n_max;
   const double a = grid.shared_weight;
   const std::uint64_t seed = grid.seed;
-  // The memory-fill lab's first trial: the same generator, the same draws in the same order.
+  // The memory-fill lab's trials: the same generator, the same draws in the same order. The
+  // first trial is the one the bars and curves show; every trial makes the band.
   linref::Rng rng(seed);
-  const linref::Matrix V = rng.normal_matrix(n_max, d);
   struct Kind {
     const char* id;
     const char* label;
@@ -139,37 +167,64 @@ nlohmann::json memory_widget_data() {
   out["d"] = d;
   out["n_max"] = n_max;
   out["seed"] = seed;
+  out["trials"] = grid.trials;
   out["shared_weight"] = rounded(a);
   out["kinds"] = nlohmann::json::array();
-  for (const Kind& k : kinds) {
-    const linref::Matrix K = memory_fill_keys(k.keys, n_max, d, a, rng);
-    const auto cos = memory_fill_cosines(K, V, n_max);
-    nlohmann::json c = nlohmann::json::array();
-    std::vector<double> mean, crosstalk;
-    for (std::size_t i = 0; i < cos.size(); ++i) {
-      double sum = 0.0;
-      for (double x : cos[i]) sum += x;
-      mean.push_back(sum / static_cast<double>(cos[i].size()));
-      crosstalk.push_back(linref::crosstalk_energy(K.topRows(static_cast<Eigen::Index>(i) + 1)));
-      c.push_back(rounded(cos[i]));
+  std::vector<std::vector<double>> low(3), high(3);
+  for (int trial = 0; trial < grid.trials; ++trial) {
+    const linref::Matrix V = rng.normal_matrix(n_max, d);
+    for (std::size_t ki = 0; ki < 3; ++ki) {
+      const Kind& k = kinds[ki];
+      const linref::Matrix K = memory_fill_keys(k.keys, n_max, d, a, rng);
+      const auto cos = memory_fill_cosines(K, V, n_max);
+      std::vector<double> mean;
+      for (const auto& per_pair : cos) {
+        double sum = 0.0;
+        for (double x : per_pair) sum += x;
+        mean.push_back(sum / static_cast<double>(per_pair.size()));
+      }
+      if (trial == 0) {
+        nlohmann::json c = nlohmann::json::array();
+        std::vector<double> crosstalk;
+        for (std::size_t i = 0; i < cos.size(); ++i) {
+          crosstalk.push_back(
+              linref::crosstalk_energy(K.topRows(static_cast<Eigen::Index>(i) + 1)));
+          c.push_back(rounded(cos[i]));
+        }
+        out["kinds"].push_back({{"id", k.id},
+                                {"label", k.label},
+                                {"colour", plot_colours()[static_cast<std::size_t>(k.colour)]},
+                                {"n_max", cos.size()}});
+        out["cosines"][k.id] = c;
+        out["mean_cosine"][k.id] = rounded(mean);
+        out["crosstalk"][k.id] = rounded(crosstalk);
+        low[ki] = high[ki] = mean;
+      }
+      for (std::size_t i = 0; i < mean.size(); ++i) {
+        low[ki][i] = std::min(low[ki][i], mean[i]);
+        high[ki][i] = std::max(high[ki][i], mean[i]);
+      }
     }
-    out["kinds"].push_back({{"id", k.id},
-                            {"label", k.label},
-                            {"colour", plot_colours()[static_cast<std::size_t>(k.colour)]},
-                            {"n_max", cos.size()}});
-    out["cosines"][k.id] = c;
-    out["mean_cosine"][k.id] = rounded(mean);
-    out["crosstalk"][k.id] = rounded(crosstalk);
   }
-  std::vector<double> expected, formula;
+  for (std::size_t ki = 0; ki < 3; ++ki)
+    out["band"][kinds[ki].id] = {{"low", rounded(low[ki])}, {"high", rounded(high[ki])}};
+  // The formulas of the memory-fill lab: random keys 1/sqrt(1 + (n-1)/d); correlated keys
+  // (k = a u + b r) 1/sqrt(1 + (n-1)(a^4 + b^4/(d-1))), from E[(k_s . k_j)^2].
+  const double a2 = a * a, b2 = 1.0 - a2;
+  const double correlated_share = a2 * a2 + b2 * b2 / static_cast<double>(d - 1);
+  std::vector<double> expected, formula, correlated;
   for (Eigen::Index n = 1; n <= n_max; ++n) {
     const double others = static_cast<double>(n - 1) / static_cast<double>(d);
     expected.push_back(others);
     formula.push_back(1.0 / std::sqrt(1.0 + others));
+    correlated.push_back(1.0 / std::sqrt(1.0 + static_cast<double>(n - 1) * correlated_share));
   }
   out["expected_crosstalk"] = rounded(expected);
   out["random_formula"] = rounded(formula);
-  out["random_formula_colour"] = plot_colours()[2];
+  out["correlated_formula"] = rounded(correlated);
+  // Each formula dashed in its keys' colour, as in the memory-fill lab's plot.
+  out["random_formula_colour"] = plot_colours()[1];
+  out["correlated_formula_colour"] = plot_colours()[3];
   return out;
 }
 

@@ -156,6 +156,13 @@ enum class SharpnessMap { Softmax, Elu, Relu, RandomFeatures, Taylor };
 // mean over the draws for d_phi, which must be one of the problem's).
 linref::Vector sharpness_weights(const SharpnessProblem& p, SharpnessMap map, double c,
                                  Eigen::Index d_phi = 0);
+// Random features alone: the weights under one draw of Omega (0 <= draw < the problem's draws).
+linref::Vector sharpness_weights_draw(const SharpnessProblem& p, double c, Eigen::Index d_phi,
+                                      std::size_t draw);
+// The same draw's kernel values against the exact exp(score): the mean over the keys of
+// |estimate - exact| / exact (the seed's "kernel values off by").
+double sharpness_kernel_error(const SharpnessProblem& p, double c, Eigen::Index d_phi,
+                              std::size_t draw);
 int run_sharpness(const Options& opt, std::ostream& os);
 
 // ---- 9. memory-fill (second figure): writing pairs one at a time into a d = 32 memory ----

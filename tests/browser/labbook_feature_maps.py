@@ -1,8 +1,14 @@
 """The lab book's feature-map widget in Chromium: pressing each map button and moving each
-slider over its whole grid draws the 32 weights (and the relevant key's weight and the
-entropy) that labbook-values computes for that setting from the reference library; the
-sharpness lab's own plot data (plots/sharpness.dat) agrees with the widget at the lab's
-settings. Screenshot: feature-maps.png. One Chromium start; about 10 s.
+slider over its whole grid draws the 32 weights, softmax's ticks, the relevant key's weight, the
+weight misplaced and the entropy that labbook-values computes for that setting from the
+reference library; random features show one draw of Omega at a time, Redraw steps through the
+draws, and the whiskers span each key's lowest to highest weight over them; the sharpness lab's
+own plot data (plots/sharpness.dat, the mean over its draws) agrees with the widget's draws at
+the lab's settings. The section's claim holds on the page: for random features at every d_phi
+the kernel values fall apart as sharpness grows (the median error over the draws never shrinks
+over the upper half of the sharpness grid and ends near 100%), and the weight misplaced grows
+with sharpness over the lower half. Sharpness is printed with three significant digits.
+Screenshot: feature-maps.png. One Chromium start; about 20 s.
 
 usage: labbook_feature_maps.py OUT_DIR BOOK_DIR LABBOOK_VALUES LINATTN_LAB
 """
@@ -36,16 +42,29 @@ class Values:
 
 
 def drawn(p):
-    """The weights the page drew (the bars, key 1 first), and its readouts."""
+    """The weights the page drew (the bars, key 1 first), softmax's ticks, and its readouts."""
     return p.js("""
         const bars = [...document.querySelectorAll('#fm-bars rect.bar')];
+        const ticks = [...document.querySelectorAll('#fm-bars line.softmax-mark')];
+        const zero = document.querySelector('#fm-bars line.gridline[data-tick="0"]');
+        const one = document.querySelector('#fm-bars line.gridline[data-tick="1"]');
         const value = id => Number(document.getElementById(id).dataset.value);
+        const whiskers = [...document.querySelectorAll('#fm-bars g.whisker')];
         return {weights: bars.map(b => Number(b.dataset.value)),
                 heights: bars.map(b => Number(b.getAttribute('height'))),
+                ticks: ticks.map(t => Number(t.dataset.value)),
+                tick_ys: ticks.map(t => Number(t.getAttribute('y1'))),
+                y0: Number(zero.getAttribute('y1')), y1: Number(one.getAttribute('y1')),
+                low: whiskers.map(w => Number(w.dataset.low)),
+                high: whiskers.map(w => Number(w.dataset.high)),
                 relevant: value('fm-relevant'), entropy: value('fm-entropy'),
+                misplaced: value('fm-misplaced-value'),
+                misplaced_text: document.getElementById('fm-misplaced-value').textContent,
                 sharpness: document.getElementById('fm-sharpness-value').textContent,
                 d_phi: document.getElementById('fm-dphi-value').textContent,
-                dphi_disabled: document.getElementById('fm-dphi').disabled};""")
+                draw: document.getElementById('fm-draw-value').textContent,
+                dphi_disabled: document.getElementById('fm-dphi').disabled,
+                redraw_disabled: document.getElementById('fm-redraw').disabled};""")
 
 
 def compare(got, want, what):
@@ -59,13 +78,30 @@ def compare(got, want, what):
     check(close_to(got["relevant"], w[0], TOL), f"{what}: relevant key {got['relevant']} vs {w[0]}")
     check(close_to(got["entropy"], want["entropy"], TOL),
           f"{what}: entropy {got['entropy']} vs {want['entropy']}")
+    # Softmax's ticks: its weights at this sharpness, each drawn at its height.
+    soft = want["softmax"]
+    check(len(got["ticks"]) == 32, f"{what}: {len(got['ticks'])} softmax ticks")
+    worst = max(abs(a - b) for a, b in zip(got["ticks"], soft))
+    check(worst <= TOL, f"{what}: softmax's ticks differ from its weights by {worst}")
+    span = got["y0"] - got["y1"]
+    worst = max(abs(got["y0"] - v * span - y) for v, y in zip(soft, got["tick_ys"]))
+    check(worst <= 1e-6 * span, f"{what}: softmax's ticks drawn {worst} px off their values")
+    check(close_to(got["misplaced"], want["misplaced"], TOL),
+          f"{what}: weight misplaced {got['misplaced']} vs {want['misplaced']}")
+    check(got["misplaced_text"] == f"{round(100 * want['misplaced'])}%",
+          f"{what}: weight misplaced printed as '{got['misplaced_text']}'")
+
+
+def printed(c):
+    """A sharpness as the page prints it: three significant digits."""
+    return f"{c:.3g}"
 
 
 def test():
     out, book, values_program, _lab = sys.argv[1:5]
     values = Values(values_program)
     grid = values.ask("grid")
-    sharp, dphi = grid["sharpness"], grid["d_phi"]
+    sharp, dphi, draws = grid["sharpness"], grid["d_phi"], grid["draws"]
     with Page(os.path.join(book, "index.html"), out) as p:
         p.driver.execute_script("document.getElementById('feature-maps').scrollIntoView()")
         maps = [b.get_attribute("data-map") for b in p.find_all("#feature-maps button[data-map]")]
@@ -78,6 +114,11 @@ def test():
             return sharp[int(p.find("#fm-sharpness").get_attribute("value"))], \
                 dphi[int(p.find("#fm-dphi").get_attribute("value"))]
 
+        # The grid as printed under the widget: short numbers, whole ones whole.
+        note = p.find("#feature-maps p.grid").text
+        check("1.41," in note and "1.414" not in note and "1024}" in note and "e+" not in note,
+              f"the grid is printed as '{note}'")
+
         # Each map button, at the page's first setting.
         previous = None
         for m in maps:
@@ -87,14 +128,25 @@ def test():
             got = drawn(p)
             c, d = setting()
             compare(got, values.ask(f"fm {m} {c!r} {d}"), f"map {m}, c = {c}, d_phi = {d}")
-            check(got["dphi_disabled"] == (m != "random_features"),
-                  f"map {m}: the d_phi slider is {'off' if got['dphi_disabled'] else 'on'}")
+            rf = m == "random_features"
+            check(got["dphi_disabled"] == (not rf) and got["redraw_disabled"] == (not rf),
+                  f"map {m}: the d_phi slider is {'off' if got['dphi_disabled'] else 'on'}, "
+                  f"Redraw {'off' if got['redraw_disabled'] else 'on'}")
+            check((len(got["low"]) == 32) == rf, f"map {m}: {len(got['low'])} whiskers")
             label = p.find(f'#feature-maps button[data-map="{m}"]').text
             state = p.find("#fm-state").text  # what print and screen readers get
-            check(state.startswith(f"Shown: {label}") and f"sharpness {c:g}" in state,
+            check(state.startswith(f"Shown: {label}") and f"sharpness {printed(c)}" in state,
                   f"map {m}: the widget says '{state}'")
             check(previous is None or got["weights"] != previous, f"map {m} drew the same weights")
             previous = got["weights"]
+        # Every map has its weight misplaced in the table, the selected one or not.
+        rows = p.js("return [...document.querySelectorAll('#fm-misplaced-table tr[data-map]')]"
+                    ".map(r => [r.dataset.map, Number(r.querySelector('td').dataset.value)])")
+        c, d = setting()
+        check([r[0] for r in rows] == maps[1:], f"misplaced-weight rows {rows}")
+        for m, v in rows:
+            want = values.ask(f"fm {m} {c!r} {d}")["misplaced"]
+            check(close_to(v, want, TOL), f"the table's weight misplaced of {m}: {v} vs {want}")
 
         # The sharpness slider over its grid, for every map; d_phi over its grid.
         for m in maps:
@@ -102,7 +154,8 @@ def test():
             for i, c in enumerate(sharp):
                 p.set_range("#fm-sharpness", i)
                 got = drawn(p)
-                check(close_to(got["sharpness"], c, 1e-6), f"shown sharpness {got['sharpness']} vs {c}")
+                check(got["sharpness"] == printed(c) and len(got["sharpness"]) <= 5,
+                      f"shown sharpness '{got['sharpness']}' for {c}")
                 compare(got, values.ask(f"fm {m} {c!r} {setting()[1]}"), f"map {m}, c = {c}")
         p.click('#feature-maps button[data-map="random_features"]')
         p.set_range("#fm-sharpness", sharp.index(2.0))
@@ -115,7 +168,59 @@ def test():
             check(previous is None or got["weights"] != previous, f"d_phi = {d}: nothing changed")
             previous = got["weights"]
 
-        # The sharpness lab's own figure data agrees with the widget at the lab's settings.
+        # Redraw: one draw of Omega after another, back to the first after the last; the
+        # whiskers span every draw's weights.
+        readouts = {}
+        for d in (64, 1024):
+            p.set_range("#fm-dphi", dphi.index(d))
+            for c in (1.0, 16.0):
+                p.set_range("#fm-sharpness", sharp.index(c))
+                every = []
+                for k in range(draws):
+                    got = drawn(p)
+                    check(got["draw"] == f"{k + 1} of {draws}", f"draw shown as '{got['draw']}'")
+                    want = values.ask(f"fm random_features {c!r} {d} {k}")
+                    compare(got, want, f"random features d_phi = {d}, c = {c}, draw {k + 1}")
+                    every.append(want)
+                    p.click("#fm-redraw")
+                check(drawn(p)["draw"] == f"1 of {draws}", "Redraw does not come back to draw 1")
+                for key in range(32):
+                    column = [e["weights"][key] for e in every]
+                    check(close_to(got["low"][key], min(column), TOL) and
+                          close_to(got["high"][key], max(column), TOL),
+                          f"d_phi = {d}, c = {c}, key {key + 1}: whisker "
+                          f"{got['low'][key]}..{got['high'][key]}, draws "
+                          f"{min(column)}..{max(column)}")
+                relevant = [e["weights"][0] for e in every]
+                off = [e["misplaced"] for e in every]
+                readouts[(d, c)] = (min(relevant), max(relevant), min(off), max(off))
+        with open(os.path.join(out, "readouts.txt"), "w") as f:
+            for (d, c), (lo, hi, olo, ohi) in readouts.items():
+                f.write(f"d_phi = {d}, c = {c:g}: weight on key 1 from {lo:.2f} to {hi:.2f}, "
+                        f"weight misplaced from {olo:.2f} to {ohi:.2f} over the {draws} draws\n")
+
+        # The section's claim, as the page shows it, at every d_phi.
+        half = len(sharp) // 2
+        for i, d in enumerate(dphi):
+            p.set_range("#fm-dphi", i)
+            error, misplaced = [], []
+            for s in range(len(sharp)):
+                p.set_range("#fm-sharpness", s)
+                error.append(float(p.find("#fm-kernel-error").get_attribute("data-median")))
+                misplaced.append(float(p.find(
+                    '#fm-misplaced-table tr[data-map="random_features"] td')
+                    .get_attribute("data-median")))
+            upper = error[half:]
+            check(all(b >= a - 1e-9 for a, b in zip(upper, upper[1:])) and upper[-1] > 0.99,
+                  f"d_phi = {d}: the kernel error does not grow with sharpness over the upper "
+                  f"half of the grid: {[round(x, 3) for x in upper]}")
+            lower = misplaced[:half]
+            check(all(b >= a - 1e-9 for a, b in zip(lower, lower[1:])) and lower[-1] > lower[0],
+                  f"d_phi = {d}: the weight misplaced does not grow with sharpness over the lower "
+                  f"half of the grid: {[round(x, 3) for x in lower]}")
+
+        # The sharpness lab's own figure data (the mean over its draws) agrees with the widget's
+        # draws at the lab's settings.
         series = read_dat(os.path.join(book, "plots", "sharpness.dat"))
         lab_maps = {"softmax": ("softmax", None), "elu+1": ("elu", None), "ReLU": ("relu", None),
                     "Taylor": ("taylor", None)}
@@ -128,15 +233,21 @@ def test():
                 p.set_range("#fm-dphi", dphi.index(d))
             for c, weight in series[title]:
                 p.set_range("#fm-sharpness", sharp.index(c))
-                got = drawn(p)
-                check(close_to(got["relevant"], weight, TOL),
-                      f"{title} at c = {c}: widget {got['relevant']}, the lab {weight}")
+                seen = []
+                for _ in range(draws if d else 1):
+                    seen.append(drawn(p)["relevant"])
+                    if d:
+                        p.click("#fm-redraw")
+                mean = sum(seen) / len(seen)
+                check(close_to(mean, weight, 1e-6),
+                      f"{title} at c = {c}: widget {mean}, the lab {weight}")
         # The same colours as the sharpness lab's plot (random features: its d_phi = 64 line).
         check_colours(p, os.path.join(book, "plots", "sharpness.svg"),
                       '#feature-maps button[data-map="%s"]', "#fm-bars rect.bar",
                       {"softmax": 0, "elu": 1, "relu": 2, "taylor": 3, "random_features": 5})
-        p.click('#feature-maps button[data-map="elu"]')
-        p.set_range("#fm-sharpness", sharp.index(4.0))
+        p.click('#feature-maps button[data-map="random_features"]')
+        p.set_range("#fm-dphi", dphi.index(1024))
+        p.set_range("#fm-sharpness", sharp.index(16.0))
         p.driver.execute_script("document.getElementById('feature-maps').scrollIntoView()")
         p.driver.save_screenshot(os.path.join(out, "feature-maps.png"))
     values.close()

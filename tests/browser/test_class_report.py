@@ -1,8 +1,9 @@
 """The class report and the students' pages in Chromium (label `browser`). The class is the one
 tests/kit/class_report.sh grades (its CTest fixture): nine submissions of flops, the planted
 mistake (Left and Right swapped) made by three of them. Shown in the browser: the counts, the
-planted mistake first with its three students, the hostile folder name and roster cell as text
-with no element made from them; every link to a student's page opens that page; grade --html's
+planted mistake first with its three students, the untouched stub in no mistake's list, the
+pass rates folded by exercise (a click opens them), the histograms' labels apart as rendered,
+the hostile folder name and roster cell as text with no element made from them; every link to a student's page opens that page; grade --html's
 page opens its failing checks. No page logs a console error or asks for anything but files.
 Screenshots: class-report.png, student-bob.png, grade-html-bob.png in the output folder.
 usage: test_class_report.py OUT CLASS_DIR"""
@@ -35,6 +36,39 @@ def test():
         for section, want in (("build-errors", "1"), ("missing", "1"), ("ambiguous", "1"), ("late", "1")):
             got = p.js(f"return document.querySelector('#{section} .count').textContent")
             check(got == want, f"{section} shows {got}, not {want}")
+        # The stub (the hostile folder's untouched flops.cpp) is work not done: no likely
+        # mistake lists its student.
+        who_all = p.js("return [...document.querySelectorAll('tr.mistake td.students')]"
+                       ".map(td => td.textContent)")
+        check(all(HOSTILE not in w for w in who_all), f"the stub counted as a mistake: {who_all}")
+        # The pass rates, folded: one block per exercise, closed, its summary the exercise's
+        # total; a click opens it on its checks' rows.
+        blocks = p.js("return [...document.querySelectorAll('#checks details.exercise-checks')]"
+                      ".map(d => [d.dataset.exercise, d.open, d.querySelector('summary').textContent,"
+                      " d.querySelectorAll('tr.check').length])")
+        check(len(blocks) == 1 and blocks[0][0] == "flops" and not blocks[0][1] and blocks[0][3] >= 2,
+              f"the pass-rate blocks: {blocks}")
+        check(blocks[0][2].startswith("flops: ") and " passed (" in blocks[0][2],
+              f"the block's summary: {blocks[0][2]}")
+        # (a closed <details> hides its content with content-visibility: its boxes remain)
+        shown = "return document.querySelector('#checks tr.check').checkVisibility()"
+        check(not p.js(shown), "a check's row shows while folded")
+        p.click("#checks details.exercise-checks summary")
+        check(p.js(shown), "a click does not open the exercise's checks")
+        # Every histogram's labels, as rendered: none touches the next, none leaves the picture.
+        clashes = p.js("""
+            const out = [];
+            for (const svg of document.querySelectorAll('figure.histogram svg')) {
+              const pic = svg.getBoundingClientRect();
+              const boxes = [...svg.querySelectorAll('text.edge')].map(t => t.getBoundingClientRect());
+              if (boxes.length < 2) out.push(svg.parentNode.id + ': ' + boxes.length + ' labels');
+              boxes.forEach((b, i) => {
+                if (b.left < pic.left - 0.5 || b.right > pic.right + 0.5) out.push(svg.parentNode.id + ' outside');
+                if (i && b.left < boxes[i - 1].right + 1) out.push(svg.parentNode.id + ' label ' + i);
+              });
+            }
+            return out;""")
+        check(clashes == [], f"histogram labels collide: {clashes}")
         # The total's histogram holds every submission once.
         bins = p.js("return [...document.querySelectorAll('#hist-total g.bin')].map(g => Number(g.dataset.count))")
         check(sum(bins) == 9, f"the total's histogram holds {sum(bins)} submissions, not 9: {bins}")

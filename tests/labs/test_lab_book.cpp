@@ -41,8 +41,12 @@ TEST_CASE("lab book: the feature-map widget holds the sharpness lab's numbers at
     CHECK(w["taylor"][s][0].get<double>() == doctest::Approx(row.taylor).epsilon(1e-8));
     for (std::size_t i = 0; i < lab.rf_dphi.size(); ++i) {
       const std::size_t p = index_of(fm["d_phi"], static_cast<double>(lab.rf_dphi[i]));
-      CHECK(w["random_features"][p][s][0].get<double>() ==
-            doctest::Approx(row.rf[i]).epsilon(1e-8));
+      // The lab shows the mean over its draws; the widget keeps every draw apart.
+      const auto& draws = w["random_features"][p][s];
+      REQUIRE(draws.size() == static_cast<std::size_t>(lab.rf_draws));
+      double mean = 0.0;
+      for (const auto& draw : draws) mean += draw[0].get<double>();
+      CHECK(mean / static_cast<double>(draws.size()) == doctest::Approx(row.rf[i]).epsilon(1e-8));
     }
   }
 }
@@ -50,7 +54,8 @@ TEST_CASE("lab book: the feature-map widget holds the sharpness lab's numbers at
 TEST_CASE("lab book: every widget weight vector is a distribution, its entropy within [0, log n]") {
   const nlohmann::json fm = feature_map_widget_data();
   const double log_n = std::log(32.0);
-  auto check_one = [&](const nlohmann::json& weights, double entropy) {
+  auto check_one = [&](const nlohmann::json& weights, double entropy, double misplaced,
+                       const nlohmann::json& softmax) {
     REQUIRE(weights.size() == 32);
     double sum = 0.0, h = 0.0;
     for (const auto& x : weights) {
@@ -62,18 +67,31 @@ TEST_CASE("lab book: every widget weight vector is a distribution, its entropy w
     CHECK(sum == doctest::Approx(1.0).epsilon(1e-7));
     CHECK(entropy == doctest::Approx(h).epsilon(1e-6));
     CHECK(entropy <= log_n + 1e-9);
+    double off = 0.0;
+    for (std::size_t i = 0; i < weights.size(); ++i)
+      off += std::fabs(weights[i].get<double>() - softmax[i].get<double>());
+    CHECK(misplaced == doctest::Approx(off / 2).epsilon(1e-7));
+    CHECK(misplaced >= 0.0);
+    CHECK(misplaced <= 1.0);
   };
   for (const auto& m : fm["maps"]) {
     const std::string id = m["id"];
     const auto& w = fm["weights"][id];
     const auto& h = fm["entropy"][id];
+    const auto& x = fm["misplaced"][id];
+    const auto& soft = fm["weights"]["softmax"];
     if (id == "random_features") {
       REQUIRE(w.size() == fm["d_phi"].size());
       for (std::size_t p = 0; p < w.size(); ++p)
-        for (std::size_t s = 0; s < w[p].size(); ++s) check_one(w[p][s], h[p][s].get<double>());
+        for (std::size_t s = 0; s < w[p].size(); ++s) {
+          REQUIRE(w[p][s].size() == fm["draws"].get<std::size_t>());
+          for (std::size_t dr = 0; dr < w[p][s].size(); ++dr)
+            check_one(w[p][s][dr], h[p][s][dr].get<double>(), x[p][s][dr].get<double>(), soft[s]);
+        }
     } else {
       REQUIRE(w.size() == fm["sharpness"].size());
-      for (std::size_t s = 0; s < w.size(); ++s) check_one(w[s], h[s].get<double>());
+      for (std::size_t s = 0; s < w.size(); ++s)
+        check_one(w[s], h[s].get<double>(), x[s].get<double>(), soft[s]);
     }
   }
   // The point of the widget: at the largest sharpness softmax is far sharper than elu+1.
@@ -82,7 +100,7 @@ TEST_CASE("lab book: every widget weight vector is a distribution, its entropy w
   CHECK(fm["entropy"]["elu"][last].get<double>() > 2.5);
 }
 
-TEST_CASE("lab book: the memory widget is the memory-fill lab's first trial") {
+TEST_CASE("lab book: the memory widget is the memory-fill lab's first trial, banded by all") {
   const nlohmann::json mem = memory_widget_data();
   const MemoryFillResult lab = compute_memory_fill(9, 1);  // one trial: the first
   const std::vector<double>* lab_curves[] = {&lab.ortho, &lab.random, &lab.correlated};
@@ -103,6 +121,33 @@ TEST_CASE("lab book: the memory widget is the memory-fill lab's first trial") {
   for (const auto& x : mem["crosstalk"]["orthonormal"]) CHECK(std::fabs(x.get<double>()) < 1e-9);
   for (std::size_t i = 0; i < 96; ++i)
     CHECK(mem["expected_crosstalk"][i].get<double>() == doctest::Approx(i / 32.0));
+  // The formulas are the lab's, and the band over the trials holds the trial shown.
+  const MemoryFillResult all = compute_memory_fill(9, mem["trials"].get<int>());
+  for (std::size_t i = 0; i < 96; ++i) {
+    CHECK(mem["random_formula"][i].get<double>() ==
+          doctest::Approx(all.random_predicted[i]).epsilon(1e-8));
+    CHECK(mem["correlated_formula"][i].get<double>() ==
+          doctest::Approx(all.correlated_predicted[i]).epsilon(1e-8));
+  }
+  for (int k = 0; k < 3; ++k) {
+    CAPTURE(ids[k]);
+    const auto& mean = mem["mean_cosine"][ids[k]];
+    const auto& band = mem["band"][ids[k]];
+    REQUIRE(band["low"].size() == mean.size());
+    REQUIRE(band["high"].size() == mean.size());
+    const std::vector<double>& lab_mean = *std::vector<const std::vector<double>*>{
+        &all.ortho, &all.random, &all.correlated}[static_cast<std::size_t>(k)];
+    for (std::size_t i = 0; i < mean.size(); ++i) {
+      CHECK(band["low"][i].get<double>() <= mean[i].get<double>() + 1e-9);
+      CHECK(band["high"][i].get<double>() >= mean[i].get<double>() - 1e-9);
+      // The mean over the trials (the lab's curve) lies inside the band too.
+      CHECK(band["low"][i].get<double>() <= lab_mean[i] + 1e-9);
+      CHECK(band["high"][i].get<double>() >= lab_mean[i] - 1e-9);
+    }
+  }
+  // Past n = d random keys' trials differ: the band has a width there.
+  CHECK(mem["band"]["random"]["high"][60].get<double>() >
+        mem["band"]["random"]["low"][60].get<double>() + 1e-3);
 }
 
 TEST_CASE("lab book: the recorder turns a lab's printing into blocks, in order") {

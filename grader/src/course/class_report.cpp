@@ -34,17 +34,34 @@ std::string link_to(const std::string& submission) {
          "</a>";
 }
 
-// The bins' labels in points: "0-1", ..., "9-10", "10" for full marks.
+// The bins' ranges in points, for their titles: "0-1", ..., "9-10", "10" for full marks.
 std::string bin_label(const Histogram& h, std::size_t bin) {
   if (bin + 1 == h.counts.size()) return number(h.max);
   return number(h.max * static_cast<double>(bin) / 10) + "-" +
          number(h.max * static_cast<double>(bin + 1) / 10);
 }
 
-// A bar chart of a histogram, each bar with its count above it and its range below; the counts
-// are in the markup too (data-count), for a screen reader's table and for the tests.
+}  // namespace
+
+int histogram_label_stride(double max, int slot) {
+  // Every k-th of the eleven edges 0, max/10, ..., max, k one of 1, 2, 5, 10 (so that the
+  // last edge, max, is always labelled), the smallest k whose labels are all narrower than
+  // the room between two of them.
+  for (const int k : {1, 2, 5}) {
+    std::size_t widest = 0;
+    for (int i = 0; i <= 10; i += k) widest = std::max(widest, number(max * i / 10).size());
+    if (static_cast<double>(widest) * kHistogramCharWidth + 4 <= k * slot) return k;
+  }
+  return 10;
+}
+
+namespace {
+
+// A bar chart of a histogram, each bar with its count above it; below, the bins' edges in
+// points (as many as fit without touching), the full-marks bar last. The counts are in the
+// markup too (data-count), for a screen reader's table and for the tests.
 std::string histogram_svg(const Histogram& h, const std::string& caption, const std::string& id) {
-  const int width = 440, height = 170, left = 10, bottom = 40, top = 18;
+  const int width = kHistogramWidth, height = 170, left = 10, bottom = 40, top = 18;
   const int n = static_cast<int>(h.counts.size());
   const int slot = (width - 2 * left) / n;
   const int most = std::max(1, *std::max_element(h.counts.begin(), h.counts.end()));
@@ -59,18 +76,24 @@ std::string histogram_svg(const Histogram& h, const std::string& caption, const 
     const int bar = (height - bottom - top) * count / most;
     const int x = left + i * slot + 2, y = height - bottom - bar;
     const std::string label = bin_label(h, static_cast<std::size_t>(i));
+    const bool full = i + 1 == n;
     o << "<g class=\"bin\" data-bin=\"" << escape(label) << "\" data-count=\"" << count << "\">";
     o << "<title>" << escape(label) << " points: " << count << "</title>";
+    // Full marks hatched as well as coloured: told apart without its colour.
     o << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << slot - 4 << "\" height=\"" << bar
-      << "\" fill=\"" << (i + 1 == n ? html::kPassColour : html::kSeriesColour) << "\"/>";
+      << "\" fill=\"" << (full ? html::kPassColour : html::kSeriesColour) << "\""
+      << (full ? " stroke=\"#000\" stroke-dasharray=\"3 2\"" : "") << "/>";
     if (count > 0)
       o << "<text x=\"" << x + (slot - 4) / 2 << "\" y=\"" << y - 3 << "\" text-anchor=\"middle\">"
         << count << "</text>";
-    o << "<text x=\"" << x + (slot - 4) / 2 << "\" y=\"" << height - bottom + 14
-      << "\" text-anchor=\"middle\"" << (n > 6 ? " font-size=\"9\"" : "") << ">" << escape(label)
-      << "</text>";
     o << "</g>\n";
   }
+  // The edges between the bins, edge i at the left of bin i (edge 10, max, before full marks).
+  const int stride = histogram_label_stride(h.max, slot);
+  for (int i = 0; i <= 10; i += stride)
+    o << "<text class=\"edge\" data-edge=\"" << i << "\" x=\"" << left + i * slot << "\" y=\""
+      << height - bottom + 14 << "\" text-anchor=\"middle\">" << number(h.max * i / 10)
+      << "</text>\n";
   o << "<text x=\"" << width / 2 << "\" y=\"" << height - 6
     << "\" text-anchor=\"middle\">points (last bar: full "
     << "marks)</text>\n</svg>\n<figcaption id=\"" << id << "-caption\">" << escape(caption)
@@ -102,6 +125,8 @@ std::string listed_section(const std::string& heading, const std::string& id,
 
 const char* const kStyle = R"css(
 .histograms { display: flex; flex-wrap: wrap; gap: 1rem; }
+figure.histogram { max-width: 100%; } figure.histogram svg { max-width: 100%; height: auto; }
+details.exercise-checks { margin: 0.3rem 0; } details.exercise-checks > summary { padding: 0.2rem 0; }
 figure { margin: 0; } figcaption { font-size: 0.9rem; color: #444; }
 h2 .count { font-size: 0.9rem; color: #666; font-weight: normal; }
 h2 .count::before { content: "("; } h2 .count::after { content: ")"; }
@@ -144,25 +169,50 @@ std::string class_report_html(const ClassSummary& s, const std::string& title) {
                           "hist-" + html::url_segment(s.exercises[i]));
   body += "</div>\n</section>\n";
 
-  // Checks.
+  // Checks, folded by exercise: each exercise's line says how its checks went as a whole and
+  // which passed least; its table opens on a click.
   body +=
-      "<section id=\"checks\">\n<h2>Pass rate of each check</h2>\n<div "
-      "class=\"scroll\"><table>\n<tr><th>exercise"
-      "</th><th>check</th><th>function</th><th class=\"num\">passed</th><th></th><th>the "
-      "others</th></tr>\n";
-  for (const auto& c : s.checks) {
-    std::string others;
-    for (const auto& [status, count] : c.not_passed)
-      others += (others.empty() ? "" : ", ") + escape(status) + " " + std::to_string(count);
-    body += "<tr class=\"check\" data-check=\"" + escape(c.exercise + "/" + c.check) +
-            "\" data-passed=\"" + std::to_string(c.passed) + "\" data-graded=\"" +
-            std::to_string(c.graded) + "\"><td>" + escape(c.exercise) + "</td><td>" +
-            escape(c.check) + "</td><td><code>" + escape(c.function) +
-            "</code></td><td class=\"num\">" + std::to_string(c.passed) + "/" +
-            std::to_string(c.graded) + " (" + percent(c.passed, c.graded) + ")</td><td>" +
-            rate_bar(c.passed, c.graded) + "</td><td>" + others + "</td></tr>\n";
+      "<section id=\"checks\">\n<h2>Pass rate of each check</h2>\n<p>One line per exercise; "
+      "open it for its checks.</p>\n";
+  for (std::size_t e = 0; e < s.checks.size();) {
+    std::size_t end = e;
+    int passed = 0, graded = 0;
+    const CheckRate* lowest = nullptr;
+    while (end < s.checks.size() && s.checks[end].exercise == s.checks[e].exercise) {
+      const CheckRate& c = s.checks[end++];
+      passed += c.passed;
+      graded += c.graded;
+      if (c.graded > 0 && (!lowest || c.passed * lowest->graded < lowest->passed * c.graded))
+        lowest = &c;
+    }
+    const std::string& exercise = s.checks[e].exercise;
+    body += "<details class=\"exercise-checks\" data-exercise=\"" + escape(exercise) +
+            "\" data-checks=\"" + std::to_string(end - e) + "\"><summary><strong>" +
+            escape(exercise) + "</strong>: " + std::to_string(end - e) + " check" +
+            (end - e == 1 ? "" : "s") + ", " + std::to_string(passed) + "/" +
+            std::to_string(graded) + " passed (" + percent(passed, graded) + ")";
+    if (lowest)
+      body += "; the lowest, " + escape(lowest->check) + ": " + std::to_string(lowest->passed) +
+              "/" + std::to_string(lowest->graded) + " (" +
+              percent(lowest->passed, lowest->graded) + ")";
+    body +=
+        "</summary>\n<div class=\"scroll\"><table>\n<tr><th>check</th><th>function</th><th "
+        "class=\"num\">passed</th><th></th><th>the others</th></tr>\n";
+    for (; e < end; ++e) {
+      const CheckRate& c = s.checks[e];
+      std::string others;
+      for (const auto& [status, count] : c.not_passed)
+        others += (others.empty() ? "" : ", ") + escape(status) + " " + std::to_string(count);
+      body += "<tr class=\"check\" data-check=\"" + escape(c.exercise + "/" + c.check) +
+              "\" data-passed=\"" + std::to_string(c.passed) + "\" data-graded=\"" +
+              std::to_string(c.graded) + "\"><td>" + escape(c.check) + "</td><td><code>" +
+              escape(c.function) + "</code></td><td class=\"num\">" + std::to_string(c.passed) +
+              "/" + std::to_string(c.graded) + " (" + percent(c.passed, c.graded) + ")</td><td>" +
+              rate_bar(c.passed, c.graded) + "</td><td>" + others + "</td></tr>\n";
+    }
+    body += "</table></div>\n</details>\n";
   }
-  body += "</table></div>\n</section>\n";
+  body += "</section>\n\n";
 
   // Likely mistakes, the most frequent first.
   body +=

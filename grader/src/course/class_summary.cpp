@@ -110,6 +110,9 @@ ClassSummary summarize_class(const gradebook::Book& book,
         ++rate.not_passed[status];
         if (status == "crashed" || status == "timeout" || status == "over_memory")
           stopped.push_back(exercise + "/" + name + " " + status);
+        // A stub left as handed out is work not done, not a mistake made: whatever its
+        // message names, it is not counted among the likely mistakes.
+        if (status == "not_implemented") continue;
         const std::string mistake = likely_mistake(c.value("message", ""));
         if (mistake.empty()) continue;
         auto m = mistake_at.find({exercise, mistake});

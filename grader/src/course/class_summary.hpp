@@ -32,6 +32,8 @@ struct CheckRate {
   std::map<std::string, int> not_passed;  // status word -> how many
 };
 
+// A likely mistake as the failing checks named it; a check whose status is not_implemented
+// (an untouched stub) never counts towards one.
 struct MistakeCount {
   std::string exercise;
   std::string mistake;                   // the sentence after "Likely mistake: "

@@ -58,14 +58,15 @@ namespace {
 // What both pages share: readable on a laptop and in print, tables that scroll on a phone.
 const char* const kSharedStyle = R"css(
 body { font-family: system-ui, sans-serif; max-width: 70rem; margin: 1rem auto; padding: 0 1rem;
-       color: #222; line-height: 1.4; }
+       color: #222; line-height: 1.4; overflow-wrap: anywhere; }
+svg { max-width: 100%; }
 h1 { font-size: 1.6rem; } h2 { font-size: 1.3rem; margin-top: 2rem; } h3 { font-size: 1.1rem; }
 table { border-collapse: collapse; margin: 0.5rem 0; }
 th, td { border-bottom: 1px solid #ddd; padding: 0.2rem 0.6rem; text-align: left; vertical-align: top; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .scroll { overflow-x: auto; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f6f6f6; padding: 0.4rem; margin: 0.3rem 0; }
-.passed { color: #009e73; } .failed { color: #e51e10; } .muted { color: #666; }
+.passed { color: #007a5a; } .failed { color: #b34700; } .muted { color: #666; }
 details > summary { cursor: pointer; }
 svg text { font-family: system-ui, sans-serif; font-size: 11px; }
 @media print { details { break-inside: avoid; } a { color: inherit; } }

@@ -23,10 +23,11 @@ std::string url_segment(const std::string& name);
 // (the page's own rules) and `body` are markup made by the caller.
 std::string page(const std::string& title, const std::string& style, const std::string& body);
 
-// The colours of the labs' gnuplot plots (its default line colours), so that the pages and the
-// plots agree: the first series, then passing and failing.
-inline constexpr const char* kSeriesColour = "#9400d3";
+// The colours of the pages' charts, from Okabe and Ito's palette (the labs' plots use it too),
+// which stays apart under the common colour-vision deficiencies: a series, then passing
+// (bluish green) and failing (vermilion). A chart never tells these apart by colour alone.
+inline constexpr const char* kSeriesColour = "#0072b2";
 inline constexpr const char* kPassColour = "#009e73";
-inline constexpr const char* kFailColour = "#e51e10";
+inline constexpr const char* kFailColour = "#d55e00";
 
 }  // namespace grader::html

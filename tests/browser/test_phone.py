@@ -1,0 +1,146 @@
+"""Every page the kit writes for a person, on a phone and for colour-blind readers (label
+`browser`). With Chromium's mobile emulation of a 390 px wide screen, no page is wider than the
+screen (the document's scrollWidth is its clientWidth; a wide table scrolls inside its own
+box): the lab book, the class report, every student's page beside it and grade --html's pages.
+On the lab book at that width the charts' text keeps at least 10 px and every widget's readouts
+stay inside the widget. Colour: every series of the lab book's charts is drawn in a colour of
+Okabe and Ito's palette (or a neutral grey or black), and no two series of a chart share both
+their dash pattern and their marker shape, so none is told by colour alone; the class report's
+bars use the same palette. Screenshots: labbook-phone.png, class-report-phone.png.
+
+usage: test_phone.py OUT_DIR BOOK_DIR CLASS_DIR
+"""
+import glob
+import os
+import sys
+
+from page import Page, check, main
+
+WIDTH = 390
+OKABE_ITO = {"#000000", "#e69f00", "#56b4e9", "#009e73", "#f0e442", "#0072b2", "#d55e00",
+             "#cc79a7"}
+NEUTRAL = {"#444", "#444444", "#000", "none", "#999", "#fff", "#ffffff"}
+
+
+def phone(p):
+    p.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
+        "width": WIDTH, "height": 844, "deviceScaleFactor": 3, "mobile": True})
+    p.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True})
+
+
+def widths(p):
+    return p.js("return {scroll: document.documentElement.scrollWidth,"
+                " client: document.documentElement.clientWidth,"
+                " wide: [...document.querySelectorAll('body *')].filter(e => {"
+                "   const r = e.getBoundingClientRect(); if (r.right <= innerWidth + 1) return false;"
+                "   for (let a = e.parentElement; a; a = a.parentElement) {"
+                "     const o = getComputedStyle(a).overflowX;"
+                "     if (o === 'auto' || o === 'scroll' || o === 'hidden') return false; }"
+                "   return true; }).slice(0, 5).map(e => e.tagName + (e.id ? '#' + e.id : '')"
+                "   + (e.className && e.className.baseVal === undefined ? '.' + e.className : ''))}")
+
+
+def check_width(p, name):
+    w = widths(p)
+    check(w["client"] == WIDTH, f"{name}: the emulated screen is {w['client']} px, not {WIDTH}")
+    check(w["scroll"] <= w["client"],
+          f"{name}: {w['scroll']} px wide on a {w['client']} px screen (too wide: {w['wide']})")
+    return w["scroll"]
+
+
+def test():
+    out, book, class_dir = sys.argv[1:4]
+    grades = os.path.join(class_dir, "grades")
+    pages = [os.path.join(book, "index.html"), os.path.join(grades, "class-report.html")]
+    pages += sorted(glob.glob(os.path.join(grades, "reports", "*.html")))
+    pages += sorted(glob.glob(os.path.join(class_dir, "*.html")))
+    check(len(pages) >= 6, f"only {len(pages)} pages found: {pages}")
+    measured = []
+    with Page(pages[0], out) as p:
+        phone(p)
+        for path in pages:
+            p.goto(path)
+            measured.append(f"{os.path.relpath(path, os.path.dirname(book))}: "
+                            f"{check_width(p, path)} px")
+            if path == pages[1]:
+                p.screenshot("class-report-phone")
+                # Its bars in the palette (a series, passing, failing).
+                fills = p.js("return [...new Set([...document.querySelectorAll("
+                             "'figure.histogram rect, #checks svg rect')].map(r =>"
+                             " r.getAttribute('fill').toLowerCase()))]")
+                check(fills and all(f in OKABE_ITO for f in fills),
+                      f"the class report's bars use colours outside the palette: {fills}")
+
+        # The lab book at phone width: its widgets, in every state a button gives.
+        p.goto(pages[0])
+        for sel in ['#feature-maps button[data-map="random_features"]',
+                    '#memory button[data-keys="correlated"]']:
+            p.click(sel)
+        check_width(p, "the lab book after pressing the widgets' buttons")
+        small = p.js("""
+            const out = [];
+            for (const svg of document.querySelectorAll('svg.chart')) {
+              const vb = svg.viewBox.baseVal, r = svg.getBoundingClientRect();
+              const scale = r.width / vb.width;
+              for (const t of svg.querySelectorAll('text')) {
+                const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+                if (px < 10) out.push(svg.id + ': ' + t.textContent + ' ' + px.toFixed(1) + ' px');
+              }
+            }
+            return out.slice(0, 5);""")
+        check(small == [], f"chart text smaller than 10 px on a phone: {small}")
+        outside = p.js("""
+            const out = [];
+            for (const w of document.querySelectorAll('.widget')) {
+              const box = w.getBoundingClientRect();
+              for (const e of w.querySelectorAll('dt, dd, .state, output, button, svg.chart, ul.legend li')) {
+                const r = e.getBoundingClientRect();
+                if (r.left < box.left - 0.5 || r.right > box.right + 0.5)
+                  out.push(w.id + ' ' + e.tagName + (e.id ? '#' + e.id : '') + ' ' +
+                           Math.round(r.left) + '..' + Math.round(r.right));
+              }
+            }
+            return out.slice(0, 5);""")
+        check(outside == [], f"readouts outside their widget on a phone: {outside}")
+        p.js("document.getElementById('feature-maps').scrollIntoView()")
+        p.driver.save_screenshot(os.path.join(out, "labbook-phone.png"))
+
+        # Colour: the palette, and marks that tell the series apart without it.
+        colours = p.js("""
+            const used = new Set();
+            for (const e of document.querySelectorAll(
+                '#feature-maps svg.chart rect.bar, #memory svg.chart rect.bar, svg.chart polyline,'
+                + ' svg.chart polygon, svg.chart circle, line.softmax-mark'))
+              for (const a of ['fill', 'stroke'])
+                if (e.getAttribute(a)) used.add(e.getAttribute(a).toLowerCase());
+            return [...used];""")
+        stray = [c for c in colours if c not in OKABE_ITO | NEUTRAL]
+        check(stray == [], f"chart colours outside Okabe and Ito's palette: {stray}")
+        swatches = p.js("return [...document.querySelectorAll('button[data-map], button[data-keys]')]"
+                        ".map(b => b.style.getPropertyValue('--swatch').trim().toLowerCase())")
+        check(all(s in OKABE_ITO for s in swatches), f"button swatches {swatches}")
+        looks = p.js("""
+            const shape = g => { const m = g.querySelector('circle, rect, polygon');
+              return m ? m.tagName + (m.getAttribute('points') || '').split(' ').length : 'none'; };
+            const fm = [...document.querySelectorAll('#fm-misplaced g.series')].map(g =>
+              [g.dataset.map, g.querySelector('polyline').getAttribute('stroke-dasharray'), shape(g)]);
+            const mem = [...document.querySelectorAll('#mem-curve polyline')].map(l =>
+              [l.className.baseVal + ' ' + l.dataset.kind, l.getAttribute('stroke-dasharray') || 'none']);
+            return {fm: fm, mem: mem};""")
+        fm_looks = [tuple(x[1:]) for x in looks["fm"]]
+        check(len(fm_looks) == 4 and len(set(fm_looks)) == 4,
+              f"the misplaced-weight chart's series are not told apart by dash and marker: {looks['fm']}")
+        dashes = {kind: dash for kind, dash in looks["mem"]}
+        check(dashes.get("formula random") != dashes.get("formula correlated") and
+              all(dashes.get(f"mean {k}") != dashes.get(f"formula {k}") for k in ("random", "correlated")),
+              f"the memory chart's curves are not told apart by their dashes: {looks['mem']}")
+        shapes = p.js("return [...new Set([...document.querySelectorAll('#mem-curve .shape')]"
+                      ".map(e => e.getAttribute('fill') + ' ' + e.tagName + (e.getAttribute('points') || '').split(' ').length))]")
+        check(len({s.split(' ', 1)[1] for s in shapes}) == 3,
+              f"the three kinds of keys do not have three marker shapes: {shapes}")
+    with open(os.path.join(out, "widths.txt"), "w") as f:
+        f.write("\n".join(measured) + "\n")
+
+
+if __name__ == "__main__":
+    main(test)
