@@ -1,6 +1,8 @@
 // The class report (class_summary.hpp, class_report.hpp) and a student's report page
 // (report_html.hpp) on hand-made native reports: what is counted, in which order, and that no
 // name or message a student controls becomes markup.
+#include "text_search.hpp"
+
 #include <doctest/doctest.h>
 
 #include "src/course/class_report.hpp"
@@ -17,16 +19,6 @@ namespace gb = grader::gradebook;
 using nlohmann::json;
 
 namespace {
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-std::size_t occurrences(const std::string& text, const std::string& part) {
-  std::size_t n = 0;
-  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
-  return n;
-}
 
 json check(const std::string& name, const std::string& status, double max,
            const std::string& message = "") {

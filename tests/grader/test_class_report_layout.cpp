@@ -1,6 +1,8 @@
 // The class report's page as a reader meets it (issue 34): the histograms' labels never touch,
 // whatever the points (bin edges that are not whole numbers too); the pass-rate table is one
 // folded block per exercise; a stub left untouched is never a likely mistake.
+#include "text_search.hpp"
+
 #include <doctest/doctest.h>
 
 #include "src/course/class_report.hpp"
@@ -16,16 +18,6 @@ namespace gb = grader::gradebook;
 using nlohmann::json;
 
 namespace {
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
-std::size_t occurrences(const std::string& text, const std::string& part) {
-  std::size_t n = 0;
-  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
-  return n;
-}
 
 json check(const std::string& name, const std::string& status, double max,
            const std::string& message) {

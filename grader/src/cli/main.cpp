@@ -28,20 +28,9 @@
 
 namespace {
 
-bool write_file(const std::string& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  f.close();
-  if (!f) {
-    std::cerr << "linattn-grade: cannot write " << path << "\n";
-    return false;
-  }
-  return true;
-}
-
-// The job summary is shared by the steps of a job: each step's text is added to it.
-bool append_file(const std::string& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary | std::ios::app);
+// `append`: the job summary is shared by the steps of a job, each adding its text to it.
+bool write_file(const std::string& path, const std::string& text, bool append = false) {
+  std::ofstream f(path, std::ios::binary | (append ? std::ios::app : std::ios::trunc));
   f << text;
   f.close();
   if (!f) {
@@ -182,7 +171,7 @@ int grade(const grader::Options& given, const std::string& prairielearn_path) {
     if (!options.junit_path.empty())
       written &= write_file(options.junit_path, grader::to_junit_xml(report));
     if (options.github_summary)
-      written &= append_file(github_summary_path(), grader::to_github_summary(report));
+      written &= write_file(github_summary_path(), grader::to_github_summary(report), true);
     if (!options.html_path.empty())
       written &= write_file(options.html_path,
                             grader::student_report_html(grader::to_native_json(report)));
