@@ -46,7 +46,7 @@ cp -r "$KIT/solutions" "$work/sub"
 echo "warm ./kit grade solutions (grader only, all cached), best of 5: $(best_of 5 "$GRADE" "$work/sub" --quiet) s   (aim: <= 2 s)"
 echo
 printf '%-16s %12s %12s %7s   %12s %12s %7s\n' exercise "grade --only" "compile" ratio "grade CPU" "compile CPU" "ratio"
-grep -E '^[a-z_0-9]+$' "$KIT/exercises/list.txt" | while read -r ex; do
+"$KIT/grader/tools/exercises" "$KIT" | while read -r ex; do
   file=$work/sub/$ex/$ex.cpp
   # Each timed grade sees a file it has never seen, so nothing comes from the cache.
   g=999 gc=999
@@ -75,7 +75,7 @@ echo " (user + system of every process) best of 3 other runs)"
 
 # ./kit try: the first exercise with a scratch program, on the solutions' file.
 ex=causal
-[ -f "$KIT/exercises/$ex/try.cpp" ] || ex=$(grep -E '^[a-z_0-9]+$' "$KIT/exercises/list.txt" | head -n 1)
+[ -f "$KIT/exercises/$ex/try.cpp" ] || ex=$("$KIT/grader/tools/exercises" "$KIT" | head -n 1)
 cp "$KIT/exercises/$ex/try.cpp" "$work/sub/$ex/try.cpp"
 "$KIT/kit" try "$ex" "$work/sub" >/dev/null 2>&1 || true   # build once
 echo

@@ -29,7 +29,7 @@ const grader::ExerciseChecks& exercise(const std::string& name);
 // in the environment variable LINATTN_CHECKS_ONLY (names separated by spaces).
 // kit/add-exercise sets it to the exercise it adds, whose code is the only new code there: the
 // rules every exercise must follow are then checked on it in seconds, not on all of them again.
-// Assertions about exercise_checks() as a whole (its exercises are those of exercises/list.txt,
+// Assertions about exercise_checks() as a whole (its exercises are those with a manifest,
 // the assignments' points) always see every exercise.
 std::vector<std::reference_wrapper<const grader::ExerciseChecks>> exercises_under_test();
 bool every_exercise_under_test();  // LINATTN_CHECKS_ONLY is not set

@@ -1,6 +1,7 @@
 // exercise_checks() as a whole (every exercise with its checks): points, names, functions,
 // visibility, determinism, the memory rule, and the reference passing every check at its own
 // seed and at other seeds.
+#include "../exercise_list.hpp"
 #include "fake_runner.hpp"
 
 #include <doctest/doctest.h>
@@ -23,13 +24,7 @@ namespace {
 // an exercise added in its documented places is tested without editing it.
 const fs::path kKit = kKitSourceDir;
 
-std::vector<std::string> listed_exercises() {
-  std::ifstream in(kKit / "exercises" / "list.txt");
-  std::vector<std::string> names;
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty() && line[0] != '#') names.push_back(line);
-  return names;
-}
+std::vector<std::string> listed_exercises() { return kit_exercises::in_order(kKit.string()); }
 
 // assignments/<name>.json: exercise -> points.
 std::map<std::string, double> assignment_points(const fs::path& file) {
@@ -57,7 +52,7 @@ const std::set<std::string> kDefault = default_exercises();
 }  // namespace
 
 TEST_CASE(
-    "checks/registry: one checks table per exercise of exercises/list.txt, each check worth "
+    "checks/registry: one checks table per exercise of the kit (its manifest), each check worth "
     "points") {
   std::vector<std::string> registered;
   for (const auto& ex : grader::exercise_checks()) {

@@ -9,6 +9,8 @@
 // region, and an open region at the end of the file is an error.
 #pragma once
 
+#include "../exercise_list.hpp"
+
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -25,22 +27,10 @@ struct Error : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The kit's exercises, in the order of the course: the names in ROOT/exercises/list.txt, read
-// by the rule the build uses (a line that is a name alone, lower case, digits, '_'; anything
-// else is a comment), so that a new exercise is covered the day it is listed.
+// The kit's exercises, in the order of the course (tests/exercise_list.hpp): a new exercise is
+// covered the day its folder is copied in.
 inline std::vector<std::string> exercises(const std::string& root) {
-  std::ifstream in(root + "/exercises/list.txt");
-  if (!in) throw Error("cannot read " + root + "/exercises/list.txt");
-  std::vector<std::string> names;
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    const bool is_name =
-        !line.empty() &&
-        line.find_first_not_of("abcdefghijklmnopqrstuvwxyz_0123456789") == std::string::npos;
-    if (is_name) names.push_back(line);
-  }
-  if (names.empty()) throw Error(root + "/exercises/list.txt names no exercise");
-  return names;
+  return kit_exercises::in_order(root);
 }
 
 namespace detail {

@@ -1,5 +1,5 @@
 // exercises_stubgen [KIT_ROOT]: rewrites exercises/<name>/<name>.cpp from
-// solutions/<name>/<name>.cpp for every exercise of exercises/list.txt (the rules are in
+// solutions/<name>/<name>.cpp for every exercise of the kit (its manifest) (the rules are in
 // tests/exercises/README.md). Run it after editing a solution; the test exercises/single-source
 // then passes again. KIT_ROOT defaults to the source tree this program was configured from.
 #include "stub_source.hpp"

@@ -3,14 +3,14 @@
 # copy of the kit, the template exercise `scale` (tests/kit/add_exercise/scale/) is added by
 # writing only its folder under exercises/ (with its hidden grader side, .meta/: api.cpp,
 # checks.cpp, oracle/, tests/judge_test.cpp), its solution, its two test files in tests/exercises/
-# and its name in exercises/list.txt; nothing else is edited. Then, in the copy:
+# (its manifest, .meta/config.json, is what makes it part of the kit); nothing else is edited. Then, in the copy:
 #  1. its grader, built there, grades the solution with full marks and the untouched stub with 0,
 #     naming every check in the JSON report;
 #  2. the kit's own tests of the exercise side pass there, the new exercise's among them:
 #     - label `exercises`, whole: the solutions' and the stubs' tests, the stubs derived from the
 #       solutions, both warning-free, no `exercises/missing/*` test;
 #     - of label `grader`, the tests of the checks that an exercise must pass (program
-#       checks_tests, tests/checks/): exercise_checks() against exercises/list.txt and the
+#       checks_tests, tests/checks/): exercise_checks() against the manifests and the
 #       assignments, and the rules every exercise's checks follow (the reference passes them at
 #       any seed, requests are deterministic, hidden inputs change with the seed, requests fit
 #       the API description, a near miss fails, on every call); then the new exercise's own judge
@@ -42,7 +42,6 @@ tar -C "$KIT_DIR" --exclude='./build*' --exclude=./.git --exclude=./course-key -
 
 # The files an exercise consists of, and its line in the list. Nothing else.
 cp -r "$KIT_DIR/tests/kit/add_exercise/scale/." "$kit/"
-echo scale >>"$kit/exercises/list.txt"
 ! diff -rq "$KIT_DIR/grader" "$kit/grader" | grep -q . ||
   fail "the copy's grader/ differs from the kit's: an exercise adds nothing there"
 ! diff -rq "$KIT_DIR/tests" "$kit/tests" | grep -qv 'Only in .*/tests/exercises: s[a-z]*_scale.cpp' ||

@@ -118,8 +118,8 @@ case "$name" in
     cmp -s "$KIT_DIR/assignments/default.json" "$rel/assignments/default.json" || fail "the student kit's assignment differs"
     grep -q "hidden" "$rel/README.md" || fail "the README does not mention the hidden checks"
     # Its assignment's exercises, no other: in the list that the build reads, and on disk.
-    [ "$(grep -E '^[a-z_0-9]+$' "$rel/exercises/list.txt" | tr '\n' ' ')" = "flops causal random_features taylor memory " ] ||
-      fail "the student kit's exercises/list.txt is not the default assignment's: $(cat "$rel/exercises/list.txt")"
+    [ "$("$rel/grader/tools/exercises" | tr '\n' ' ')" = "flops causal random_features taylor memory " ] ||
+      fail "the student kit's exercises are not the default assignment's: $("$rel/grader/tools/exercises" | xargs)"
     for ex in chunkwise backward modern; do
       if [ -e "$rel/exercises/$ex" ]; then
         fail "the default assignment's student kit ships $ex"
@@ -157,8 +157,8 @@ case "$name" in
     cmp -s "$KIT_DIR/grader/tools/student/self-check.yml" "$rel/.github/workflows/self-check.yml" ||
       fail "the advanced kit's workflow is not self-check.yml"
     within_github_limits "$rel"
-    [ "$(grep -E '^[a-z_0-9]+$' "$rel/exercises/list.txt" | tr '\n' ' ')" = "chunkwise backward modern " ] ||
-      fail "the advanced kit's exercises/list.txt: $(cat "$rel/exercises/list.txt")"
+    [ "$("$rel/grader/tools/exercises" | tr '\n' ' ')" = "chunkwise backward modern " ] ||
+      fail "the advanced kit's exercises: $("$rel/grader/tools/exercises" | xargs)"
     for ex in flops causal random_features taylor memory; do
       if [ -e "$rel/exercises/$ex" ] || [ -e "$rel/grader/data/headers/$ex" ]; then
         fail "the advanced kit ships $ex"

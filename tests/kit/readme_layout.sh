@@ -3,7 +3,7 @@
 # The README says what the tree holds and leads to the other documents (label `kit`):
 #   layout     every path of its Layout table exists, and so does every folder a row names in
 #              backquotes (`src/` in the row of `grader/` is grader/src/)
-#   exercises  every exercise of exercises/list.txt has a row in its exercise table, and every
+#   exercises  every exercise of the kit (a folder with a manifest) has a row in its exercise table, and every
 #              folder under exercises/ (but common/) is in the list
 #   documents  the README is a front page (at most 150 lines) and links the documents for each
 #              reader, which exist: docs/instructors.md, SECURITY.md, CONTRIBUTING.md
@@ -46,12 +46,12 @@ case "$name" in
     while IFS= read -r ex; do
       printf '%s\n' "$table" | grep -qF "| [\`$ex\`](exercises/$ex/README.md) |" ||
         problem "exercise $ex is not in the README's exercise table"
-    done < <(grep -E '^[a-z_0-9]+$' "$KIT_DIR/exercises/list.txt")
+    done < <("$KIT_DIR/grader/tools/exercises" "$KIT_DIR")
     for dir in "$KIT_DIR"/exercises/*/; do
       ex=$(basename "$dir")
       [ "$ex" = common ] && continue
-      grep -qxF "$ex" "$KIT_DIR/exercises/list.txt" ||
-        problem "exercises/$ex/ is not in exercises/list.txt"
+      [ -f "$dir/.meta/config.json" ] ||
+        problem "exercises/$ex/ has no manifest (.meta/config.json), so the kit does not build it"
     done
     ;;
   documents)

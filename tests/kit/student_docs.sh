@@ -23,7 +23,7 @@ export NO_COLOR=1
 unset LINATTN_BUILD_DIR LINATTN_KIT_NO_BUILD
 [ -x "$GRADER" ] || { echo "the grader is not built: $GRADER"; exit 1; }
 
-ALL_EXERCISES=$(grep -E '^[a-z_0-9]+$' "$KIT_DIR/exercises/list.txt")
+ALL_EXERCISES=$("$KIT_DIR/grader/tools/exercises" "$KIT_DIR")
 
 # listing NAME: the grader's listing of an assignment as `EX<TAB>POINTS` and
 # `EX<TAB>POINTS<TAB>CHECK<TAB>VISIBILITY` lines.
@@ -46,7 +46,7 @@ documents() {
 # link to it, `--only` with it, or its name in backquotes (alone or before a slash).
 check_names() {
   local dir=$1 shipped ex doc hits
-  shipped=$(grep -E '^[a-z_0-9]+$' "$dir/exercises/list.txt")
+  shipped=$("$KIT_DIR/grader/tools/exercises" "$dir")
   for ex in $ALL_EXERCISES; do
     printf '%s\n' "$shipped" | grep -qx "$ex" && continue
     while read -r doc; do

@@ -12,7 +12,7 @@ trap 'rm -rf "$work"' EXIT
 fail() { echo "FAILED: $*"; echo "--- output ---"; cat "$out"; exit 1; }
 export LINATTN_KIT_NO_BUILD=1 NO_COLOR=1
 # The exercises this kit was released with (its assignment's), and the first of them.
-exercises=$(grep -E '^[a-z_0-9]+$' "$KIT_DIR/exercises/list.txt")
+exercises=$("$KIT_DIR/grader/tools/exercises" "$KIT_DIR")
 first=$(printf '%s\n' "$exercises" | head -n 1)
 
 case "$name" in

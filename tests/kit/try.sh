@@ -11,7 +11,7 @@ trap 'rm -rf "$work"' EXIT
 fail() { echo "FAILED: $*"; echo "--- output ---"; cat "$out"; exit 1; }
 export LINATTN_KIT_NO_BUILD=1 NO_COLOR=1
 # The first exercise this kit has (a student kit has only its assignment's).
-ex=$(grep -E '^[a-z_0-9]+$' "$KIT_DIR/exercises/list.txt" | head -n 1)
+ex=$("$KIT_DIR/grader/tools/exercises" "$KIT_DIR" | head -n 1)
 
 case "$name" in
   solutions)
