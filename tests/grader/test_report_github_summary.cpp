@@ -100,23 +100,57 @@ TEST_CASE("github summary: at full marks, no Start here") {
 
 TEST_CASE("github summary: a check's hostile output and message stay inert text") {
   const std::string md = grader::to_github_summary(report());
-  // No tag, link, image or heading of the student's survives unescaped ...
-  CHECK_FALSE(has(md, "](https"));
-  CHECK_FALSE(has(md, "!["));
-  CHECK_FALSE(has(md, "\n# Heading"));
-  CHECK_FALSE(has(md, "| forged |"));
-  // ... and it is all there, as literal text.
+  // The message is Markdown text: no link, image, heading or table row of the student's
+  // survives unescaped, and it is all there as literal text.
   CHECK(has(md, "\\<script\\>alert\\(1\\)\\<\\/script\\>"));
   CHECK(has(md, "\\[click\\]\\(https\\:\\/\\/evil\\.example\\)"));
+  CHECK(has(md, "\\!\\[x\\]"));
   CHECK(has(md, "\\| forged \\| row \\|<br>\\# Heading<br>"));
-  // The only HTML in the summary is the summary's own: every other < is escaped.
+  CHECK_FALSE(has(md, "\n# Heading"));
+  // The output sits in a <pre> inside raw HTML, where Markdown's escapes mean nothing: it is
+  // escaped as HTML instead, its line breaks as references, so no raw blank line can end the
+  // HTML block and hand the rest back to Markdown.
+  const std::string pre_open = "<details><summary>what it printed</summary><pre>";
+  const std::size_t from = md.find(pre_open);
+  REQUIRE(from != std::string::npos);
+  const std::size_t to = md.find("</pre></details>\n", from);
+  REQUIRE(to != std::string::npos);
+  const std::string pre = md.substr(from + pre_open.size(), to - from - pre_open.size());
+  CHECK(pre ==
+        "&lt;script&gt;alert(1)&lt;/script&gt; [click](https://evil.example) "
+        "![x](https://evil.example/x.png) | forged | row |&#10;# Heading&#10;"
+        "::error file=x.cpp::forged\\x0d&#10;::add-mask::secret 100% done, a:b");
+  CHECK(pre.find('\n') == std::string::npos);
+  // The only HTML in the summary is the summary's own: every other < is escaped, by a
+  // backslash in Markdown text or as &lt; in the <pre>.
   std::string tags;
   for (std::size_t at = md.find('<'); at != std::string::npos; at = md.find('<', at + 1))
     if (at == 0 || md[at - 1] != '\\') tags += md.substr(at, md.find('>', at) - at + 1);
-  for (const char* own : {"<br>", "<details>", "</details>", "<summary>", "</summary>"})
+  for (const char* own :
+       {"<br>", "<details>", "</details>", "<summary>", "</summary>", "<pre>", "</pre>"})
     for (std::size_t at = tags.find(own); at != std::string::npos; at = tags.find(own))
       tags.erase(at, std::string(own).size());
   CHECK(tags == "");
+}
+
+TEST_CASE("github summary: a class of worst-case checks stays under GitHub's 1 MiB") {
+  // 300 failing checks, each printing 4,000 quotes (six bytes each once escaped) and a
+  // message of control characters (four bytes each once escaped): uncapped, several MiB.
+  grader::Report r = report();
+  grader::ExerciseResult& causal = r.exercises[1];
+  causal.checks.clear();
+  for (int i = 0; i < 300; ++i) {
+    grader::CheckResult c =
+        check("random/" + std::to_string(i), "causal_linear_attention_recurrent", "failed", 0, 1);
+    c.output = std::string(5000, '\'');
+    c.message = std::string(3000, '\x01');
+    causal.checks.push_back(c);
+  }
+  const std::string md = grader::to_github_summary(r);
+  CHECK(md.size() < 1024 * 1024);
+  CHECK(md.size() > 512 * 1024);  // the room is used, not thrown away
+  CHECK(has(md, " more in the job's log."));
+  CHECK(has(md, "&#39;&#39;&#39;"));
 }
 
 TEST_CASE("github annotations: one error per failing check, on the student's file") {

@@ -25,6 +25,16 @@ out=$work/out.log
 trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 fail() { echo "FAILED: $*"; echo "--- output ---"; tail -n 60 "$out"; exit 1; }
 has() { grep -qF -- "$2" "$1" || fail "$3 (no '$2' in $(basename "$1"))"; }
+# The summary as HTML, through cmark-gfm with GitHub's extensions; raw HTML let through, as
+# GitHub does before its sanitizer, so that anything a student could inject would show.
+rendered() {
+  if ! command -v cmark-gfm >/dev/null 2>&1; then
+    [ "${LINATTN_CI:-0}" = 1 ] && fail "cmark-gfm is not installed (./kit test installs it)"
+    echo "SKIPPED: cmark-gfm is needed to render the summary (./kit test installs it)"; exit 77
+  fi
+  cmark-gfm --unsafe -e table -e autolink -e strikethrough -e tagfilter "$1" >"$2" ||
+    fail "cmark-gfm cannot render $1"
+}
 lacks() { ! grep -qF -- "$2" "$1" || fail "$3 ('$2' is in $(basename "$1"))"; }
 
 # The workflow's shape, and the grading step's script in $work/grade-step.sh.
@@ -131,12 +141,36 @@ case "$name" in
   hostile)
     [ "$code" -eq 1 ] || fail "grading the hostile flops exited $code, expected 1"
     has "$log" "<img src=x onerror=alert(1)>" "the terminal report shows the output"
-    has "$summary" "\\<img src\\=x onerror\\=alert\\(1\\)\\> \\*\\*bold\\*\\* \\[link\\]\\(https\\:\\/\\/evil\\.example\\)" \
-      "the output, as literal text in the summary"
-    has "$summary" "\\:\\:error file\\=README\\.md" "the forged command, as text in the summary"
-    ! grep -qE '(^|[^\\])<img' "$summary" || fail "an image tag of the student's in the summary"
-    lacks "$summary" "](https" "a link in the summary"
-    lacks "$summary" "| a | forged |" "a table row of the student's"
+    rendered "$summary" "$work/summary.html"
+    # The summary as GitHub shows it: only the summary's own elements, and what the student's
+    # code printed, whole and literal, in a <pre> (no backslash before its punctuation).
+    python3 - "$work/summary.html" >>"$out" 2>&1 <<'PY' || fail "the rendered summary: student text became markup, or is not shown as printed"
+import sys
+from html.parser import HTMLParser
+ours = {"h2", "h3", "p", "table", "thead", "tbody", "tr", "th", "td", "ul", "li", "strong",
+        "br", "details", "summary", "pre"}
+class Page(HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.tags, self.pres, self.in_pre = set(), [], False
+    def handle_starttag(self, tag, attrs):
+        self.tags.add(tag)
+        assert not attrs or tag in {"th", "td"} and attrs[0][0] == "align", (tag, attrs)
+        if tag == "pre": self.in_pre, self.text = True, ""
+    def handle_endtag(self, tag):
+        if tag == "pre": self.in_pre = False; self.pres.append(self.text)
+    def handle_data(self, data):
+        if self.in_pre: self.text += data
+page = Page()
+page.feed(open(sys.argv[1], encoding="utf-8").read())
+assert page.tags <= ours, "elements the summary does not make: %s" % (page.tags - ours)
+printed = ("<img src=x onerror=alert(1)> **bold** [link](https://evil.example)\n"
+           "::error file=README.md,title=forged::not from the grader\n"
+           "::add-mask::hidden\n| a | forged | row |")
+assert any(printed in p for p in page.pres), page.pres[:2]
+PY
+    has "$work/summary.html" "<li><strong>flops</strong>, flops/by-hand (failed, 0 / 2)" \
+      "the failing check, in the grader's own markup"
     has "$log" "::error file=exercises/flops/flops.cpp,title=flops%3A " "an annotation on flops.cpp"
     has "$log" "::error file=README.md,title=forged" "the forged command in the paused report" ;;
   solutions)

@@ -1,6 +1,8 @@
 // The GitHub Actions job summary and annotations: see report_github_summary.hpp.
 #include "report_github_summary.hpp"
 
+#include "html_text.hpp"
+
 #include <cstddef>
 #include <filesystem>
 #include <map>
@@ -10,11 +12,15 @@ namespace grader {
 
 namespace {
 
-// GitHub keeps at most 1 MiB of summary per step: each text is cut well short of that, and
-// at most kListed checks are listed one by one (the job's log has the full terminal report).
+// GitHub refuses a step's summary over 1 MiB (and then shows none of it). Each text is cut
+// before it is escaped, at most kListed checks are listed one by one, and the list stops
+// early when the escaped text (up to six times the raw bytes: ' becomes &#39;) would take the
+// summary past kSummaryBytes. The job's log always has the full terminal report.
 constexpr std::size_t kMessageBytes = 2000;
 constexpr std::size_t kOutputBytes = 4000;
+constexpr std::size_t kStartHereBytes = 8000;
 constexpr std::size_t kListed = 60;
+constexpr std::size_t kSummaryBytes = 768 * 1024;
 constexpr std::size_t kAnnotationBytes = 1000;
 
 // The first `limit` bytes of `text`, cut on a character boundary, marked when cut.
@@ -44,14 +50,28 @@ std::string student_file(const Report& report, const ExerciseResult& ex) {
   return path.lexically_normal().generic_string();
 }
 
-void summary_of_check(std::ostream& out, const ExerciseResult& ex, const CheckResult& c) {
-  out << "- **" << markdown_literal(ex.name) << "**, " << markdown_literal(c.name) << " ("
-      << status_name(c.status) << ", " << points(c.score, c.max_score) << ")";
-  if (!c.message.empty()) out << ": " << markdown_literal(capped(c.message, kMessageBytes));
-  out << "\n";
+// Text inside the summary's own <pre>. The <details> element is written on one line, which
+// Markdown passes on as raw HTML up to the next blank line: backslash escapes mean nothing
+// there, so the text is escaped as HTML, and each line break is a character reference (a raw
+// one could make the blank line that ends the raw block and hands the rest to Markdown).
+std::string pre_literal(const std::string& text) {
+  std::string out;
+  for (const char ch : html::escape(escape_controls(text, "\n"))) {
+    if (ch == '\n') out += "&#10;";
+    else out += ch;
+  }
+  return out;
+}
+
+std::string summary_of_check(const ExerciseResult& ex, const CheckResult& c) {
+  std::string out = "- **" + markdown_literal(ex.name) + "**, " + markdown_literal(c.name) + " (" +
+                    status_name(c.status) + ", " + points(c.score, c.max_score) + ")";
+  if (!c.message.empty()) out += ": " + markdown_literal(capped(c.message, kMessageBytes));
+  out += "\n";
   if (!c.output.empty())
-    out << "  <details><summary>what it printed</summary>"
-        << markdown_literal(capped(c.output, kOutputBytes)) << "</details>\n";
+    out += "  <details><summary>what it printed</summary><pre>" +
+           pre_literal(capped(c.output, kOutputBytes)) + "</pre></details>\n";
+  return out;
 }
 
 }  // namespace
@@ -111,9 +131,9 @@ std::string to_github_summary(const Report& report) {
     return out.str();
   }
   // The terminal's own block, line by line, as literal text.
-  out << "\n### Start here\n\n" << markdown_literal(start) << "\n";
+  out << "\n### Start here\n\n" << markdown_literal(capped(start, kStartHereBytes)) << "\n";
   out << "\n### Checks that did not pass\n\n";
-  std::size_t listed = 0, more = 0;
+  std::size_t listed = 0, more = 0, bytes = static_cast<std::size_t>(out.tellp());
   std::map<std::string, bool> todo_shown;
   for (const auto& ex : report.exercises)
     for (const auto& c : ex.checks) {
@@ -121,15 +141,18 @@ std::string to_github_summary(const Report& report) {
       // One line for all the checks of a function not written yet, as in the terminal.
       if (not_written(c) && todo_shown[ex.name + "/" + c.function]) continue;
       if (not_written(c)) todo_shown[ex.name + "/" + c.function] = true;
-      if (listed == kListed) {
+      const std::string entry = not_written(c)
+                                    ? "- **" + markdown_literal(ex.name) +
+                                          "**: " + markdown_literal(c.function) +
+                                          " is not written yet (its checks: not_implemented)\n"
+                                    : summary_of_check(ex, c);
+      if (listed == kListed || more > 0 || bytes + entry.size() > kSummaryBytes) {
         ++more;
         continue;
       }
       ++listed;
-      if (not_written(c))
-        out << "- **" << markdown_literal(ex.name) << "**: " << markdown_literal(c.function)
-            << " is not written yet (its checks: not_implemented)\n";
-      else summary_of_check(out, ex, c);
+      bytes += entry.size();
+      out << entry;
     }
   if (more) out << "\n" << more << " more in the job's log.\n";
   return out.str();
