@@ -1,4 +1,5 @@
-// corpus_case: grades one case of the corpus under tests/submissions/ and checks the report.
+// corpus_case: grades one case of the corpus (tests/submissions/<case>/, or an exercise's
+// .meta/corpus/<case>/) and checks the report.
 //
 // A case is a folder with case.json. The submission is the verified solutions (or, with
 // "base": "exercises", the stubs) with the case's edits applied, so each case states its one

@@ -43,9 +43,9 @@ case "$name" in
     mkdir -p "$subs"
     cp -r "$KIT_DIR/solutions" "$subs/alice"
     cp -r "$KIT_DIR/exercises" "$subs/bob"
-    for c in causal-read-before-write taylor-kv-tokens-floor; do
-      [ -f "$KIT_DIR/tests/submissions/$c/case.json" ] || fail "corpus case $c is missing"
-      "$CORPUS_TOOL" --make-only "$KIT_DIR" "$KIT_DIR/tests/submissions/$c" "$subs/$c" || fail "making $c"
+    for c in causal/.meta/corpus/causal-read-before-write taylor/.meta/corpus/taylor-kv-tokens-floor; do
+      [ -f "$KIT_DIR/exercises/$c/case.json" ] || fail "corpus case $c is missing"
+      "$CORPUS_TOOL" --make-only "$KIT_DIR" "$KIT_DIR/exercises/$c" "$subs/${c##*/}" || fail "making $c"
     done
     kit grade-all "$subs" --out "$work/grades" >"$out" 2>&1; code=$?
     [ $code -eq 0 ] || fail "grade-all exited $code"
