@@ -51,4 +51,19 @@ inline std::string shape(const Matrix& m) {
     CHECK(::extest::rel_error(ex_got_, ex_want_) <= (tol));                                   \
   } while (0)
 
+// CHECK that `expr` throws linattn::NotImplemented whose message names `name`.
+#define EX_CHECK_NOT_IMPLEMENTED(expr, name)                                 \
+  do {                                                                       \
+    std::string ex_message_;                                                 \
+    bool ex_thrown_ = false;                                                 \
+    try {                                                                    \
+      (void)(expr);                                                          \
+    } catch (const linattn::NotImplemented& e) {                             \
+      ex_thrown_ = true;                                                     \
+      ex_message_ = e.what();                                                \
+    }                                                                        \
+    CHECK_MESSAGE(ex_thrown_, name " does not throw NotImplemented");        \
+    CHECK_MESSAGE(ex_message_.find(name) != std::string::npos, ex_message_); \
+  } while (0)
+
 }  // namespace extest

@@ -11,7 +11,7 @@ python3 - "$KIT_DIR" <<'PY'
 import json, os, sys
 kit = sys.argv[1]
 roles = {"student", "header", "handout", "hints", "try", "api", "checks", "oracle", "judge_tests",
-         "corpus"}
+         "solution_tests", "stub_tests", "corpus"}
 problems, orders, seen = [], {}, 0
 for name in sorted(os.listdir(os.path.join(kit, "exercises"))):
     folder = os.path.join(kit, "exercises", name)
