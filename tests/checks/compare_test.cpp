@@ -89,8 +89,14 @@ TEST_CASE("checks/compare: rows never written are named") {
   z.row(4).setZero();
   const auto zc = grader::compare_matrices(e, z, grader::kTight, "O");
   REQUIRE(zc.unwritten);
+  // Zeros are what a row set to zero and left unfilled holds, and what a sum over no terms
+  // gives: both are named, and "never written" is not claimed.
   CHECK(contains(*zc.unwritten,
-                 "row 4 of O was never written: it holds only 0 where values are expected."));
+                 "row 4 of O holds only 0 where values are expected: either never written (a "
+                 "loop that stops early, a result set to zero whose rows are not all filled) or "
+                 "summed over no terms at all (a loop bound that leaves out every term there, "
+                 "such as < where <= belongs)."));
+  CHECK_FALSE(contains(*zc.unwritten, "was never written"));
   // Six runs: four are named, the rest is "...", and every row of all six is counted (the
   // kit is built with the standard library's bounds checks, so counting past the runs kept
   // stops this test rather than going unseen).
@@ -98,7 +104,7 @@ TEST_CASE("checks/compare: rows never written are named") {
   for (Eigen::Index r : {1, 3, 5, 7, 9, 11}) six.row(r).setZero();
   const auto sc = grader::compare_matrices(Matrix::Constant(13, 2, 0.5), six, grader::kTight, "O");
   REQUIRE(sc.unwritten);
-  CHECK(contains(*sc.unwritten, "rows 1, 3, 5, 7, ... of O were never written: they hold"));
+  CHECK(contains(*sc.unwritten, "rows 1, 3, 5, 7, ... of O hold only 0 where values are expected"));
   // Rows that are simply wrong, or zero where zero is expected, are not called unwritten.
   Matrix w = e;
   w(1, 1) = 7.0;
@@ -173,7 +179,7 @@ TEST_CASE("checks/compare: rows never written are named, leftovers of memory and
   last.row(5).setZero();
   const auto l = grader::compare_matrices(e, last, grader::kTight, "O");
   REQUIRE(l.unwritten);
-  CHECK(contains(*l.unwritten, "row 5 of O was never written: it holds only 0 where"));
+  CHECK(contains(*l.unwritten, "row 5 of O holds only 0 where values are expected: either never"));
   // A lone row of zeros at the start is a formula's mistake (o_1 = 0), not a write left out;
   // a row of wrong numbers is not unwritten either.
   Matrix first = e;

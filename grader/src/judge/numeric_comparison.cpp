@@ -187,15 +187,23 @@ std::optional<std::string> never_written(const Matrix& expected, const Matrix& g
   for (std::size_t i = 5; i < kept.size(); ++i) rows += kept[i].last - kept[i].first + 1;
   const bool one = rows == 1;
   const std::string units = vector ? (one ? "entry" : "entries") : (one ? "row" : "rows");
-  std::string text = units + " " + where + " of " + name + (one ? " was" : " were") +
-                     " never written: " + (one ? "it holds" : "they hold") + " only 0";
+  const std::string each = vector ? "entries" : "rows";
+  // Leftovers of memory prove that nothing was written there. Zeros alone do not: a row set to
+  // zero and never filled looks the same as one written from a sum that took no terms (a bound
+  // that leaves every term out at that token), so both are named.
   if (example != 0.0)
-    text += " and leftovers of memory as allocated, such as " + fmt(example) + ",";
-  text +=
-      " where values are expected. Look for a loop that stops early, or a result allocated "
-      "(or set to zero) whose " +
-      std::string(vector ? "entries" : "rows") + " are not all filled.";
-  return text;
+    return units + " " + where + " of " + name + (one ? " was" : " were") +
+           " never written: " + (one ? "it holds" : "they hold") +
+           " only 0 and leftovers of memory as allocated, such as " + fmt(example) +
+           ", where values are expected. Look for a loop that stops early, or a result "
+           "allocated whose " +
+           each + " are not all filled.";
+  return units + " " + where + " of " + name + (one ? " holds" : " hold") +
+         " only 0 where values are expected: either never written (a loop that stops early, "
+         "a result set to zero whose " +
+         each +
+         " are not all filled) or summed over no terms at all (a loop bound that leaves "
+         "out every term there, such as < where <= belongs).";
 }
 
 Comparison compare_matrices(const Matrix& expected, const Matrix& got, const Tolerance& tol,

@@ -38,8 +38,10 @@ struct Comparison {
   double worst_expected = 0.0, worst_got = 0.0;
   std::string report;  // several lines; empty when ok
   // When rows (entries of a vector) that should hold values hold only 0 or leftovers of
-  // memory as allocated (subnormals such as 4.68e-310, which no arithmetic here produces):
-  // "rows 3..5 of O were never written: ...", a likely mistake of its own (never_written).
+  // memory as allocated (subnormals such as 4.68e-310, which no arithmetic here produces), a
+  // likely mistake of its own (never_written): "rows 3..5 of O were never written: ..." where
+  // leftovers show it, "rows 3..5 of O hold only 0 where values are expected: either never
+  // written ... or summed over no terms" where only zeros are there.
   std::optional<std::string> unwritten;
 };
 
