@@ -46,6 +46,9 @@ mkdir -p "$class/submissions/ada" "$class/submissions/bob" "$class/submissions/c
 cp "$S/flops/flops.cpp" "$S/random_features/random_features.cpp" "$class/submissions/ada/"
 cp "$E/flops/flops.cpp" "$E/random_features/random_features.cpp" "$class/submissions/bob/"
 cp "$S/flops/flops.cpp" "$class/submissions/cy/"
+# A name a student chose that the runner would read as a workflow command (`##[` anywhere in a
+# line): grade-all names the file when it cannot unpack it.
+echo hi >"$class/submissions/bob/notes##[error title=forged;]forged by a file name.rar"
 # The course key, as the secret holds it: the key of the tree the grader was built from (the
 # one it reads; in a real run the checkout is that tree, and the workflow writes the key there).
 "$GRADER" --kit "$KIT_DIR" make-course-key >>"$out" 2>&1 || fail "cannot make a course key"
@@ -86,6 +89,26 @@ python3 "$KIT_DIR/tests/engines/actions_replay.py" "$WORKFLOW" "$work/state" "$w
   fail "the replayed workflow did not succeed (exit $?)"
 echo "replayed $WORKFLOW in $(($(date +%s) - t0)) s"
 grep -E '^\[replay\] (job|artifact|downloaded|warning|cache)' "$out"
+
+# Every line that names the forged file is inside a pause of workflow commands: after a
+# ::stop-commands::TOKEN line (a token of 32 hex digits) and before ::TOKEN::.
+python3 - "$out" <<'PY' >>"$out.check" 2>&1 || { cat "$out.check" >>"$out"; fail "a student's file name reached the log outside a pause of workflow commands"; }
+import re, sys
+token, seen = None, 0
+for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
+    line = line.rstrip("\n")
+    m = re.fullmatch(r"::stop-commands::([0-9a-f]{32})", line)
+    if m and token is None:
+        token = m.group(1)
+    elif token is not None and line == "::%s::" % token:
+        token = None
+    elif "forged by a file name" in line:
+        seen += 1
+        assert token is not None, "outside a pause: " + line
+assert seen, "grade-all never named the file"
+print("the forged name, %d time(s), only inside a pause" % seen)
+PY
+cat "$out.check"
 
 # --- one unsharded run, in a checkout of its own with the same key and the same paths ------------
 whole=$work/whole

@@ -1,8 +1,10 @@
 // build_runner on fixture submissions: builds, caches, reports errors on the student's own
 // path, notices a missing file, and refuses includes from outside the kit.
+#include "builder/build_stage.hpp"
 #include "builder/builder.hpp"
 #include "grader_config.hpp"
 #include "helpers.hpp"
+#include "sandbox/isolation.hpp"
 
 #include <doctest/doctest.h>
 
@@ -271,4 +273,25 @@ TEST_CASE("builder: first_errors picks the located error lines in order, each wi
   // A fault of the grader says why, with no compiler error before it.
   CHECK(grader::first_errors("grader fault: no harness library /k/h.a (build the kit first)\n") ==
         "grader fault: no harness library /k/h.a (build the kit first)\n");
+}
+
+TEST_CASE("builder: a tool that never started is the sandbox's fault, whatever was printed") {
+  // A compiler's message can begin as bubblewrap's own complaints do (a source that says
+  // #line 1 "bwrap: "): that is the tool's output, an ordinary ending.
+  const grader::build::Stage printing(0);
+  const grader::RunOutcome said =
+      printing.run({"/bin/sh", "-c",
+                    "echo 'bwrap: Creating new namespace failed: Operation not permitted'; "
+                    "exit 1"},
+                   60);
+  CHECK(said.ending == grader::RunOutcome::Ending::Exited);
+  CHECK(said.exit_code == 1);
+  // Under bubblewrap, a folder it cannot bind stops it before the tool starts: a launch
+  // failure, with bubblewrap's words (the other layers bind nothing).
+  if (grader::isolation().layer != grader::Layer::Namespaces) return;
+  grader::build::Stage broken(0);
+  broken.jail.read_only.emplace_back("/nonexistent/linattn-missing", "/missing");
+  const grader::RunOutcome r = broken.run({"/bin/true"}, 60);
+  CHECK(r.ending == grader::RunOutcome::Ending::LaunchFailed);
+  CHECK(r.launch_error.find("bwrap: ") != std::string::npos);
 }

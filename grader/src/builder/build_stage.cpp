@@ -66,7 +66,13 @@ RunOutcome Stage::run(const std::vector<std::string>& argv, double seconds,
 
 RunOutcome Stage::run(const std::vector<std::string>& argv, Limits limits) const {
   Confinement c = confine(jail, argv, limits);
-  return run_sandboxed(c.argv, c.cwd, limits);
+  RunOutcome r = run_sandboxed(c.argv, c.cwd, limits);
+  // bubblewrap ended on its own before the tool started: the sandbox's fault, whatever it said.
+  if (r.ending == RunOutcome::Ending::Exited && !tool_started(c)) {
+    r.ending = RunOutcome::Ending::LaunchFailed;
+    r.launch_error = "the sandbox did not start (" + r.output.substr(0, 2000) + ")";
+  }
+  return r;
 }
 
 bool put_kit_headers(const Stage& stage) {
@@ -101,7 +107,5 @@ std::string capped_log(const RunOutcome& r) {
            " more bytes of messages not shown]\n";
   return log;
 }
-
-bool sandbox_failed(const std::string& log) { return log.rfind("bwrap: ", 0) == 0; }
 
 }  // namespace grader::build

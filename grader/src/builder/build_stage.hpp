@@ -54,8 +54,4 @@ std::string ending_text(const RunOutcome& r, double limit);
 // The tool's messages, with a line saying how much was cut when they ran over the cap.
 std::string capped_log(const RunOutcome& r);
 
-// bubblewrap's own complaints (a folder it cannot mount, a program it cannot start) begin with
-// its name: a fault of the grader's set-up, never remembered as the submission's failure.
-bool sandbox_failed(const std::string& log);
-
 }  // namespace grader::build

@@ -133,8 +133,6 @@ void build_steps(const std::string& exercise, const std::string& source, unsigne
     if (r.ending == RunOutcome::Ending::LaunchFailed)
       throw BuildFault("cannot start the compiler in the sandbox: " + r.launch_error);
     std::string raw_log = capped_log(r);
-    if (sandbox_failed(raw_log))
-      throw BuildFault("the sandbox could not start the compiler: " + raw_log);
     if (const auto how = tool_killed_from_outside(r))
       throw KilledFromOutside("the compiler was killed from outside its limits: " + *how);
     const std::string include_dir = stage.in("include");
@@ -229,8 +227,6 @@ void build_steps(const std::string& exercise, const std::string& source, unsigne
   if (r.ending == RunOutcome::Ending::LaunchFailed)
     throw BuildFault("cannot start the linker in the sandbox: " + r.launch_error);
   std::string link_log = capped_log(r);
-  if (sandbox_failed(link_log))
-    throw BuildFault("the sandbox could not start the linker: " + link_log);
   if (const auto how = tool_killed_from_outside(r))
     throw KilledFromOutside("the linker was killed from outside its limits: " + *how);
   replace_all(link_log, stage.in("student.o"), shown);

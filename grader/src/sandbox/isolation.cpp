@@ -253,6 +253,13 @@ Confinement confine(const Jail& jail, const std::vector<std::string>& argv, Limi
   c.seccomp_fd = sealed_memory_file("linattn-seccomp", program);
   constexpr int kSeccompFdInChild = 9;
   limits.pass_fds.emplace_back(c.seccomp_fd.get(), kSeccompFdInChild);
+  constexpr const char* kStartedFdInChild = "8";  // one digit: dash takes no more
+  if (jail.toolchain) {
+    c.started_fd = UniqueFd(::memfd_create("linattn-started", MFD_CLOEXEC));
+    if (!c.started_fd)
+      throw std::runtime_error("memfd_create: " + std::string(std::strerror(errno)));
+    limits.pass_fds.emplace_back(c.started_fd.get(), std::atoi(kStartedFdInChild));
+  }
   // bubblewrap itself starts under the worker's own id (a user namespace makes it "nobody"
   // inside): the id's process limit then holds inside too, which it would not for root.
   limits.run_as_uid = worker_uid(jail.worker);
@@ -272,11 +279,22 @@ Confinement confine(const Jail& jail, const std::vector<std::string>& argv, Limi
   }
   c.argv.insert(c.argv.end(), {"--remount-ro", "/", "--chdir", c.cwd, "--seccomp",
                                std::to_string(kSeccompFdInChild), "--"});
+  if (jail.toolchain)  // the mark, then the tool, without the mark's descriptor
+    c.argv.insert(c.argv.end(), {"/bin/sh", "-c",
+                                 std::string("printf started >&") + kStartedFdInChild +
+                                     " && exec \"$@\" " + kStartedFdInChild + ">&-",
+                                 "sh"});
   c.argv.insert(c.argv.end(), argv.begin(), argv.end());
   // That folder is the program's, inside; bubblewrap itself starts from the host's root, where
   // an inside path such as /work need not exist (Ubuntu's images have none).
   c.cwd = "/";
   return c;
+}
+
+bool tool_started(const Confinement& c) {
+  if (!c.started_fd) return true;
+  char mark[8];
+  return ::pread(c.started_fd.get(), mark, sizeof mark, 0) > 0;
 }
 
 void unwrap_signal(RunOutcome& outcome) {

@@ -66,8 +66,16 @@ struct Confinement {
   std::string cwd;
   UniqueFd seccomp_fd;   // handed to bubblewrap
   UniqueFd landlock_fd;  // the Landlock ruleset (chroot layer's compilers, none layer)
+  UniqueFd started_fd;   // a compiler's or linker's under bubblewrap: see tool_started
 };
 Confinement confine(const Jail& jail, const std::vector<std::string>& argv, Limits& limits);
+
+// Whether the confined program was started, once its run is over. Under bubblewrap, a shell
+// inside writes a mark to started_fd just before it becomes the tool: bubblewrap's own failure
+// (no user namespaces, a mount refused) prints "bwrap: ..." and exits 1, which a tool's output
+// can imitate (a source that says #line 1 "bwrap: ") but the mark cannot. Always true where no
+// bubblewrap runs first.
+bool tool_started(const Confinement& c);
 
 // bubblewrap ends with status 128 + N when the program inside was killed by signal N (the
 // shells' convention): turns that back into the signal, so that a crash reads as one.
