@@ -86,6 +86,21 @@ TEST_CASE("terminal report: it ends with where to start") {
   fault.exercises[0].checks[1].grader_fault = true;
   CHECK(has(text(fault, false), "Start here: chunkwise, uneven-last-chunk (FAIL)"));
 
+  // A value check stopped by its time limit says nothing of why; the time check of the same
+  // function names the likely mistake, and comes first. One of another function does not.
+  grader::Report slow = sample();
+  slow.exercises[0].checks[1].status = grader_test::status_called("timeout");
+  slow.exercises[0].checks[1].message = "stopped after 10 s";
+  slow.exercises[0].checks[2].function = slow.exercises[0].checks[4].function = "h";
+  slow.exercises[0].checks[3].name = "linear-time";
+  slow.exercises[0].checks[3].message =
+      "grew 16.4 times as much\nLikely mistake: a sum over every earlier token.";
+  CHECK(has(text(slow, false),
+            "Start here: chunkwise, linear-time (FAIL)\n  Likely mistake: a "
+            "sum over every earlier token."));
+  slow.exercises[0].checks[3].function = "h";
+  CHECK(has(text(slow, false), "Start here: chunkwise, hand-example (TIME)"));
+
   // Full marks: nothing to start with.
   grader::Report full = sample();
   full.exercises[0].checks.resize(1);

@@ -104,10 +104,34 @@ std::vector<ReportRow> report_rows(const ExerciseResult& ex, bool verbose) {
   return rows;
 }
 
+namespace {
+
+bool names_mistake(const CheckResult& c) {
+  return diagnosed(c) && !likely_mistake(c.message).empty();
+}
+
+// The first check of the exercise the student has to act on, unless it names no mistake (a
+// timeout, a crash) and a later check of the same function does: that one says more (the time
+// rule's figure and its likely mistake beat "stopped after 10 s").
+const CheckResult* first_to_act_on(const ExerciseResult& ex) {
+  const CheckResult* first = nullptr;
+  for (const auto& c : ex.checks)
+    if (c.status != Status::Passed && !c.grader_fault) {
+      first = &c;
+      break;
+    }
+  if (first == nullptr || !diagnosed(*first) || names_mistake(*first)) return first;
+  for (const auto& c : ex.checks)
+    if (c.function == first->function && names_mistake(c)) return &c;
+  return first;
+}
+
+}  // namespace
+
 std::optional<StartHere> start_here(const Report& report) {
   for (const auto& ex : report.exercises)
-    for (const auto& c : ex.checks) {
-      if (c.status == Status::Passed || c.grader_fault) continue;
+    if (const CheckResult* found = first_to_act_on(ex)) {
+      const CheckResult& c = *found;
       StartHere start{&ex, &c, ""};
       if (c.status == Status::NotImplemented) {
         start.advice = c.function + " is not written yet: " + handout_path(ex.name) +

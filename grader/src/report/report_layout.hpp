@@ -58,6 +58,9 @@ struct StartHere {
   // command (handout_path, hint_command), which a page may turn into a link.
   std::string advice;
 };
+// The first exercise with a check to act on, and in it the first such check; but when that one
+// names no likely mistake (a timeout, a crash), a later check of the same function that names
+// one (the time rule's figure) comes first.
 std::optional<StartHere> start_here(const Report& report);
 
 }  // namespace grader
