@@ -294,4 +294,8 @@ TEST_CASE("builder: a tool that never started is the sandbox's fault, whatever w
   const grader::RunOutcome r = broken.run({"/bin/true"}, 60);
   CHECK(r.ending == grader::RunOutcome::Ending::LaunchFailed);
   CHECK(r.launch_error.find("bwrap: ") != std::string::npos);
+  // A compiler that is not there is the machine's fault as well, not a build error.
+  const grader::build::Stage missing(0);
+  CHECK(missing.run({"/nonexistent/linattn-cc", "-c", "x.cpp"}, 60).ending ==
+        grader::RunOutcome::Ending::LaunchFailed);
 }

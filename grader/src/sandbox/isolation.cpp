@@ -279,11 +279,14 @@ Confinement confine(const Jail& jail, const std::vector<std::string>& argv, Limi
   }
   c.argv.insert(c.argv.end(), {"--remount-ro", "/", "--chdir", c.cwd, "--seccomp",
                                std::to_string(kSeccompFdInChild), "--"});
-  if (jail.toolchain)  // the mark, then the tool, without the mark's descriptor
-    c.argv.insert(c.argv.end(), {"/bin/sh", "-c",
-                                 std::string("printf started >&") + kStartedFdInChild +
-                                     " && exec \"$@\" " + kStartedFdInChild + ">&-",
-                                 "sh"});
+  // The mark, then the tool without the mark's descriptor; a tool that is not there is the
+  // machine's fault too, so the mark waits until the shell has found it.
+  if (jail.toolchain)
+    c.argv.insert(c.argv.end(),
+                  {"/bin/sh", "-c",
+                   std::string("command -v \"$1\" >/dev/null && printf started >&") +
+                       kStartedFdInChild + " && exec \"$@\" " + kStartedFdInChild + ">&-",
+                   "sh"});
   c.argv.insert(c.argv.end(), argv.begin(), argv.end());
   // That folder is the program's, inside; bubblewrap itself starts from the host's root, where
   // an inside path such as /work need not exist (Ubuntu's images have none).
