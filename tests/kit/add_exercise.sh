@@ -43,9 +43,9 @@ tar -C "$KIT_DIR" --exclude='./build*' --exclude=./.git --exclude=./course-key -
 
 # The files an exercise consists of: its folder and its solution. Nothing else.
 cp -r "$KIT_DIR/tests/kit/add_exercise/scale/." "$kit/"
-! diff -rq "$KIT_DIR/grader" "$kit/grader" | grep -q . ||
+! diff -rq -x __pycache__ "$KIT_DIR/grader" "$kit/grader" | grep -q . ||
   fail "the copy's grader/ differs from the kit's: an exercise adds nothing there"
-! diff -rq "$KIT_DIR/tests" "$kit/tests" | grep -q . ||
+! diff -rq -x __pycache__ "$KIT_DIR/tests" "$kit/tests" | grep -q . ||
   fail "the copy's tests/ differs from the kit's: an exercise's tests are in its own folder"
 
 report=$work/solutions.json
