@@ -31,13 +31,14 @@
 # one of the grader's own `::error file=...,title=...::` annotations; on stderr, no such line
 # and no student text at all; the grader exits 1 (marks lost, no fault) under the layer asked.
 #
-# usage: github_file_commands.sh GRADER KIT_DIR LAYER
+# usage: github_file_commands.sh GRADER CORPUS_CASE KIT_DIR LAYER
 #   LAYER: namespaces, chroot (LINATTN_ISOLATION=chroot, as root), or chroot-nocap (the chroot
 #   layer without CAP_SYS_ADMIN, through capsh, as root). Exit 77: the layer cannot run here.
 set -u
 GRADER=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-KIT=$(cd "$2" && pwd)
-LAYER=$3
+CORPUS_CASE=$2  # tests/corpus/corpus_case, which makes a case's submission (--make-only)
+KIT=$(cd "$3" && pwd)
+LAYER=$4
 CASE=$KIT/tests/submissions/hostile-github-file-commands
 
 skip() { echo "SKIPPED: $*"; exit 77; }
@@ -57,7 +58,7 @@ case $LAYER in
       wrapper=("$capsh" --drop=cap_sys_admin -- -c 'exec "$0" "$@"')
     fi
     ;;
-  *) echo "usage: $0 GRADER KIT_DIR namespaces|chroot|chroot-nocap" >&2; exit 2 ;;
+  *) echo "usage: $0 GRADER CORPUS_CASE KIT_DIR namespaces|chroot|chroot-nocap" >&2; exit 2 ;;
 esac
 command -v python3 >/dev/null 2>&1 || skip "python3 is needed"
 [ -f "$CASE/case.json" ] || { echo "FAILED: no case $CASE"; exit 1; }
@@ -82,28 +83,11 @@ for f in set_env set_output add_path save_state step_summary; do
 done
 printf '%s\n' "## An earlier step's summary" >>"$commands/step_summary"
 
-# The case's submission: the solutions with its edits (prepend, find/replace), as corpus_case
-# makes it, plus a line of this run's own.
+# The case's submission, as corpus_case makes it, plus a line of this run's own.
 make_submission() {  # OUT TAG
   rm -rf "$1"
-  cp -r "$KIT/solutions" "$1" || return 1
-  python3 - "$CASE/case.json" "$1" "$KIT" "$2" <<'PY'
-import json, sys
-spec, out, kit, tag = sys.argv[1:]
-for e in json.load(open(spec))["edits"]:
-    path = out + "/" + e["file"]
-    text = open(path).read()
-    sub = lambda s: s.replace("@KIT_DIR@", kit)
-    if "prepend" in e:
-        text = sub(e["prepend"]) + text
-    elif "find" in e:
-        assert text.count(sub(e["find"])) == 1, "the edit's text is not there once: " + e["find"]
-        text = text.replace(sub(e["find"]), sub(e["replace"]))
-    else:
-        sys.exit("an edit this script does not make: %s" % e)
-    open(path, "w").write(text)
-open(out + "/flops/flops.cpp", "a").write("// this run: %s\n" % tag)
-PY
+  "$CORPUS_CASE" --make-only "$KIT" "$CASE" "$1" >/dev/null || return 1
+  printf '// this run: %s\n' "$2" >>"$1/flops/flops.cpp"
 }
 
 # One grade: RUN is apart or beside (above). Its files in $work/RUN.*; the checks print.
