@@ -136,6 +136,23 @@ TEST_CASE("time rule: the first step is never taken as less than the noise floor
   CHECK(!judge(reply(cost(0.010, 0.0, 0.0003))).passed);
 }
 
+TEST_CASE("time rule: a step under a tenth of a large fixed cost is noise") {
+  // Measured under load on a submission whose every call maps and fills 60 MiB: 881.2, 898.5
+  // and 1071.9 ms, steps of 17.3 and 173.4 ms (10.0 times), where a quiet machine passes it.
+  // The first step counts as 88.1 ms (a tenth of 881.2), 2.0 times; the pace's budget holds.
+  const grader::Verdict v = judge(reply(at(0.8812, 0.8985, 1.0719)), pace_of(2e-5));
+  CHECK(v.passed);
+  // What counted is said when it fails: the same first step, a high step of 800 ms.
+  const grader::Verdict q = judge(reply(at(0.8812, 0.8985, 1.6985)), pace_of(2e-4));
+  REQUIRE_FALSE(q.passed);
+  CHECK(fake::contains(q.message,
+                       "by 17.3 ms (counted as 88.1 ms, the least a step counts for: "
+                       "8.000 ms, or 10% of the time at T = 512, whichever is more): "
+                       "9.1 times as much."));
+  // A small fixed cost (40 ms) keeps the 8 ms floor: steps of 4 and 66 ms fail growth (8.25).
+  CHECK_FALSE(judge(reply(at(0.040, 0.044, 0.110)), pace_of(2e-4)).passed);
+}
+
 TEST_CASE("time rule: a failed check names the likely mistake its exercise gave it") {
   grader::Oracle oracle{[](std::uint64_t) {
                           return json::array({json::object(), json::object()});

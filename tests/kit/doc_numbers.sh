@@ -164,6 +164,7 @@ case "$name" in
     same "linear and quadratic growth" $D "$(found $D 'linear cost adds (\d+) times, quadratic (\d+)\)')" $TR \
       "$growth $((growth * growth))"
     row "time step floor" $D 'a first step never being taken as less than (\d+) ms' ms $TR 'kTimeRuleNoiseFloor = ([\d.e\-]+);'
+    row "time step floor share" $D 'nor than (\d+)% of the\s+smallest size' % $TR 'kTimeRuleJitterShare = ([\d.]+);'
     floor=$(source_value $TR 'kTimeRuleNoiseFloor = ([\d.e\-]+);')
     ratio=$(source_value $TR 'kTimeRuleMaxStepRatio = ([\d.]+);')
     allowance=$(perl -e 'print $ARGV[0] * $ARGV[1] * 1000' "$floor" "$ratio")

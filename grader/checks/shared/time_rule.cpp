@@ -166,18 +166,27 @@ Verdict judge_linear_time(const json& request, const json& expected, const json&
   const auto [t1, m1] = *it++;
   const auto [t2, m2] = *it;
   const double low = m1 - m0, high = m2 - m1;
-  const double ratio = high / std::max(low, kTimeRuleNoiseFloor);
+  const double floor = std::max(kTimeRuleNoiseFloor, kTimeRuleJitterShare * m0);
+  const double ratio = high / std::max(low, floor);
   char measured[256];
   std::snprintf(measured, sizeof measured,
                 "CPU time of the call (each call in a process of its own, the least of %d inputs "
                 "of each size): %s at T = %ld, %s at T = %ld, %s at T = %ld.",
                 kTimeRuleRepeat, ms(m0).c_str(), t0, ms(m1).c_str(), t1, ms(m2).c_str(), t2);
-  // The ratio as judged: the first step at least the noise floor (rule 2 needs it far above).
-  char steps[256];
+  // The ratio as judged: the first step at least the noise floor (rule 2 needs it far above),
+  // said when it is what counted.
+  char counted[256] = "";
+  if (low < floor)
+    std::snprintf(counted, sizeof counted,
+                  " (counted as %s, the least a step counts for: %s, or %.0f%% of the time at "
+                  "T = %ld, whichever is more)",
+                  ms(floor).c_str(), ms(kTimeRuleNoiseFloor).c_str(), 100 * kTimeRuleJitterShare,
+                  t0);
+  char steps[512];
   std::snprintf(steps, sizeof steps,
-                " From T = %ld to %ld it grew by %s, from T = %ld to %ld by %s: %.1f times as "
+                " From T = %ld to %ld it grew by %s, from T = %ld to %ld by %s%s: %.1f times as "
                 "much.",
-                t1, t2, ms(high).c_str(), t0, t1, ms(low).c_str(), ratio);
+                t1, t2, ms(high).c_str(), t0, t1, ms(low).c_str(), counted, ratio);
   char growth[256];
   std::snprintf(growth, sizeof growth,
                 "The tokens grow %d times at each step. A cost that grows like T then adds about "
