@@ -153,6 +153,17 @@ TEST_CASE("time rule: a step under a tenth of a large fixed cost is noise") {
   CHECK_FALSE(judge(reply(at(0.040, 0.044, 0.110)), pace_of(2e-4)).passed);
 }
 
+TEST_CASE("time rule: a middle size slowed by a tenth of a large fixed cost is not padding") {
+  // The same submission in a fresh-clone run: 1214.6, 1439.0 and 1226.5 ms. Its first step
+  // (224.4 ms) is under 8 times the least a step counts for (121.5 ms), so growth from below
+  // does not judge it; the last step (-212.5 ms) is within the pace's budget.
+  CHECK(judge(reply(at(1.2146, 1.4390, 1.2265)), pace_of(2e-5)).passed);
+  // Flattened growth above that threshold still fails: steps of 1000 and 300 ms.
+  const grader::Verdict v = judge(reply(at(1.2146, 2.2146, 2.5146)), pace_of(2e-4));
+  REQUIRE_FALSE(v.passed);
+  CHECK(fake::contains(v.message, "fails under 2.0 times once the first step is over 971.7 ms"));
+}
+
 TEST_CASE("time rule: a failed check names the likely mistake its exercise gave it") {
   grader::Oracle oracle{[](std::uint64_t) {
                           return json::array({json::object(), json::object()});

@@ -168,7 +168,8 @@ case "$name" in
     floor=$(source_value $TR 'kTimeRuleNoiseFloor = ([\d.e\-]+);')
     ratio=$(source_value $TR 'kTimeRuleMaxStepRatio = ([\d.]+);')
     allowance=$(perl -e 'print $ARGV[0] * $ARGV[1] * 1000' "$floor" "$ratio")
-    same "start of rule 2 (kTimeRulePaceAllowance)" $D "$(found $D 'once the first step is over (\d+) ms,')" $TR "$allowance" ms
+    count "start of rule 2, times the least a step counts for" $D 'once the first step is over (\d+) times the least' $TR 'kTimeRuleMaxStepRatio = ([\d.]+);'
+    same "start of rule 2 under a small fixed cost" $D "$(found $D 'it is taken as \((\d+) ms,')" $TR "$allowance" ms
     count "bound of rule 2" $D 'the second adds at least (\d+) times as much' $TR 'kTimeRuleMinStepRatio = ([\d.]+);'
     count "bound of rule 3" $D 'the second step costs at most (\d+) times what a plain linear pass' $TR 'kTimeRulePaceFactor = ([\d.]+);'
     same "allowance of rule 3 (kTimeRulePaceAllowance)" $D "$(found $D 'in the same run, adds, plus (\d+) ms\.')" $TR "$allowance" ms

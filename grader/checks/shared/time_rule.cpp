@@ -201,16 +201,18 @@ Verdict judge_linear_time(const json& request, const json& expected, const json&
                   growth, kTimeRuleMaxStepRatio);
     return failure(std::string(measured) + steps, rule, likely_mistake);
   }
-  // 2. Growth from below: a first step well above noise and a last one under twice it. Linear
-  // work cannot add less for 4 times the tokens; time spent at the middle size on purpose, to
-  // flatten the growth, does.
-  if (low > kTimeRulePaceAllowance && high < kTimeRuleMinStepRatio * low) {
+  // 2. Growth from below: a first step well above noise (8 times the least a step counts for:
+  // 64 ms, more under a large fixed cost) and a last one under twice it. Linear work cannot add
+  // less for 4 times the tokens; time spent at the middle size on purpose, to flatten the
+  // growth, does.
+  const double judged_from = kTimeRuleMaxStepRatio * floor;
+  if (low > judged_from && high < kTimeRuleMinStepRatio * low) {
     char rule[512];
     std::snprintf(rule, sizeof rule,
                   "%s; this check fails under %.1f times once the first step is over %s: "
                   "linear work never adds less for more tokens. The middle size cost more than "
                   "its work, as time spent on purpose to make the growth look linear does.",
-                  growth, kTimeRuleMinStepRatio, ms(kTimeRulePaceAllowance).c_str());
+                  growth, kTimeRuleMinStepRatio, ms(judged_from).c_str());
     return failure(std::string(measured) + steps, rule, likely_mistake);
   }
   // 3. The last step against the pace of the same step on this machine, now.
