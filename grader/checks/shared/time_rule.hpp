@@ -58,6 +58,10 @@
 // causal recurrence a budget of about 300 ms, so T^2 work under about 0.4 s at 65536 tokens,
 // padded with care so that it grows like T): at the sizes measured it costs what a slow linear
 // form costs. A larger top size would narrow this further, at the price of memory.
+// The pace moves with the machine's state, and the blind spot with it: on this quiet machine
+// the causal pass's last step took 23 ms in one hour and 65 to 110 ms in another (the same
+// build; the pass is heavy on memory, and the machine's memory state had changed), a budget of
+// up to 944 ms. A correct form slows down with it; work padded to a fixed CPU time does not.
 #pragma once
 
 #include "../../src/judge/check.hpp"
