@@ -10,8 +10,15 @@
 // mistake at all); there the first one listed is named, and the table asks for that one. Every
 // mistake must still be named exactly, alone, on at least one call of its exercise: a mistake no
 // probe can tell apart from another is a diagnosis no student ever gets.
+//
+// One slip costs once: the resource checks (memory, time) judge any answer (answer_gate.hpp).
+// So every named slip of a function that has a resource check must be an answer to the gate on
+// at least one call it is fed on: the slip loses the value checks and keeps the resource
+// points. Only a slip that computes nothing at all (kNoWork) is no answer anywhere.
 #include "diagnosis_table.hpp"
 #include "fake_runner.hpp"
+
+#include "checks/shared/answer_gate.hpp"
 
 #include <doctest/doctest.h>
 
@@ -122,7 +129,20 @@ std::vector<std::vector<Row>> lists_of(const json& expected_call, const json& re
 struct Tally {
   std::set<std::string> listed, named_alone;
   int fed = 0;
+  // The functions with a resource check, and for their slips: fed through the answer gate,
+  // and an answer on some call.
+  std::set<std::string> resourced;
+  std::set<std::string> gated, answered;
+  int gated_outputs = 0;
 };
+
+// The slips that are no answer by what they are (the first words of their text).
+const std::vector<std::string> kNoWork = {"nothing was computed:"};
+bool no_work(const std::string& mistake) {
+  for (const std::string& start : kNoWork)
+    if (mistake.rfind(start, 0) == 0) return true;
+  return false;
+}
 
 // Mistakes whose suspect is a quantity worked out from the output (the kernel of a query's and
 // a key's feature rows), not the output itself: the output that makes each, written here, by
@@ -200,6 +220,12 @@ void table_of_check(const grader::Check& c, Tally& tally) {
                     << row.mistake);
         const std::optional<json> answer = answer_for(row, calls[i], results[i]);
         if (!answer) continue;
+        if (tally.resourced.count(c.function)) {
+          tally.gated.insert(row.mistake);
+          ++tally.gated_outputs;
+          if (!grader::not_an_answer(calls[i], results[i], *answer))
+            tally.answered.insert(row.mistake);
+        }
         // The judge names the first row of the list that gives the same output.
         std::size_t first = k;
         for (std::size_t j = 0; j < k && first == k; ++j) {
@@ -242,6 +268,8 @@ void table_of_check(const grader::Check& c, Tally& tally) {
 // The whole table of one exercise.
 void diagnosis_table(const std::string& exercise) {
   Tally tally;
+  for (const grader::Check& c : fake::exercise(exercise).checks)
+    if (c.timed || c.heap_budget_bytes) tally.resourced.insert(c.function);
   for (const grader::Check& c : fake::exercise(exercise).checks) {
     CAPTURE(c.name);
     table_of_check(c, tally);
@@ -252,5 +280,15 @@ void diagnosis_table(const std::string& exercise) {
   for (const std::string& m : tally.listed) {
     INFO("never named on its own on any call: " << m);
     CHECK(tally.named_alone.count(m) == 1);
+  }
+  if (tally.resourced.empty()) return;
+  MESSAGE(exercise << ": " << tally.gated.size() << " named slips of functions with a resource "
+                   << "check, " << tally.gated_outputs << " outputs through the answer gate, "
+                   << tally.gated.size() - tally.answered.size() << " no answer on any call");
+  CHECK(!tally.gated.empty());
+  for (const std::string& m : tally.gated) {
+    INFO("a named slip the resource checks would charge for again (no answer on any call): "
+         << m);
+    CHECK(tally.answered.count(m) == (no_work(m) ? 0u : 1u));
   }
 }

@@ -178,10 +178,31 @@ bool not_about_values(const std::string& id) {
 // of its own, so their tolerance is wider than kTight: backward's central differences (error
 // about 1e-9, tolerance 1e-6). backward's judge test (exercises/backward/.meta/tests/) nudges it
 // past its own tolerance.
-// Central differences are judged at 1e-6; a time check's outputs within 1e-3 (it judges growth:
-// a value slip is the value checks' to fail, not the time rule's as well, issue 20).
-bool loose_by_design(const grader::Check& c, const std::string& id) {
-  return c.timed || id == "backward/backward/central-differences";
+bool loose_by_design(const std::string& id) {
+  return id == "backward/backward/central-differences";
+}
+
+// Checks that judge a resource (memory, time) and not the values: any answer passes them, no
+// answer at all does not (checks/shared/answer_gate.hpp; the gate's own test is
+// answer_gate_test.cpp).
+bool judges_a_resource(const grader::Check& c) {
+  return c.timed || c.heap_budget_bytes.has_value();
+}
+
+// The reference on every call, with every number of call `wrong`'s result set to 0.
+fake::Impl zeros_on(const std::string& function, std::size_t wrong) {
+  auto call_no = std::make_shared<std::size_t>(0);
+  return [=](const json& call) {
+    json r = fake::reference_result(function, call);
+    if ((*call_no)++ != wrong) return r;
+    for (auto& [key, v] : r.items()) {
+      json& numbers = v.is_object() && v.contains("data") ? v.at("data") : v;
+      if (numbers.is_array())
+        for (auto& x : numbers) x = 0.0;
+      else if (numbers.is_number()) numbers = 0.0;
+    }
+    return r;
+  };
 }
 
 }  // namespace
@@ -220,7 +241,8 @@ TEST_CASE("checks/near-miss: every judge fails an answer nudged past the toleran
   for (const grader::ExerciseChecks& ex : fake::exercises_under_test())
     for (const auto& c : ex.checks) {
       const std::string id = ex.exercise + "/" + c.name;
-      if (statistical(c) || not_about_values(id) || loose_by_design(c, id)) continue;
+      if (statistical(c) || not_about_values(id) || loose_by_design(id) || judges_a_resource(c))
+        continue;
       CAPTURE(ex.exercise + "/" + c.name);
       const grader::Verdict bad = fake::judge_with(
           c, reference_but(c.function, 0, [](double x) { return outside(x) - x; }), c.seed);
@@ -245,6 +267,16 @@ TEST_CASE(
       REQUIRE(fake::judge_with(c, fake::reference(c.function), c.seed).passed);
       for (std::size_t wrong : {std::size_t{1}, n - 1}) {
         CAPTURE(wrong);
+        if (judges_a_resource(c)) {
+          // A resource check passes any answer (answer_gate_test.cpp) but fails no answer at
+          // all on that one call, naming the call.
+          const grader::Verdict none = fake::judge_with(c, zeros_on(c.function, wrong), c.seed);
+          INFO(none.message);
+          CHECK_FALSE(none.passed);
+          CHECK(contains(none.message,
+                         "Call " + std::to_string(wrong + 1) + " of " + std::to_string(n)));
+          continue;
+        }
         // ...a clear error on that one call fails and names the call...
         const grader::Verdict v = fake::judge_with(
             c, reference_but(c.function, wrong, [](double x) { return 0.5 + 0.25 * std::fabs(x); }),
@@ -256,7 +288,7 @@ TEST_CASE(
                          "Call " + std::to_string(wrong + 1) + " of " + std::to_string(n)));
         // ...and so does a near miss (twice the tolerance), except where the verdict is
         // statistical over all calls.
-        if (!statistical(c) && !loose_by_design(c, id))
+        if (!statistical(c) && !loose_by_design(id))
           CHECK_FALSE(fake::judge_with(
                           c,
                           reference_but(c.function, wrong, [](double x) { return outside(x) - x; }),

@@ -5,6 +5,7 @@
 
 #include "checks/shared/time_rule.hpp"
 
+#include <cmath>
 #include <functional>
 #include <set>
 
@@ -185,14 +186,41 @@ TEST_CASE("time rule: a failed check names the likely mistake its exercise gave 
   CHECK(plain.judge(request(), expected(), reply(cost(0.01, 0.005, 0))).passed);
 }
 
-TEST_CASE("time rule: an answer nowhere near earns nothing, a small slip costs nothing here") {
-  const grader::Verdict v = judge(reply(cost(0.01, 0.005, 0), 0.5));
-  REQUIRE(!v.passed);
-  CHECK(fake::contains(v.message, "outputs are far from right"));
-  CHECK(fake::contains(v.message, "value checks"));
-  // A slip of 3e-8 (eps added twice, in the issue) is the value checks' business: judged on
-  // growth alone, linear passes.
-  CHECK(judge(reply(cost(0.01, 0.005, 0), 3e-8)).passed);
+TEST_CASE("time rule: any answer is timed however wrong, and no answer at all earns nothing") {
+  // One slip costs once (answer_gate.hpp): values far off are the value checks' business, so
+  // linear growth passes and quadratic growth still fails with them.
+  for (double off : {3e-8, 0.5, 1e6}) {
+    CAPTURE(off);
+    CHECK(judge(reply(cost(0.01, 0.005, 0), off)).passed);
+    const grader::Verdict quadratic = judge(reply(cost(0.01, 0, 0.005), off));
+    CHECK(!quadratic.passed);
+    CHECK(fake::contains(quadratic.message, "times as much"));
+  }
+  // Results that are no answer, on otherwise linear growth: the gate's words, and no points.
+  auto every_result = [](const json& result) {
+    json r = reply(cost(0.01, 0.005, 0));
+    for (json& one : r["results"]) one = result;
+    return r;
+  };
+  const struct {
+    const char* what;
+    json result;
+    const char* says;
+  } none[] = {
+      {"zeros", output(0.0), "every entry of O is 0"},
+      {"no O", json::object(), "has no \"O\""},
+      {"another shape", json{{"O", wire::from_matrix(fake::Matrix::Constant(3, 2, 1.0))}},
+       "O is 3 x 2 where it should be 2 x 2"},
+      {"all NaN", output(std::nan("")), "no entry of O is a finite number"},
+  };
+  for (const auto& c : none) {
+    CAPTURE(c.what);
+    const grader::Verdict v = judge(every_result(c.result));
+    REQUIRE(!v.passed);
+    CHECK(fake::contains(v.message, "no answer"));
+    CHECK(fake::contains(v.message, c.says));
+    CHECK(fake::contains(v.message, "value checks"));
+  }
 }
 
 TEST_CASE("time rule: each call of a time check is a problem of its own, at N/8, N/2 and 2 N") {

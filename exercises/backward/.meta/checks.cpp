@@ -14,6 +14,7 @@
 // This file is the judge: the checks, what each asks and tells the student. The API
 // description is in api.cpp; the oracle (calls, the reference's answers, slipped copies)
 // in oracle/, joined with the checks by name; no student kit has oracle/.
+#include "checks/shared/answer_gate.hpp"
 #include "checks/shared/time_rule.hpp"
 #include "common/wire.hpp"
 #include "judge/check.hpp"
@@ -124,6 +125,8 @@ Check memory_check() {
   Check c = grad_check("backward/memory-budget", 3.5, Visibility::Visible, 1,
                        "T = 8192 tokens, d_phi = d_v = 64: two passes with running sums, no T x T "
                        "matrix and no state per token.");
+  // It judges memory alone: the values are the other checks' business (answer_gate.hpp).
+  c.judge = guarded(answers_only({"dFQ", "dFK", "dV"}));
   c.heap_budget_bytes = memory_budget();
   c.heap_budget_rule =
       "8 bytes x 2 copies x (5 T d: the three gradients and two more T x d arrays, such as "

@@ -12,6 +12,7 @@
 // This file is the judge: the checks, what each asks and tells the student. The API
 // description is in api.cpp; the oracle (calls, the reference's answers, slipped copies)
 // in oracle/, joined with the checks by name; no student kit has oracle/.
+#include "checks/shared/answer_gate.hpp"
 #include "checks/shared/feature_map_specs.hpp"
 #include "checks/shared/memory_hints.hpp"
 #include "checks/shared/time_rule.hpp"
@@ -134,6 +135,8 @@ Check memory_check() {
   Check c = attention_check(kRecurrent, "recurrent/memory-budget", 1.5, Visibility::Visible, 1,
                             "T = " + T + " tokens, d_k = d_v = " + d +
                                 ", elu+1: the recurrent form must keep one state.");
+  // It judges memory alone: the values are the other checks' business (answer_gate.hpp).
+  c.judge = guarded(answers_only({"O"}));
   c.heap_budget_bytes = memory_budget();
   c.heap_budget_rule =
       "8 bytes x 2 copies x (2 T d_phi + T d_v + T d_k), room for phi(Q), phi(K), the output "

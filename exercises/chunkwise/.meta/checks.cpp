@@ -15,6 +15,7 @@
 // This file is the judge: the checks, what each asks and tells the student. The API
 // description is in api.cpp; the oracle (calls, the reference's answers, slipped copies)
 // in oracle/, joined with the checks by name; no student kit has oracle/.
+#include "checks/shared/answer_gate.hpp"
 #include "checks/shared/feature_map_specs.hpp"
 #include "checks/shared/time_rule.hpp"
 #include "common/wire.hpp"
@@ -164,6 +165,8 @@ Check memory_check() {
   Check c = chunk_check("chunkwise/memory-budget", 4.0, Visibility::Visible, 1,
                         "T = 8192 tokens, d_k = d_v = 64, elu+1, chunks of 64: one chunk x chunk "
                         "block at a time, the state carried across.");
+  // It judges memory alone: the values are the other checks' business (answer_gate.hpp).
+  c.judge = guarded(answers_only({"O"}));
   c.heap_budget_bytes = memory_budget();
   c.heap_budget_rule = memory_rule_text();
   c.memory_hint = chunkwise_memory_hint;

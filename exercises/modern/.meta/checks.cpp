@@ -12,6 +12,7 @@
 // This file is the judge: the checks, what each asks and tells the student. The API
 // description is in api.cpp; the oracle (calls, the reference's answers, slipped copies)
 // in oracle/, joined with the checks by name; no student kit has oracle/.
+#include "checks/shared/answer_gate.hpp"
 #include "checks/shared/memory_hints.hpp"
 #include "checks/shared/time_rule.hpp"
 #include "checks/shared/token_rows.hpp"
@@ -134,6 +135,8 @@ std::uint64_t memory_budget() {
 
 Check memory_check(const char* function, const std::string& name, std::string note) {
   Check c = sequence_check(function, name, 2.5, Visibility::Visible, 1, std::move(note));
+  // It judges memory alone: the values are the other checks' business (answer_gate.hpp).
+  c.judge = guarded(answers_only({std::string(function) == kMlstm ? "H" : "O"}));
   c.heap_budget_bytes = memory_budget();
   c.heap_budget_rule =
       "8 bytes x 2 copies x (2 T d_k + 2 T d_v), room for the features of Q, K and V and the "

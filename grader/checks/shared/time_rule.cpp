@@ -1,6 +1,8 @@
 // The time rule's judge (see time_rule.hpp).
 #include "time_rule.hpp"
 
+#include "answer_gate.hpp"
+
 #include "../../common/wire.hpp"
 #include "../../src/judge/compare.hpp"
 
@@ -21,24 +23,6 @@ std::string ms(double seconds) {
   char buf[32];
   std::snprintf(buf, sizeof buf, seconds < 0.01 ? "%.3f ms" : "%.1f ms", seconds * 1e3);
   return buf;
-}
-
-// Every field of a call's result against the reference's, loosely (kTimeRuleValueTolerance):
-// matrices and vectors entry by entry, numbers alone.
-std::optional<std::string> far_off(const json& want, const json& got) {
-  const Tolerance loose{kTimeRuleValueTolerance, kTimeRuleValueTolerance};
-  for (const auto& [name, value] : want.items()) {
-    if (!got.contains(name)) return "no \"" + name + "\" in the result";
-    const json& g = got.at(name);
-    Comparison c;
-    if (value.is_object())
-      c = compare_matrices(wire::to_matrix(value), wire::to_matrix(g), loose, name);
-    else if (value.is_array())
-      c = compare_vectors(wire::to_vector(value), wire::to_vector(g), loose, name);
-    else c = compare_scalars(value.get<double>(), g.get<double>(), loose, name);
-    if (!c.ok) return c.report;
-  }
-  return std::nullopt;
 }
 
 // A seed of its own for problem k of a time check at `seed` (splitmix64's mixing step).
@@ -149,12 +133,13 @@ Verdict judge_linear_time(const json& request, const json& expected, const json&
   for (std::size_t i = 0; i < n; ++i) {
     const json& e = expected_of(request, expected, i);
     const long tokens = e.at("tokens").get<long>();
-    if (auto wrong = far_off(e.at("outputs"), result_of(request, reply, i)))
-      return failure(
-          call_label(i, n) + "at T = " + std::to_string(tokens) +
-              ", the outputs are far from right, and the time rule is judged on about "
-              "right outputs only (the value checks of this function say what is wrong):",
-          *wrong, std::nullopt);
+    // One slip costs once: any answer is timed, however wrong (answer_gate.hpp).
+    if (auto none = not_an_answer(request.at("calls")[i], e.at("outputs"),
+                                  result_of(request, reply, i)))
+      return failure(call_label(i, n) + "at T = " + std::to_string(tokens) +
+                         ", the result is no answer, and the time rule times answers only "
+                         "(the value checks of this function say what to fix):",
+                     *none, std::nullopt);
     const double seconds = cpu[i].get<double>();
     const auto [at, fresh] = least.emplace(tokens, seconds);
     if (!fresh) at->second = std::min(at->second, seconds);

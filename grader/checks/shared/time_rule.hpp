@@ -47,9 +47,9 @@
 //       this 2-core machine: causal 67 / 31 ms, backward 110 / 3 x 33 ms); quadratic work
 //       padded to grow like T (rules 1 and 2 then hold) still spends 3/4 of its cost at 2 N
 //       in high, and fails here when that is over the budget;
-//  - the outputs must be about right (within kTimeRuleValueTolerance): an answer nowhere near
-//    (zeros, a stub) earns nothing, but a slip the value checks already catch (eps added twice)
-//    does not cost this check too.
+//  - the outputs must be an answer (answer_gate.hpp): no answer at all (zeros, an input handed
+//    back) earns nothing, but a slip the value checks already catch (eps added twice, a
+//    transposed state) does not cost this check too, however far off its values are.
 // Measured with the corpus's forms (causal, 4096 / 16384 / 65536 tokens): the solution 13, 29,
 // 96 ms; a pair loop of vector instructions light enough to pass the old sizes (0.6, 3.8 and
 // 56.9 ms at 1024, 4096 and 16384) 16, 71 and 803 ms, 13.3 times (rule 1); the same padded to
@@ -79,7 +79,6 @@ inline constexpr double kTimeRuleMaxStepRatio =
 inline constexpr double kTimeRuleNoiseFloor = 8e-3;  // seconds of CPU
 // ... nor as less than this share of the smallest size's own time (see rule 1 above).
 inline constexpr double kTimeRuleJitterShare = 0.1;
-inline constexpr double kTimeRuleValueTolerance = 1e-3;
 // The budget of the largest step against the pace (see the top of this file).
 inline constexpr double kTimeRuleMinStepRatio = 2.0;  // linear 4: half of it
 inline constexpr double kTimeRulePaceFactor = 8.0;
