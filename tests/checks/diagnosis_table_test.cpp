@@ -287,8 +287,7 @@ void diagnosis_table(const std::string& exercise) {
                    << tally.gated.size() - tally.answered.size() << " no answer on any call");
   CHECK(!tally.gated.empty());
   for (const std::string& m : tally.gated) {
-    INFO("a named slip the resource checks would charge for again (no answer on any call): "
-         << m);
+    INFO("a named slip the resource checks would charge for again (no answer on any call): " << m);
     CHECK(tally.answered.count(m) == (no_work(m) ? 0u : 1u));
   }
 }

@@ -101,6 +101,22 @@ TEST_CASE("terminal report: it ends with where to start") {
   slow.exercises[0].checks[3].function = "h";
   CHECK(has(text(slow, false), "Start here: chunkwise, hand-example (TIME)"));
 
+  // A crash guesses its likely mistake from the kind of crash (a shape assertion); a later
+  // check of the same function that compared outputs names it from them, and comes first.
+  // One of another function does not, and a crash with no such check stays first.
+  grader::Report crashed = sample();
+  auto& cc = crashed.exercises[0].checks;
+  cc[1].status = grader_test::status_called("crashed");
+  cc[1].message = "stopped by SIGABRT\nLikely mistake: a shape mismatch, most often dV transposed.";
+  cc[2].function = "h";
+  cc[3].message = "dV: 3 x 2 where 2 x 3 was expected\nLikely mistake: dV is transposed.";
+  CHECK(has(text(crashed, false), "Start here: chunkwise, " + cc[3].name +
+                                      " (FAIL)\n  Likely mistake: dV is transposed."));
+  cc[3].function = "h";
+  CHECK(has(text(crashed, false),
+            "Start here: chunkwise, " + cc[1].name +
+                " (CRASH)\n  Likely mistake: a shape mismatch, most often dV transposed."));
+
   // Full marks: nothing to start with.
   grader::Report full = sample();
   full.exercises[0].checks.resize(1);

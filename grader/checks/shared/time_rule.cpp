@@ -134,8 +134,8 @@ Verdict judge_linear_time(const json& request, const json& expected, const json&
     const json& e = expected_of(request, expected, i);
     const long tokens = e.at("tokens").get<long>();
     // One slip costs once: any answer is timed, however wrong (answer_gate.hpp).
-    if (auto none = not_an_answer(request.at("calls")[i], e.at("outputs"),
-                                  result_of(request, reply, i)))
+    if (auto none =
+            not_an_answer(request.at("calls")[i], e.at("outputs"), result_of(request, reply, i)))
       return failure(call_label(i, n) + "at T = " + std::to_string(tokens) +
                          ", the result is no answer, and the time rule times answers only "
                          "(the value checks of this function say what to fix):",

@@ -110,9 +110,18 @@ bool names_mistake(const CheckResult& c) {
   return diagnosed(c) && !likely_mistake(c.message).empty();
 }
 
-// The first check of the exercise the student has to act on, unless it names no mistake (a
-// timeout, a crash) and a later check of the same function does: that one says more (the time
-// rule's figure and its likely mistake beat "stopped after 10 s").
+// A mistake named from the outputs themselves: a failed comparison's diagnosis. A crash's
+// likely mistake is a guess from the kind of crash (an assertion: a shape mismatch), made
+// before any output came back.
+bool names_mistake_from_outputs(const CheckResult& c) {
+  return c.status == Status::Failed && names_mistake(c);
+}
+
+// The first check of the exercise the student has to act on, unless a later check of the same
+// function says more: where the first names no mistake (a timeout), a later one that names one
+// (the time rule's figure and its likely mistake beat "stopped after 10 s"); where the first
+// crashed, a later one whose outputs name the mistake ("dV is transposed" beats "a shape
+// mismatch, most often ...": the checks with equal widths give numbers where unequal ones stop).
 const CheckResult* first_to_act_on(const ExerciseResult& ex) {
   const CheckResult* first = nullptr;
   for (const auto& c : ex.checks)
@@ -120,7 +129,11 @@ const CheckResult* first_to_act_on(const ExerciseResult& ex) {
       first = &c;
       break;
     }
-  if (first == nullptr || !diagnosed(*first) || names_mistake(*first)) return first;
+  if (first == nullptr || !diagnosed(*first)) return first;
+  if (first->status == Status::Crashed)
+    for (const auto& c : ex.checks)
+      if (c.function == first->function && names_mistake_from_outputs(c)) return &c;
+  if (names_mistake(*first)) return first;
   for (const auto& c : ex.checks)
     if (c.function == first->function && names_mistake(c)) return &c;
   return first;
