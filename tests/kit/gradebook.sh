@@ -4,10 +4,11 @@
 # missing file, one ambiguous upload, one Canvas bulk download (flat files named by Canvas), one
 # student without a submission and one submission without a student -> gradebook statuses, Canvas / Moodle / id,score exports, the batch
 # summary, the similarity report, --bom, and the report of a removed folder removed.
-# usage: gradebook.sh KIT_DIR BUILD_DIR
+# usage: gradebook.sh KIT_DIR BUILD_DIR REPORT_TOOL
 set -u
 KIT_DIR=$1
 BUILD_DIR=$2
+REPORT_TOOL=$3
 work=$(mktemp -d)
 chmod 755 "$work"
 out=$work/out.log
@@ -70,7 +71,9 @@ head -c 3 "$csv" | od -An -tx1 | grep -q 'ef bb bf' && fail "a byte-order mark w
 head -n 1 "$csv" | grep -qxF 'submission,student_id,name,email,flops,causal,random_features,taylor,memory,total,total_after_late,max_score,late,days_late,status,flops_status,causal_status,random_features_status,taylor_status,memory_status,notes' ||
   fail "unexpected gradebook header: $(head -n 1 "$csv")"
 row() { grep -qxF "$1" "$csv" || fail "no gradebook row '$1'; the gradebook:
-$(cat "$csv")"; }
+$(cat "$csv")
+the checks that lost points:
+$("$REPORT_TOOL" lost "$grades"/reports/*.json)"; }
 row 'alice,1001,"Lovelace, Ada",ada@example.org,10,35,20,15,20,100,100,100,no,0,ok,ok,ok,ok,ok,ok,'
 row 'bob,1002,Bob Martin,bob@example.org,10,35,20,15,20,100,100,100,no,0,ok,ok,ok,ok,ok,ok,'
 row 'carol,1003,Zoë Ünal-Åström,zoe@example.org,10,35,20,15,20,100,100,100,no,0,ok,ok,ok,ok,ok,ok,'

@@ -6,6 +6,9 @@
 //                                             output_has_fault=0|1 (hidden: the tests students
 //                                             do not see yet)
 //   kit_report_tool first-check REPORT.json   EXERCISE/CHECK SEED of the report's first check
+//   kit_report_tool lost REPORT.json...       every check that lost points, with its status,
+//                                             seed and message (what a failing test prints, so
+//                                             that a CI log says which check it was)
 #include <nlohmann/json.hpp>
 
 #include <fstream>
@@ -85,8 +88,24 @@ int main(int argc, char** argv) {
                 << c.at("seed").get<std::uint64_t>() << "\n";
       return 0;
     }
+    if (what == "lost" && argc >= 3) {
+      for (int i = 2; i < argc; ++i) {
+        const json r = load(argv[i]);
+        for (const auto& e : r.at("exercises"))
+          for (const auto& c : e.at("checks")) {
+            if (c.at("score").get<double>() >= c.at("max_score").get<double>()) continue;
+            std::cout << argv[i] << ": " << e.at("name").get<std::string>() << "/"
+                      << c.at("name").get<std::string>() << " " << c.at("status").get<std::string>()
+                      << " " << number(c.at("score").get<double>()) << "/"
+                      << number(c.at("max_score").get<double>())
+                      << " seed=" << c.value("seed", std::uint64_t{0}) << "\n  "
+                      << c.value("message", "") << "\n";
+          }
+      }
+      return 0;
+    }
     std::cerr << "usage: kit_report_tool csv-row NAME REPORT | summary REPORT | gradescope RESULTS "
-                 "| first-check REPORT\n";
+                 "| first-check REPORT | lost REPORT...\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "kit_report_tool: " << e.what() << "\n";
