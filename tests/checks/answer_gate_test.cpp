@@ -60,6 +60,10 @@ TEST_CASE("answer gate: each kind of result that computed nothing is refused, in
       {"one row short", result(kWant.topRows(2)), "O is 2 x 2 where it should be 3 x 2"},
       {"not a matrix", json{{"O", "zeros"}}, "\"O\" is not a matrix, a vector or a number"},
       {"zeros", result(Matrix::Zero(3, 2)), "every entry of O is 0: nothing was computed"},
+      {"ones", result(Matrix::Ones(3, 2)),
+       "every entry of O is 1: a constant fill, nothing was computed from the inputs"},
+      {"a fill", result(Matrix::Constant(3, 2, -0.25)),
+       "every entry of O is -0.25: a constant fill, nothing was computed from the inputs"},
       {"all NaN", result(Matrix::Constant(3, 2, nan)), "no entry of O is a finite number"},
       {"all Inf", result(Matrix::Constant(3, 2, inf)), "no entry of O is a finite number"},
       {"V back", result(kV), "O is the input V, handed back unchanged"},
@@ -82,6 +86,9 @@ TEST_CASE("answer gate: a right answer is never refused, even zeros or an input"
   // ... but zeros where the reference has none, or V where the answer is not V, are refused.
   CHECK(gate(Matrix::Zero(3, 2), kV).has_value());
   CHECK(gate(kV).has_value());
+  // A constant answer is right where the reference's is constant too (every value the same).
+  CHECK_FALSE(gate(Matrix::Constant(3, 2, 0.5), Matrix::Constant(3, 2, 0.5)).has_value());
+  CHECK_FALSE(gate(Matrix::Constant(3, 2, 2.0), Matrix::Constant(3, 2, 0.5)).has_value());
   // A vector and a number are weighed as a column and a 1 x 1 matrix.
   const json call = json{{"v", {1.0, 2.0}}};
   CHECK_FALSE(grader::not_an_answer(call, json{{"z", {3.0, 4.0}}}, json{{"z", {6.0, 8.0}}}));
@@ -133,6 +140,18 @@ TEST_CASE("answer gate: every resource check passes any answer and refuses no an
       INFO(none.message);
       CHECK_FALSE(none.passed);
       CHECK(fake::contains(none.message, "the result has no \"" + last + "\""));
+      // Every output a fill of ones, the right shapes: nothing computed, no points.
+      const grader::Verdict fill = judged([](json r) {
+        for (auto& [key, v] : r.items()) {
+          json& numbers = v.is_object() && v.contains("data") ? v.at("data") : v;
+          if (numbers.is_array())
+            for (auto& x : numbers) x = 1.0;
+        }
+        return r;
+      });
+      INFO(fill.message);
+      CHECK_FALSE(fill.passed);
+      CHECK(fake::contains(fill.message, "a constant fill"));
     }
   // The memory and time checks of causal, chunkwise, backward and modern (both functions).
   if (fake::every_exercise_under_test()) CHECK(resource_checks == 10);

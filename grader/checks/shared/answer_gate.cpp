@@ -21,6 +21,8 @@ std::optional<Matrix> as_matrix(const json& v) {
 }
 
 bool all_zero(const Matrix& m) { return m.size() > 0 && (m.array() == 0.0).all(); }
+// Every entry the same (more than one entry): a fill, which reads none of the inputs.
+bool one_value(const Matrix& m) { return m.size() > 1 && (m.array() == m(0, 0)).all(); }
 bool any_finite(const Matrix& m) { return m.array().isFinite().any(); }
 bool identical(const Matrix& a, const Matrix& b) {
   return a.rows() == b.rows() && a.cols() == b.cols() && (a.array() == b.array()).all();
@@ -49,6 +51,9 @@ std::optional<std::string> not_an_answer(const json& call, const json& want, con
       return name + " is " + shape_of(*g) + " where it should be " + shape_of(*expected);
     if (all_zero(*g) && !all_zero(*expected))
       return "every entry of " + name + " is 0: nothing was computed";
+    if (one_value(*g) && !one_value(*expected) && std::isfinite((*g)(0, 0)))
+      return "every entry of " + name + " is " + fmt((*g)(0, 0)) +
+             ": a constant fill, nothing was computed from the inputs";
     if (!any_finite(*g) && any_finite(*expected))
       return "no entry of " + name + " is a finite number";
     if (const auto input = handed_back(call, *g); input && !same_values(*expected, *g, kTight))

@@ -4,7 +4,8 @@
 // no answer at all, which would otherwise earn the resource's points for doing nothing:
 //  - a field of the reference's result missing, or of another shape;
 //  - every entry 0 where the reference's are not (a stub that returns a zero matrix, a loop
-//    that never ran);
+//    that never ran), or every entry one and the same number where the reference's differ (a
+//    matrix of ones: a fill reads none of the inputs, and would otherwise earn the points);
 //  - no finite entry at all (all NaN or Inf: nothing usable was computed);
 //  - one of the call's own inputs handed back unchanged (O = V, the features of Q), unless
 //    the reference's answer is that very input (a single token with eps = 0 gives O = V).
