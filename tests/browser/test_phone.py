@@ -2,6 +2,8 @@
 `browser`). With Chromium's mobile emulation of a 390 px wide screen, no page is wider than the
 screen (the document's scrollWidth is its clientWidth; a wide table scrolls inside its own
 box): the lab book, the class report, every student's page beside it and grade --html's pages.
+No table squeezes a word of up to 20 letters over two lines ("chun|k", "102|4": a column is at
+least as wide as its longest word, and the table scrolls instead).
 On the lab book at that width the charts' text keeps at least 10 px and every widget's readouts
 stay inside the widget. Colour: every series of the lab book's charts is drawn in a colour of
 Okabe and Ito's palette (or a neutral grey or black), and no two series of a chart share both
@@ -48,6 +50,28 @@ def check_width(p, name):
     return w["scroll"]
 
 
+def broken_words(p):
+    """Table cells narrower than a word of theirs (3 to 20 letters; a hyphen or a slash may
+    end a line): the word was broken."""
+    return p.js("""
+        const ctx = document.createElement('canvas').getContext('2d'), out = [];
+        for (const c of document.querySelectorAll('td, th')) {
+          if (c.closest('pre') || !c.offsetParent) continue;
+          const st = getComputedStyle(c);
+          const room = c.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight);
+          // Each text in the font it is drawn in (a <code> inside a cell has its own).
+          const texts = document.createTreeWalker(c, NodeFilter.SHOW_TEXT);
+          for (let t = texts.nextNode(); t; t = texts.nextNode()) {
+            const f = getComputedStyle(t.parentElement);
+            ctx.font = f.fontStyle + ' ' + f.fontWeight + ' ' + f.fontSize + ' ' + f.fontFamily;
+            for (const w of t.textContent.split(/[\\s\\-\\/(),=+*]+/))
+              if (w.length >= 3 && w.length <= 20 && ctx.measureText(w).width > room + 1)
+                out.push(w + ' in ' + Math.round(room) + ' px');
+          }
+        }
+        return out.slice(0, 5);""")
+
+
 def test():
     out, book, class_dir = sys.argv[1:4]
     grades = os.path.join(class_dir, "grades")
@@ -62,6 +86,8 @@ def test():
             p.goto(path)
             measured.append(f"{os.path.relpath(path, os.path.dirname(book))}: "
                             f"{check_width(p, path)} px")
+            broken = broken_words(p)
+            check(broken == [], f"{path}: table words broken over lines on a phone: {broken}")
             if path == pages[1]:
                 p.screenshot("class-report-phone")
                 # Its bars in the palette (a series, passing, failing).

@@ -58,7 +58,7 @@ namespace {
 // What both pages share: readable on a laptop and in print, tables that scroll on a phone.
 const char* const kSharedStyle = R"css(
 body { font-family: system-ui, sans-serif; max-width: 70rem; margin: 1rem auto; padding: 0 1rem;
-       color: #222; line-height: 1.4; overflow-wrap: anywhere; }
+       color: #222; line-height: 1.4; overflow-wrap: break-word; }
 svg { max-width: 100%; }
 h1 { font-size: 1.6rem; } h2 { font-size: 1.3rem; margin-top: 2rem; } h3 { font-size: 1.1rem; }
 table { border-collapse: collapse; margin: 0.5rem 0; }
