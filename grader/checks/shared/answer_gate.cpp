@@ -21,8 +21,9 @@ std::optional<Matrix> as_matrix(const json& v) {
 }
 
 bool all_zero(const Matrix& m) { return m.size() > 0 && (m.array() == 0.0).all(); }
-// Every entry the same (more than one entry): a fill, which reads none of the inputs.
-bool one_value(const Matrix& m) { return m.size() > 1 && (m.array() == m(0, 0)).all(); }
+// Every entry the same: a fill, which reads none of the inputs (a single number is one too,
+// and so is the reference's, so the rule leaves it alone).
+bool one_value(const Matrix& m) { return m.size() > 0 && (m.array() == m(0, 0)).all(); }
 bool any_finite(const Matrix& m) { return m.array().isFinite().any(); }
 bool identical(const Matrix& a, const Matrix& b) {
   return a.rows() == b.rows() && a.cols() == b.cols() && (a.array() == b.array()).all();
