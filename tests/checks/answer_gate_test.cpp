@@ -89,6 +89,8 @@ TEST_CASE("answer gate: a right answer is never refused, even zeros or an input"
   // A constant answer is right where the reference's is constant too (every value the same).
   CHECK_FALSE(gate(Matrix::Constant(3, 2, 0.5), Matrix::Constant(3, 2, 0.5)).has_value());
   CHECK_FALSE(gate(Matrix::Constant(3, 2, 2.0), Matrix::Constant(3, 2, 0.5)).has_value());
+  // No tokens, no entries: nothing to weigh, and nothing refused.
+  CHECK_FALSE(gate(Matrix(0, 2), Matrix(0, 2)).has_value());
   // A vector and a number are weighed as a column and a 1 x 1 matrix.
   const json call = json{{"v", {1.0, 2.0}}};
   CHECK_FALSE(grader::not_an_answer(call, json{{"z", {3.0, 4.0}}}, json{{"z", {6.0, 8.0}}}));
