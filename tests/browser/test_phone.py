@@ -8,7 +8,8 @@ On the lab book at that width the charts' text keeps at least 10 px and every wi
 stay inside the widget. Colour: every series of the lab book's charts is drawn in a colour of
 Okabe and Ito's palette (or a neutral grey or black), and no two series of a chart share both
 their dash pattern and their marker shape, so none is told by colour alone; the class report's
-bars use the same palette. Screenshots: labbook-phone.png, class-report-phone.png.
+bars use the same palette, and its pass-rate bars fit their cells with their two parts apart in
+lightness (a contrast of 1.5 or more), so they read in grey too. Screenshots: labbook-phone.png, class-report-phone.png.
 
 usage: test_phone.py OUT_DIR BOOK_DIR CLASS_DIR
 """
@@ -96,6 +97,31 @@ def test():
                              " r.getAttribute('fill').toLowerCase()))]")
                 check(fills and all(f in OKABE_ITO for f in fills),
                       f"the class report's bars use colours outside the palette: {fills}")
+                # The pass-rate bars, every exercise opened: inside their cells, and their two
+                # parts apart in grey (achromatopsia): a contrast ratio of at least 1.5 between
+                # the passed part and the rest as drawn over the page (fill-opacity counted).
+                bars = p.js("""
+                    document.querySelectorAll('details.exercise-checks').forEach(d => d.open = true);
+                    const lum = (hex, alpha) => {
+                      const c = [1, 3, 5].map(i => parseInt(hex.slice(i, i + 2), 16) / 255)
+                        .map(v => alpha * v + (1 - alpha))
+                        .map(v => v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4));
+                      return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]; };
+                    const out = {bars: 0, clipped: [], contrast: []};
+                    for (const svg of document.querySelectorAll('#checks svg.rate')) {
+                      out.bars++;
+                      const r = svg.getBoundingClientRect(), cell = svg.closest('td').getBoundingClientRect();
+                      if (r.right > cell.right + 0.5 || r.width < 30) out.clipped.push(Math.round(r.width));
+                      const [a, b] = [...svg.querySelectorAll('rect')].map(e => lum(
+                        e.getAttribute('fill').toLowerCase(), parseFloat(e.getAttribute('fill-opacity') || '1')));
+                      out.contrast.push((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05));
+                    }
+                    return out;""")
+                check(bars["bars"] > 0, "no pass-rate bar in the class report")
+                check(bars["clipped"] == [], f"pass-rate bars clipped by their cells: {bars['clipped'][:5]}")
+                check(min(bars["contrast"]) >= 1.5,
+                      f"a pass-rate bar's two parts are one shade in grey: contrast {min(bars['contrast']):.2f}")
+                check_width(p, path + " with every exercise's checks opened")
 
         # The lab book at phone width: its widgets, in every state a button gives.
         p.goto(pages[0])

@@ -100,6 +100,7 @@ example() { found "$1" "$2" >/dev/null || problem "$1 no longer has '$2' (update
 SEC=grader/src/sandbox/sandbox.hpp
 TR=grader/checks/shared/time_rule.hpp
 RC=grader/src/engine/run_check.cpp
+RR=grader/src/engine/run_runner.hpp
 SLURM=grader/tools/sharded-grading/grade-class.slurm
 
 case "$name" in
@@ -108,14 +109,14 @@ case "$name" in
     D=SECURITY.md
     count "time limit of a check" $D 'CPU time, RLIMIT_CPU\) \| (\d+) s \|' $SEC 'double wall_seconds = ([\d.]+);'
     # The wall-clock guard of a timed call: 6 times the check's limit, plus 10 s.
-    guard=$(source_value $RC 'timed_call_wall_guard\(const Check& check\) \{ return (\d+) \* check.limits.wall_seconds \+ (\d+); \}')
+    guard=$(source_value $RR 'timed_call_wall_guard\(const Check& check\) \{ return (\d+) \* check.limits.wall_seconds \+ (\d+); \}')
     limit=$(source_value $SEC 'double wall_seconds = ([\d.]+);')
     same "wall-clock guard of a timed call" $D "$(found $D 'wall-clock guard of a timed call \| (\d+) s \|')" \
-      "$RC (timed_call_wall_guard)" "$(perl -e 'my ($f, $p) = split " ", $ARGV[0]; print $f * $ARGV[1] + $p' "$guard" "$limit")" s
+      "$RR (timed_call_wall_guard)" "$(perl -e 'my ($f, $p) = split " ", $ARGV[0]; print $f * $ARGV[1] + $p' "$guard" "$limit")" s
     row "address-space limit" $D 'less where a memory rule applies\) \| (\d+) GiB \|' GiB $SEC 'address_space_bytes = (\d+ull << \d+);'
     row "output kept" $D 'stdout and stderr together\) \| (\d+) KiB \|' KiB $SEC 'output_bytes_kept = (\d+ull << \d+);'
     row "file size limit" $D 'RLIMIT_FSIZE\) \| (\d+) MiB \|' MiB $SEC 'file_size_bytes = (\d+ull << \d+);'
-    row "scratch quota" $D 'scratch folder \| (\d+) MiB, \d+ files \|' MiB $RC 'kScratchQuota = (\d+ull << \d+);'
+    row "scratch quota" $D 'scratch folder \| (\d+) MiB, \d+ files \|' MiB $RR 'kScratchQuota = (\d+ull << \d+);'
     count "scratch file count" $D 'scratch folder \| \d+ MiB, (\d+) files \|' grader/src/sandbox/isolation.cpp 'kScratchFiles = (\d+);'
     count "process limit" $D 'processes and threads per user id \| (\d+) \|' grader/src/sandbox/sandbox_program.cpp 'RLIMIT_NPROC, (\d+)\)'
     count "process limit" $D 'Its process limit, (\d+), counts threads' grader/src/sandbox/sandbox_program.cpp 'RLIMIT_NPROC, (\d+)\)'
@@ -129,7 +130,7 @@ case "$name" in
     count "first runner user id" $D 'a range of \d+ ids starting at (\d+)' grader/src/sandbox/sandbox_settings.hpp \
       'kFirstRunnerUid = (\d+);'
     # --- SECURITY.md: replies, memory, archives ------------------------------------------------
-    count "numbers a reply may hold" $D 'explain: (\d+) times their count plus ([\d,]+)\.' $RC \
+    count "numbers a reply may hold" $D 'explain: (\d+) times their count plus ([\d,]+)\.' ${RR%.hpp}.cpp \
       'kReplyNumbersPerGiven = (\d+);.*?kReplyNumbersFloor = (\d+ << \d+);'
     row "resident slack" $D 'with (\d+) MiB of slack for code and stack' MiB $RC 'kResidentSlack = (\d+ull << \d+);'
     AU=grader/src/course/archive_unpack.hpp

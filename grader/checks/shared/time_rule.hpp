@@ -6,7 +6,7 @@
 //    problems one after the other are one). At each size kTimeRuleRepeat problems, each with
 //    inputs of its own (a memo of an earlier call is worth nothing). The largest size is where
 //    a T^2 term stands out best against the runner's own linear costs (decoding the inputs);
-//  - each call runs in a runner process of its own (Check::timed, run_check.cpp): it is given its
+//  - each call runs in a runner process of its own (Check::timed, run_runner.cpp): it is given its
 //    own arguments and nothing else (no later call to read ahead), and nothing of it outlives it;
 //  - the clock is outside the student's process: the supervisor's CPU time of that process and
 //    everything under it (all threads, user + system), read once all of it has ended. The code

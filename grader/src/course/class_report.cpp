@@ -101,14 +101,19 @@ std::string histogram_svg(const Histogram& h, const std::string& caption, const 
   return o.str();
 }
 
-// A pass rate as a bar, green for the part that passed, red for the rest.
+// A pass rate as a bar: the part that passed solid, the rest a pale tint of the failing colour
+// with a dark edge between them, so the two differ in lightness, not in hue alone (in grey,
+// Okabe and Ito's green and vermillion are nearly one shade). It scales down in a narrow cell.
 std::string rate_bar(int passed, int graded) {
   const int width = 120;
   const int green = graded > 0 ? width * passed / graded : 0;
   std::ostringstream o;
-  o << "<svg width=\"" << width << "\" height=\"12\" aria-hidden=\"true\"><rect width=\"" << green
+  o << "<svg class=\"rate\" width=\"" << width << "\" height=\"12\" viewBox=\"0 0 " << width
+    << " 12\" preserveAspectRatio=\"none\" aria-hidden=\"true\"><rect width=\"" << green
     << "\" height=\"12\" fill=\"" << html::kPassColour << "\"/><rect x=\"" << green << "\" width=\""
-    << width - green << "\" height=\"12\" fill=\"" << html::kFailColour << "\"/></svg>";
+    << width - green << "\" height=\"12\" fill=\"" << html::kFailColour
+    << "\" fill-opacity=\"0.3\"/><line x1=\"" << green << "\" x2=\"" << green
+    << "\" y2=\"12\" stroke=\"#000\" stroke-width=\"2\"/></svg>";
   return o.str();
 }
 
@@ -131,36 +136,12 @@ figure { margin: 0; } figcaption { font-size: 0.9rem; color: #444; }
 h2 .count { font-size: 0.9rem; color: #666; font-weight: normal; }
 h2 .count::before { content: "("; } h2 .count::after { content: ")"; }
 tr.mistake td.students { font-size: 0.9rem; }
+svg.rate { width: 100%; max-width: 120px; min-width: 40px; height: 12px; display: block; }
 )css";
 
-}  // namespace
-
-std::string report_link(const std::string& submission) {
-  // The page's file is named by report_stem: a long or odd folder name is shortened there.
-  return "reports/" + html::url_segment(report_stem(submission)) + ".html";
-}
-
-std::string class_report_html(const ClassSummary& s, const std::string& title) {
-  std::string body = "<h1>Class report: " + escape(title) + "</h1>\n<p><span id=\"counted\">" +
-                     std::to_string(s.counted) + "</span> submission(s) graded";
-  if (!s.no_submission.empty())
-    body += "; <span id=\"no-submission\">" + std::to_string(s.no_submission.size()) +
-            "</span> roster entr" + (s.no_submission.size() == 1 ? "y" : "ies") + " without one";
-  body +=
-      ". Scores are before any late penalty. The files beside this page: "
-      "<code>gradebook.csv</code> "
-      "and the exports; each submission's own page is under <code>reports/</code>.</p>\n";
-  body +=
-      "<nav><a href=\"#scores\">scores</a> · <a href=\"#checks\">checks</a> · <a "
-      "href=\"#mistakes\">likely "
-      "mistakes</a> · <a href=\"#build-errors\">build errors</a> · <a href=\"#missing\">missing "
-      "files</a> · "
-      "<a href=\"#ambiguous\">competing files</a> · <a href=\"#late\">late</a> · <a "
-      "href=\"#stopped\">crashes</a> · <a href=\"#similar\">similar files</a> · <a "
-      "href=\"#students\">every "
-      "submission</a></nav>\n";
-
-  // Scores.
+// Scores: a histogram of the totals, then one per exercise.
+std::string scores_section(const ClassSummary& s) {
+  std::string body;
   body += "<section id=\"scores\">\n<h2>Scores</h2>\n<div class=\"histograms\">\n" +
           histogram_svg(s.total, "Totals, out of " + number(s.total.max), "hist-total");
   for (std::size_t i = 0; i < s.exercises.size(); ++i)
@@ -168,9 +149,13 @@ std::string class_report_html(const ClassSummary& s, const std::string& title) {
                           s.exercises[i] + ", out of " + number(s.per_exercise[i].max),
                           "hist-" + html::url_segment(s.exercises[i]));
   body += "</div>\n</section>\n";
+  return body;
+}
 
-  // Checks, folded by exercise: each exercise's line says how its checks went as a whole and
-  // which passed least; its table opens on a click.
+// Checks, folded by exercise: each exercise's line says how its checks went as a whole and
+// which passed least; its table opens on a click.
+std::string checks_section(const ClassSummary& s) {
+  std::string body;
   body +=
       "<section id=\"checks\">\n<h2>Pass rate of each check</h2>\n<p>One line per exercise; "
       "open it for its checks.</p>\n";
@@ -213,8 +198,12 @@ std::string class_report_html(const ClassSummary& s, const std::string& title) {
     body += "</table></div>\n</details>\n";
   }
   body += "</section>\n\n";
+  return body;
+}
 
-  // Likely mistakes, the most frequent first.
+// Likely mistakes, the most frequent first.
+std::string mistakes_section(const ClassSummary& s) {
+  std::string body;
   body +=
       "<section id=\"mistakes\">\n<h2>Likely mistakes, the most frequent first <span "
       "class=\"count\">" +
@@ -241,17 +230,12 @@ std::string class_report_html(const ClassSummary& s, const std::string& title) {
     body += "</table></div>\n";
   }
   body += "</section>\n";
+  return body;
+}
 
-  body += listed_section("Does not build", "build-errors", s.build_errors,
-                         "Every file that was found built.");
-  body += listed_section("Missing files", "missing", s.missing, "No exercise is missing a file.");
-  body += listed_section("Competing files (none graded)", "ambiguous", s.ambiguous,
-                         "No exercise has competing files.");
-  body += listed_section("Late", "late", s.late, "No submission is late.");
-  body += listed_section("Crashes, time-outs and memory failures", "stopped", s.stopped,
-                         "No check crashed, ran out of time or over the memory limit.");
-
-  // Files alike as token streams: for a person to look at, never a verdict.
+// Files alike as token streams: for a person to look at, never a verdict.
+std::string similar_section(const ClassSummary& s) {
+  std::string body;
   body += "<section id=\"similar\">\n<h2>Similar files <span class=\"count\">" +
           std::to_string(s.similar.size()) + "</span></h2>\n";
   if (s.similar.empty()) {
@@ -271,13 +255,12 @@ std::string class_report_html(const ClassSummary& s, const std::string& title) {
     body += "</table></div>\n";
   }
   body += "</section>\n";
-  if (!s.no_submission.empty()) {
-    body += "<section id=\"no-submissions\">\n<h2>In the roster, no submission</h2>\n<ul>\n";
-    for (const auto& who : s.no_submission) body += "<li>" + escape(who) + "</li>\n";
-    body += "</ul>\n</section>\n";
-  }
+  return body;
+}
 
-  // Every submission.
+// Every submission: a row each, with its scores per exercise.
+std::string students_section(const ClassSummary& s) {
+  std::string body;
   body +=
       "<section id=\"students\">\n<h2>Every submission</h2>\n<div "
       "class=\"scroll\"><table>\n<tr><th>submission"
@@ -296,6 +279,55 @@ std::string class_report_html(const ClassSummary& s, const std::string& title) {
             "</td><td>" + escape(st.status) + "</td></tr>\n";
   }
   body += "</table></div>\n</section>\n";
+  return body;
+}
+
+}  // namespace
+
+std::string report_link(const std::string& submission) {
+  // The page's file is named by report_stem: a long or odd folder name is shortened there.
+  return "reports/" + html::url_segment(report_stem(submission)) + ".html";
+}
+
+std::string class_report_html(const ClassSummary& s, const std::string& title) {
+  std::string body = "<h1>Class report: " + escape(title) + "</h1>\n<p><span id=\"counted\">" +
+                     std::to_string(s.counted) + "</span> submission(s) graded";
+  if (!s.no_submission.empty())
+    body += "; <span id=\"no-submission\">" + std::to_string(s.no_submission.size()) +
+            "</span> roster entr" + (s.no_submission.size() == 1 ? "y" : "ies") + " without one";
+  body +=
+      ". Scores are before any late penalty. The files beside this page: "
+      "<code>gradebook.csv</code> "
+      "and the exports; each submission's own page is under <code>reports/</code>.</p>\n";
+  body +=
+      "<nav><a href=\"#scores\">scores</a> · <a href=\"#checks\">checks</a> · <a "
+      "href=\"#mistakes\">likely "
+      "mistakes</a> · <a href=\"#build-errors\">build errors</a> · <a href=\"#missing\">missing "
+      "files</a> · "
+      "<a href=\"#ambiguous\">competing files</a> · <a href=\"#late\">late</a> · <a "
+      "href=\"#stopped\">crashes</a> · <a href=\"#similar\">similar files</a> · <a "
+      "href=\"#students\">every "
+      "submission</a></nav>\n";
+
+  body += scores_section(s);
+  body += checks_section(s);
+  body += mistakes_section(s);
+  body += listed_section("Does not build", "build-errors", s.build_errors,
+                         "Every file that was found built.");
+  body += listed_section("Missing files", "missing", s.missing, "No exercise is missing a file.");
+  body += listed_section("Competing files (none graded)", "ambiguous", s.ambiguous,
+                         "No exercise has competing files.");
+  body += listed_section("Late", "late", s.late, "No submission is late.");
+  body += listed_section("Crashes, time-outs and memory failures", "stopped", s.stopped,
+                         "No check crashed, ran out of time or over the memory limit.");
+
+  body += similar_section(s);
+  if (!s.no_submission.empty()) {
+    body += "<section id=\"no-submissions\">\n<h2>In the roster, no submission</h2>\n<ul>\n";
+    for (const auto& who : s.no_submission) body += "<li>" + escape(who) + "</li>\n";
+    body += "</ul>\n</section>\n";
+  }
+  body += students_section(s);
   return html::page("Class report: " + title, kStyle, body);
 }
 

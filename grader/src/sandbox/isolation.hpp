@@ -9,7 +9,7 @@
 //               that no other grader process uses; compilers run under that id; seccomp.
 //   none        neither: rlimits and seccomp only. Good enough for a student grading their own
 //               work; course grading (--strict, implied by --course and grade-all) refuses
-//               it (engine.cpp: required_isolation).
+//               it (engine_plan.cpp: required_isolation).
 #pragma once
 
 #include "../util/unique_fd.hpp"
