@@ -9,7 +9,7 @@
 
 namespace grader::gradebook {
 
-std::string number(double x);  // rounded to 6 decimals, then 6 significant digits: "2.5"
+std::string number(double x);            // rounded to 6 decimals, then 6 significant digits: "2.5"
 std::string trim(const std::string& s);  // without leading and trailing spaces and line ends
 std::string header_key(const std::string& s);  // "Student ID", "STUDENT-ID" -> "student id"
 std::string line_of(const std::vector<std::string>& fields);  // one CSV line, with its '\n'

@@ -61,7 +61,6 @@ std::vector<const Check*> selected_checks(const ExerciseChecks& ex, const Option
 
 }  // namespace
 
-
 GradingPlan make_plan(const Options& o, const OracleSource& oracle) {
   GradingPlan plan;
   try {

@@ -1,13 +1,13 @@
 // Running a check's runner program in the sandbox: see run_runner.hpp.
 #include "run_runner.hpp"
 
+#include "../../common/wire.hpp"
 #include "../judge/api_schemas.hpp"
 #include "../sandbox/ipc_sweep.hpp"
 #include "../sandbox/isolation.hpp"
 #include "../sandbox/outside_kill.hpp"
 #include "../util/memory_file.hpp"
 #include "../util/unique_fd.hpp"
-#include "../../common/wire.hpp"
 #include "cbor_shape.hpp"
 #include "scratch_watch.hpp"
 
@@ -76,7 +76,6 @@ struct JailFolder {
     if (!path.empty()) remove_jail_folder(path);
   }
 };
-
 
 RunnerRun run_runner(const CheckRun& run, const json& request, double wall_seconds,
                      std::uint64_t expected_numbers) {

@@ -20,7 +20,9 @@ inline constexpr std::uint64_t kScratchQuota = 64ull << 20;
 // their CPU time, and a wall limit would stop a slow call on a loaded machine that a quiet one
 // lets finish and measure, changing the verdict with the load. The wall clock stays as a guard
 // for a call that waits instead of working, this much longer.
-inline double timed_call_wall_guard(const Check& check) { return 6 * check.limits.wall_seconds + 10; }
+inline double timed_call_wall_guard(const Check& check) {
+  return 6 * check.limits.wall_seconds + 10;
+}
 
 // One runner process on `request`: how it ended, its reply if it gave a readable one, and the
 // scratch bytes it left (chroot layer). Throws for a fault of the grader.
