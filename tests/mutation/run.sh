@@ -18,6 +18,9 @@
 #                 each mutation, so a cached build cannot hide a builder mutation)
 #   --keep        keep the temporary folder
 #   --list        list the mutations and exit
+#   --check       build nothing: say whether each mutation still applies to the kit's working
+#                 tree (its file is there, its text occurs there exactly once, the replacement
+#                 differs); exit 1 when one does not (a stale entry would never be run)
 #
 # mutations.txt: blocks separated by a line "[id]", each with the lines
 #   file: path/in/the/kit     labels: label[,label...]     tests: REGEX (optional, ctest -R)
@@ -36,6 +39,7 @@ warm=0
 keep=0
 jobs=2
 list_only=0
+check_only=0
 selected=()
 
 usage() { sed -n '2,/^set -u/p' "$0" | sed -e '$d' -e 's/^# \{0,1\}//'; }
@@ -48,6 +52,7 @@ while [ $# -gt 0 ]; do
     --keep) keep=1; shift ;;
     --jobs) [ $# -ge 2 ] || { usage; exit 2; }; jobs=$2; shift 2 ;;
     --list) list_only=1; shift ;;
+    --check) check_only=1; shift ;;
     -h|--help) usage; exit 0 ;;
     -*) echo "unknown option $1" >&2; usage >&2; exit 2 ;;
     *) selected+=("$1"); shift ;;
@@ -82,6 +87,42 @@ while IFS= read -r line || [ -n "$line" ]; do
   esac
 done <"$LIST"
 add_block
+
+# apply_mutation FILE I [--dry]: mutation I's edit on FILE, only if its text occurs there exactly
+# once (exit 3 otherwise); --dry checks without writing.
+apply_mutation() {
+  FIND=${finds[$2]} REPL=${replaces[$2]} DRY=${3:-} perl -e '
+    my ($path) = @ARGV;
+    my ($f, $r) = @ENV{qw(FIND REPL)};
+    s/<NL>/\n/g for $f, $r;
+    local $/;
+    open(my $in, "<", $path) or die "$path: $!";
+    my $text = <$in>;
+    close $in;
+    my $n = () = $text =~ /\Q$f\E/g;
+    exit 3 if $n != 1 || $f eq $r;
+    exit 0 if $ENV{DRY};
+    $text =~ s/\Q$f\E/$r/;
+    open(my $out, ">", $path) or die "$path: $!";
+    print $out $text;
+    close $out;' "$1"
+}
+
+if [ "$check_only" -eq 1 ]; then
+  stale=0
+  for i in "${!ids[@]}"; do
+    if [ ! -f "$KIT_DIR/${files[$i]}" ]; then
+      printf 'STALE   %-36s %s is not in the kit\n' "${ids[$i]}" "${files[$i]}"; stale=$((stale + 1))
+    elif ! apply_mutation "$KIT_DIR/${files[$i]}" "$i" --dry; then
+      printf 'STALE   %-36s its text does not occur exactly once in %s (or the edit changes nothing)\n' \
+        "${ids[$i]}" "${files[$i]}"
+      stale=$((stale + 1))
+    fi
+  done
+  echo "${#ids[@]} mutations, $stale stale"
+  [ "$stale" -eq 0 ]
+  exit
+fi
 
 if [ "$list_only" -eq 1 ]; then
   for i in "${!ids[@]}"; do printf '%-36s %-40s %s\n' "${ids[$i]}" "${files[$i]}" "${labels[$i]}"; done
@@ -183,20 +224,7 @@ for i in "${todo[@]}"; do
   fi
   cp "$file" "$work/original"
   # Applies the edit only if the text occurs exactly once (exit 3 otherwise).
-  if ! FIND=${finds[$i]} REPL=${replaces[$i]} perl -e '
-    my ($path) = @ARGV;
-    my ($f, $r) = @ENV{qw(FIND REPL)};
-    s/<NL>/\n/g for $f, $r;
-    local $/;
-    open(my $in, "<", $path) or die "$path: $!";
-    my $text = <$in>;
-    close $in;
-    my $n = () = $text =~ /\Q$f\E/g;
-    exit 3 if $n != 1;
-    $text =~ s/\Q$f\E/$r/;
-    open(my $out, ">", $path) or die "$path: $!";
-    print $out $text;
-    close $out;' "$file"; then
+  if ! apply_mutation "$file" "$i"; then
     printf 'STALE   %-36s the text to find does not occur exactly once in %s\n' "$id" "${files[$i]}"
     stale=$((stale + 1)); continue
   fi

@@ -8,10 +8,16 @@
 
 namespace grader::gradebook {
 
-std::vector<Student> parse_roster(const std::string& text) {
-  const auto rows = parse_csv(text);
-  if (rows.empty())
-    throw std::runtime_error("the roster is empty (it needs a header row: folder,id,name,email)");
+namespace {
+
+// Which column holds what, by the header's names (the usual spellings of Canvas's, Moodle's
+// and a hand-made roster's); Canvas's gradebook export is told by its "SIS User ID".
+struct RosterColumns {
+  std::map<std::string, std::size_t> col;  // field -> column
+  bool canvas_export = false;
+};
+
+RosterColumns roster_columns(const std::vector<std::string>& header) {
   const std::map<std::string, std::string> aliases = {{"folder", "folder"},
                                                       {"submission", "folder"},
                                                       {"pattern", "folder"},
@@ -44,14 +50,14 @@ std::vector<Student> parse_roster(const std::string& text) {
                                                       {"extension", "due"}};
   // Canvas's gradebook export: "ID" is Canvas's user id when "SIS User ID" is there too.
   bool canvas_export = false, has_id = false;
-  for (const auto& cell : rows[0]) {
+  for (const auto& cell : header) {
     canvas_export |= header_key(cell) == "sis user id";
     has_id |= header_key(cell) == "id";
   }
   canvas_export &= has_id;
   std::map<std::string, std::size_t> col;
-  for (std::size_t i = 0; i < rows[0].size(); ++i) {
-    const std::string key = header_key(rows[0][i]);
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    const std::string key = header_key(header[i]);
     const auto a = aliases.find(key);
     const std::string field = canvas_export && key == "id" ? "canvas_id"
                               : a != aliases.end()         ? a->second
@@ -62,7 +68,30 @@ std::vector<Student> parse_roster(const std::string& text) {
     throw std::runtime_error(
         "the roster's header has no id column (one of: id, student_id, sis_user_id, "
         "id_number); its header is: " +
-        line_of(rows[0]));
+        line_of(header));
+  return {col, canvas_export};
+}
+
+// A time a roster entry gives (submitted, due) must be one the late policy reads.
+void check_time(const std::string& value, std::size_t r, const char* what) {
+  if (value.empty()) return;
+  try {
+    parse_iso8601(value);
+  } catch (const LatePolicyError& e) {
+    throw std::runtime_error("roster entry " + std::to_string(r + 1) + ": its " + what + " time " +
+                             e.what());
+  }
+}
+
+}  // namespace
+
+std::vector<Student> parse_roster(const std::string& text) {
+  const auto rows = parse_csv(text);
+  if (rows.empty())
+    throw std::runtime_error("the roster is empty (it needs a header row: folder,id,name,email)");
+  const RosterColumns columns = roster_columns(rows[0]);
+  const auto& col = columns.col;
+  const bool canvas_export = columns.canvas_export;
   const bool folder_from_id = !col.count("folder");
   const auto header = std::make_shared<const std::vector<std::string>>(rows[0]);
   std::vector<Student> roster;
@@ -90,19 +119,9 @@ std::vector<Student> parse_roster(const std::string& text) {
     s.pin = get("pin");
     s.section = get("section");
     s.submitted = get("submitted");
-    if (!s.submitted.empty()) try {
-        parse_iso8601(s.submitted);
-      } catch (const LatePolicyError& e) {
-        throw std::runtime_error("roster entry " + std::to_string(r + 1) + ": its submitted time " +
-                                 e.what());
-      }
+    check_time(s.submitted, r, "submitted");
     s.due = get("due");
-    if (!s.due.empty()) try {
-        parse_iso8601(s.due);
-      } catch (const LatePolicyError& e) {
-        throw std::runtime_error("roster entry " + std::to_string(r + 1) + ": its due time " +
-                                 e.what());
-      }
+    check_time(s.due, r, "due");
     if (s.id.empty() || s.folder.empty())
       throw std::runtime_error("roster entry " + std::to_string(r + 1) + " (" +
                                trim(line_of(rows[r])) + ") has no " +
