@@ -173,7 +173,7 @@ case "$name" in
     same "start of rule 2 under a small fixed cost" $D "$(found $D 'it is taken as \((\d+) ms,')" $TR "$allowance" ms
     count "bound of rule 2" $D 'the second adds at least (\d+) times as much' $TR 'kTimeRuleMinStepRatio = ([\d.]+);'
     count "bound of rule 3" $D 'the second step costs at most (\d+) times what a plain linear pass' $TR 'kTimeRulePaceFactor = ([\d.]+);'
-    same "allowance of rule 3 (kTimeRulePaceAllowance)" $D "$(found $D 'in the same run, adds, plus (\d+) ms\.')" $TR "$allowance" ms
+    same "allowance of rule 3 (kTimeRulePaceAllowance)" $D "$(found $D 'timed as a call is, adds, plus (\d+) ms\.')" $TR "$allowance" ms
     same "smallest second step rule 1 can fail" $D "$(found $D 'cannot fail a second step under (\d+) ms')" $TR "$allowance" ms
     count "more looks" $D 'measured again up to (\d+) more times' grader/src/judge/time_looks.hpp 'kMoreLooks = (\d+);'
     count "look ceiling (s of CPU)" $D 'calls take over (\d+) s of CPU is not measured again' grader/src/judge/time_looks.hpp \

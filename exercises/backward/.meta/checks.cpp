@@ -185,8 +185,7 @@ std::vector<Check> make_backward_checks() {
       kBackward, "backward/linear-time", 2.0, {},
       "computing the gradients takes work for every pair of tokens: for example, for each token "
       "it sums over all later (or earlier) tokens again. Keep running sums instead: S and z "
-      "forward in time, R and r backward in time, each updated once per token.",
-      3.0));
+      "forward in time, R and r backward in time, each updated once per token."));
   return checks;
 }
 
