@@ -44,8 +44,9 @@ grader::Report sample() {
   return r;
 }
 
+// As grade --html writes it into a folder beside the kit's root (the kit is "../" from there).
 std::string page_of(const grader::Report& r) {
-  return grader::student_report_html(grader::to_native_json(r));
+  return grader::student_report_html(grader::to_native_json(r), std::string("../"));
 }
 
 std::string terminal_of(const grader::Report& r) {
@@ -121,8 +122,8 @@ TEST_CASE("student report page: start here first, with the hand-out and the hint
   CHECK(has(section, "chunkwise</a>, hand-example (FAIL)"));
   CHECK(has(section, "Likely mistake: the mask drops the diagonal."));
   CHECK(has(section, "<code>./kit grade sub --only chunkwise/hand-example --seed 1</code>"));
-  // Every exercise links its hand-out and names the hint command.
-  CHECK(has(page, "<a href=\"exercises/chunkwise/README.md\">"));
+  // Every exercise links its hand-out, from where the page is, and names the hint command.
+  CHECK(has(page, "<a href=\"../exercises/chunkwise/README.md\">exercises/chunkwise/README.md</a>"));
   CHECK(has(page, "<code>./kit hint chunkwise</code>"));
 
   // Nothing written yet: start with the first function, its hand-out a link.
@@ -134,13 +135,26 @@ TEST_CASE("student report page: start here first, with the hand-out and the hint
   const std::string advice =
       todo_page.substr(todo_start, todo_page.find("</section>", todo_start) - todo_start);
   CHECK(has(advice, "g/one (TODO)"));
-  CHECK(has(advice, "g is not written yet: <a href=\"exercises/chunkwise/README.md\">"));
+  CHECK(has(advice, "g is not written yet: <a href=\"../exercises/chunkwise/README.md\">"));
   CHECK(has(advice, "<code>./kit hint chunkwise</code> helps when stuck."));
 
   // Full marks: nowhere to start.
   grader::Report full = sample();
   full.exercises[0].checks.resize(1);
   CHECK_FALSE(has(page_of(full), "<section class=\"start-here\">"));
+}
+
+TEST_CASE("student report page: the hand-out as a link from the page, or as text away from the kit") {
+  // grade-all's pages are read away from the kit (an instructor may hand them out): the path
+  // in the kit, as text, and no link that would lead nowhere.
+  const std::string away = grader::student_report_html(grader::to_native_json(sample()));
+  CHECK(has(away, "Hand-out: <code>exercises/chunkwise/README.md</code>"));
+  CHECK_FALSE(has(away, "README.md\">"));
+  // Where the kit is, seen from the page's folder.
+  CHECK(grader::kit_url_from("/srv/kit/page.html", "/srv/kit") == "");
+  CHECK(grader::kit_url_from("/srv/kit/build/out/page.html", "/srv/kit") == "../../");
+  CHECK(grader::kit_url_from("/home/ana/page.html", "/srv/my kit") == "../../srv/my%20kit/");
+  CHECK(grader::kit_url_from("/srv/kit/build/../page.html", "/srv/kit/") == "");
 }
 
 TEST_CASE("student report page: the heading names the submission, never the grader's path") {

@@ -137,11 +137,19 @@ for href in report.links:
 names = {os.path.basename(p)[:-len(".html")] for p in pages}
 check(names == {"ada", "bob", "cy", "dee", "eve", "gus", "hal", "ivy", hostile}, f"links to {sorted(names)}")
 # Each student's page is safe too, and opens its failing checks.
+# grade-all's pages are read away from the kit: a hand-out is named, never a link.
 for p in pages:
     page = Page(p)
     safe(page, os.path.basename(p))
+    check(not any(h.endswith("README.md") for h in page.links), f"{os.path.basename(p)} links a hand-out")
 bob = Page(os.path.join(work, "bob.html"))
 safe(bob, "bob.html")
+# grade --html's page links each hand-out from where the page is written, to the kit's file.
+handouts = [h for h in bob.links if h.endswith("README.md")]
+check(handouts, "bob.html links no hand-out")
+for h in handouts:
+    target = os.path.normpath(os.path.join(work, urllib.parse.unquote(h)))
+    check(os.path.isfile(target) and "/exercises/" in target, f"bob.html: hand-out link {h} leads to no hand-out")
 native = json.load(open(os.path.join(work, "bob.json")))
 failing = sum(c["status"] != "passed" for e in native["exercises"] for c in e["checks"])
 opened = [a for t, a in bob.tags if t == "details" and "check" in a.get("class", "") and "open" in a]

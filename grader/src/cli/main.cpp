@@ -173,8 +173,10 @@ int grade(const grader::Options& given, const std::string& prairielearn_path) {
     if (options.github_summary)
       written &= write_file(github_summary_path(), grader::to_github_summary(report), true);
     if (!options.html_path.empty())
-      written &= write_file(options.html_path,
-                            grader::student_report_html(grader::to_native_json(report)));
+      written &= write_file(
+          options.html_path,
+          grader::student_report_html(grader::to_native_json(report),
+                                      grader::kit_url_from(options.html_path, LINATTN_SOURCE_DIR)));
     if (!written || report.grader_fault) return 2;
     return report.full_marks() ? 0 : 1;
   } catch (const grader::UsageError& e) {

@@ -5,6 +5,9 @@
 #include "report_from_json.hpp"
 #include "report_layout.hpp"
 
+#include <filesystem>
+#include <optional>
+
 namespace grader {
 
 namespace {
@@ -34,10 +37,13 @@ std::string row_summary(const ReportRow& row) {
   return out + "</summary>\n";
 }
 
-// Where to read what the exercise asks, and how to get a hint: a link and a command.
-std::string handout_html(const std::string& exercise) {
-  return "<a href=\"" + escape(handout_path(exercise)) + "\">" + escape(handout_path(exercise)) +
-         "</a>";
+// Where to read what the exercise asks: a link to the hand-out from where the page is, when
+// the page is read beside the kit (`kit`: the kit's folder as a relative URL ending in '/');
+// its path in the kit, as text, when it is read elsewhere (grade-all's pages).
+std::string handout_html(const std::string& exercise, const std::optional<std::string>& kit) {
+  const std::string path = handout_path(exercise);
+  if (!kit) return "<code>" + escape(path) + "</code>";
+  return "<a href=\"" + escape(*kit + path) + "\">" + escape(path) + "</a>";
 }
 
 std::string message_html(const CheckResult& c) {
@@ -57,7 +63,7 @@ std::string rerun_html(const CheckResult& c) {
 // One row (report_layout.hpp) as a <details>, open exactly when the terminal shows its details.
 // `first_build`: the check under which the exercise's build error is shown.
 std::string row_html(const ReportRow& row, const std::string& exercise,
-                     const std::string& first_build) {
+                     const std::string& first_build, const std::optional<std::string>& kit) {
   const CheckResult& c = *row.check;
   const char* kind = c.status == Status::Passed          ? "check-passed"
                      : row.kind == ReportRow::Kind::Todo ? "check-todo"
@@ -68,7 +74,7 @@ std::string row_html(const ReportRow& row, const std::string& exercise,
   if (row.kind == ReportRow::Kind::Todo) {
     out += "<p>Checks waiting for it:";
     for (const CheckResult* t : row.todo) out += " " + escape(t->name);
-    out += ".</p>\n<p>What it computes: " + handout_html(exercise) + "; when stuck: <code>" +
+    out += ".</p>\n<p>What it computes: " + handout_html(exercise, kit) + "; when stuck: <code>" +
            escape(hint_command(exercise)) + "</code>.</p>\n";
   } else if (row.kind == ReportRow::Kind::Same) {
     out += "<p class=\"muted\">The likely mistake is explained under " + escape(row.same_as->name) +
@@ -91,13 +97,13 @@ std::string row_html(const ReportRow& row, const std::string& exercise,
   return out + "</details>\n";
 }
 
-std::string exercise_html(const ExerciseResult& ex) {
+std::string exercise_html(const ExerciseResult& ex, const std::optional<std::string>& kit) {
   const std::string state = unbuilt_reason(ex);
   std::string out =
       "<section class=\"exercise\" id=\"ex-" + html::url_segment(ex.name) + "\">\n<h2>" +
       escape(ex.name) + " <span class=\"points\">" + points_of(ex.score, ex.max_score) + "</span>" +
       (state.empty() ? "" : " <span class=\"failed\">(" + escape(state) + ")</span>") +
-      "</h2>\n<p class=\"muted\">Hand-out: " + handout_html(ex.name) + "; hints: <code>" +
+      "</h2>\n<p class=\"muted\">Hand-out: " + handout_html(ex.name, kit) + "; hints: <code>" +
       escape(hint_command(ex.name)) + "</code></p>\n";
   if (!ex.source.empty())
     out += "<p class=\"muted\">File graded: <code>" + escape(ex.source) + "</code></p>\n";
@@ -113,7 +119,7 @@ std::string exercise_html(const ExerciseResult& ex) {
     if (first_build.empty() && row.expanded &&
         (row.check->status == Status::BuildError || row.check->status == Status::Ambiguous))
       first_build = row.check->name;
-  for (const ReportRow& row : rows) out += row_html(row, ex.name, first_build);
+  for (const ReportRow& row : rows) out += row_html(row, ex.name, first_build, kit);
   if (!ex.course_only.empty()) {
     out += "<p class=\"muted\">Graded by the course only (not here):";
     for (const auto& [name, max] : ex.course_only)
@@ -125,7 +131,7 @@ std::string exercise_html(const ExerciseResult& ex) {
 
 // "Start here" (report_layout.hpp), first on the page: the advice, with the hand-out as a link
 // and the hint command as code, and the command that grades the check again.
-std::string start_here_html(const Report& report) {
+std::string start_here_html(const Report& report, const std::optional<std::string>& kit) {
   const auto start = start_here(report);
   if (!start) return "";
   const CheckResult& c = *start->check;
@@ -135,7 +141,7 @@ std::string start_here_html(const Report& report) {
     const std::size_t at = advice.find(escape(plain));
     if (at != std::string::npos) advice.replace(at, escape(plain).size(), markup);
   };
-  link(handout_path(exercise), handout_html(exercise));
+  link(handout_path(exercise), handout_html(exercise, kit));
   link(hint_command(exercise), "<code>" + escape(hint_command(exercise)) + "</code>");
   std::string out = "<section class=\"start-here\">\n<h2>Start here</h2>\n<p><a href=\"#ex-" +
                     html::url_segment(exercise) + "\">" + escape(exercise) + "</a>, " +
@@ -170,13 +176,13 @@ details.check-todo .verdict { color: #b06f00; font-weight: bold; }
 
 }  // namespace
 
-std::string student_report_html(const json& r) {
+std::string student_report_html(const json& r, const std::optional<std::string>& kit) {
   const Report report = report_from_native_json(r);
   const std::string name = own_name(report.submission);
   std::string body = "<h1>Report: " + escape(name) + "</h1>\n<p class=\"total\">Total: <strong>" +
                      points_of(report.score, report.max_score) + "</strong>";
   if (!report.assignment.empty()) body += " (assignment " + escape(report.assignment) + ")";
-  body += "</p>\n" + start_here_html(report);
+  body += "</p>\n" + start_here_html(report, kit);
   const auto late = r.find("late");
   if (late != r.end() && late->is_object() && late->value("late", false))
     body += "<p class=\"failed\">Late: " + std::to_string(late->value("days_late", 0)) +
@@ -201,8 +207,20 @@ std::string student_report_html(const json& r) {
             (state.empty() ? "" : " (" + escape(state) + ")") + "</td></tr>\n";
   }
   body += "</table>\n";
-  for (const auto& ex : report.exercises) body += exercise_html(ex);
+  for (const auto& ex : report.exercises) body += exercise_html(ex, kit);
   return html::page("Report: " + name, kStyle, body);
+}
+
+std::string kit_url_from(const std::string& page, const std::string& kit) {
+  namespace fs = std::filesystem;
+  const fs::path from = fs::weakly_canonical(fs::absolute(page)).parent_path();
+  const fs::path rel = fs::weakly_canonical(fs::absolute(kit)).lexically_relative(from);
+  std::string url;
+  for (const auto& segment : rel)
+    if (!segment.empty() && segment != ".")
+      // ".." is the step up here; url_segment would make it a name ("%2E%2E").
+      url += (segment == ".." ? ".." : html::url_segment(segment.string())) + "/";
+  return url;
 }
 
 }  // namespace grader
