@@ -152,6 +152,10 @@ double linear_pace(const json& call) {
                                          "linear pass (fork: ") +
                              std::strerror(errno) + ")");
   if (child == 0) {
+    // A hang guard (120 s of wall clock for about 0.3 s of CPU): a child forked from a judge
+    // with threads could wait for ever on a lock another thread held at the fork. SIGALRM
+    // ends it, and the judge reports its own fault.
+    ::alarm(120);
     try {
       one_linear_pass(request);
     } catch (...) {
