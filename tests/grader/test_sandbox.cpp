@@ -89,6 +89,15 @@ TEST_CASE("sandbox: a normal exit reports its status and its output") {
   CHECK_FALSE(r.output_truncated());
 }
 
+TEST_CASE("sandbox: the kernel takes a sandboxed run before the judge when memory runs out") {
+  // oom_score_adj 1000, inherited by all the run starts: a compiler or a runner is the
+  // out-of-memory killer's first choice, and the judge lives to report it as the machine's fault.
+  RunOutcome r = run_sandboxed({"/bin/sh", "-c", "cat /proc/self/oom_score_adj"}, "/", quick());
+  CHECK(r.ending == RunOutcome::Ending::Exited);
+  CHECK(r.exit_code == 0);
+  CHECK(r.output == "1000\n");
+}
+
 TEST_CASE("sandbox: exit(0) is an exit with status 0") {
   RunOutcome r = run_sandboxed({"sh", "-c", "exit 0"}, "/", quick());  // found through PATH
   CHECK(r.ending == RunOutcome::Ending::Exited);

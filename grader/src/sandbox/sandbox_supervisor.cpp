@@ -61,6 +61,15 @@ void kill_children() {
 [[noreturn]] void supervise(const Plan& plan, int out_w, int status_w) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // the judge thread gone: nobody to report to
   if (::getppid() != plan.judge_pid) ::_exit(1);
+  // When the machine runs out of memory, the kernel's killer takes S and what runs under it
+  // (a compiler, a runner: oom_score_adj is inherited) before the judge. The judge then says
+  // the run was killed from outside, the machine's fault, and builds or runs it again alone;
+  // killed itself, it took every exercise's report with it (Gradescope's 768 MiB with five
+  // jobs: one grade in five). Raising the score needs no privilege.
+  if (const int fd = ::open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC); fd >= 0) {
+    write_all(fd, "1000", 4);
+    ::close(fd);
+  }
   // Other judge threads' pipes were inherited by this fork; holding them would keep their
   // readers from ever seeing end-of-file. S never execs, so close-on-exec does not help.
   {
