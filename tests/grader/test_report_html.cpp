@@ -123,7 +123,8 @@ TEST_CASE("student report page: start here first, with the hand-out and the hint
   CHECK(has(section, "Likely mistake: the mask drops the diagonal."));
   CHECK(has(section, "<code>./kit grade sub --only chunkwise/hand-example --seed 1</code>"));
   // Every exercise links its hand-out, from where the page is, and names the hint command.
-  CHECK(has(page, "<a href=\"../exercises/chunkwise/README.md\">exercises/chunkwise/README.md</a>"));
+  CHECK(
+      has(page, "<a href=\"../exercises/chunkwise/README.md\">exercises/chunkwise/README.md</a>"));
   CHECK(has(page, "<code>./kit hint chunkwise</code>"));
 
   // Nothing written yet: start with the first function, its hand-out a link.
@@ -144,7 +145,8 @@ TEST_CASE("student report page: start here first, with the hand-out and the hint
   CHECK_FALSE(has(page_of(full), "<section class=\"start-here\">"));
 }
 
-TEST_CASE("student report page: the hand-out as a link from the page, or as text away from the kit") {
+TEST_CASE(
+    "student report page: the hand-out as a link from the page, or as text away from the kit") {
   // grade-all's pages are read away from the kit (an instructor may hand them out): the path
   // in the kit, as text, and no link that would lead nowhere.
   const std::string away = grader::student_report_html(grader::to_native_json(sample()));

@@ -170,8 +170,9 @@ double linear_pace(const json& call) {
       throw std::runtime_error(std::string("the grader lost its linear pass's process (wait4: ") +
                                std::strerror(errno) + ")");
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw std::runtime_error("the grader's own linear pass, which times this machine's pace, "
-                             "did not end normally (short of memory?)");
+    throw std::runtime_error(
+        "the grader's own linear pass, which times this machine's pace, "
+        "did not end normally (short of memory?)");
   return seconds_of(usage.ru_utime) + seconds_of(usage.ru_stime);
 }
 
