@@ -249,6 +249,31 @@ TEST_CASE(
   CHECK(summarize_class(gb::join({}, reports, {"flops"})).counted == 3);
 }
 
+TEST_CASE("class report: a starter left as handed out is work not done, not a likely mistake") {
+  // The memory exercise's starter runs and fails with "this is the starter's S q": ann and cy
+  // handed it in untouched, bob wrote a file of his own that happens to make the same slip.
+  const std::string starter = "the starter's S q";
+  std::map<std::string, json> reports;
+  for (const char* name : {"ann", "bob", "cy"})
+    reports[name] = report(name, flops({kPass, fail(starter), fail(starter)}));
+  const gb::Book book = gb::join({}, reports, {"flops"});
+  const ClassSummary s = summarize_class(book, {}, {{"flops", {"ann", "cy"}}, {"taylor", {"bob"}}});
+  REQUIRE(s.mistakes.size() == 1);
+  CHECK(s.mistakes[0].submissions == std::vector<std::string>{"bob"});
+  CHECK(s.mistakes[0].checks == std::vector<std::string>{"b", "c"});
+  CHECK(s.as_handed_out ==
+        std::map<std::string, std::vector<std::string>>{{"flops", {"ann", "cy"}}});
+  // Their checks still count as not passed: only the mistakes table leaves them out.
+  REQUIRE(s.checks.size() == 3);
+  CHECK(s.checks[1].passed == 0);
+  CHECK(s.checks[1].graded == 3);
+  const std::string page = class_report_html(s, "Part 1");
+  CHECK(has(page, "<tr class=\"mistake\" data-students=\"1\">"));
+  CHECK(has(page, "Not counted: 2 flops files left as handed out"));
+  // Without the stub's list, all three count.
+  CHECK(summarize_class(book).mistakes.at(0).submissions.size() == 3);
+}
+
 TEST_CASE("html text: escaping and link segments") {
   CHECK(html::escape("a&b<c>d\"e'f") == "a&amp;b&lt;c&gt;d&quot;e&#39;f");
   CHECK(html::escape(std::string("bell\x07 nul") + '\0' + "x\ttab\nline") ==

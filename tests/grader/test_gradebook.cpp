@@ -540,6 +540,11 @@ TEST_CASE("similarity: the pairs alike beyond the stub, with their share of matc
       {{"causal", {{"eve", sources["causal"]["eve"]}, {"fay", sources["causal"]["fay"]}}}},
       {{"causal", kStub}});
   CHECK(stubs_only.empty());
+  // A starter left as handed out: the stub token for token (eve; fay only added a line break),
+  // and nobody who wrote a line (ann, ben, cat, dan); an exercise with no stub leaves nobody.
+  CHECK(gb::left_as_handed_out(sources, {{"causal", kStub}}) ==
+        std::map<std::string, std::set<std::string>>{{"causal", {"eve", "fay"}}});
+  CHECK(gb::left_as_handed_out(sources, {{"memory", kStub}}).empty());
 
   // The book points into the roster: the roster must outlive it.
   const auto roster = gb::parse_roster("folder,id,name\nann,1,Ann\n");

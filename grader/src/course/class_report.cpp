@@ -229,6 +229,14 @@ std::string mistakes_section(const ClassSummary& s) {
     }
     body += "</table></div>\n";
   }
+  // Said, so that an instructor does not wonder where a starter's message went.
+  for (const auto& [exercise, who] : s.as_handed_out) {
+    std::string names;
+    for (const auto& sub : who) names += (names.empty() ? "" : ", ") + link_to(sub);
+    body += "<p class=\"as-handed-out muted\">Not counted: " + std::to_string(who.size()) + " " +
+            escape(exercise) + (who.size() == 1 ? " file" : " files") +
+            " left as handed out (the stub token for token): " + names + ".</p>\n";
+  }
   body += "</section>\n";
   return body;
 }

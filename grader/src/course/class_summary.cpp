@@ -44,18 +44,72 @@ double exercise_max(const gradebook::Book& book, const std::string& exercise) {
   return 0;
 }
 
+// The per-check counts, filled one report at a time.
+struct CheckTally {
+  ClassSummary& s;
+  std::map<std::pair<std::string, std::string>, std::size_t> check_at;    // (exercise, check)
+  std::map<std::pair<std::string, std::string>, std::size_t> mistake_at;  // (exercise, mistake)
+
+  CheckRate& rate(const std::string& exercise, const nlohmann::json& c) {
+    const std::string name = c.value("name", "");
+    auto at = check_at.find({exercise, name});
+    if (at == check_at.end()) {
+      at = check_at.emplace(std::make_pair(exercise, name), s.checks.size()).first;
+      s.checks.push_back({exercise, name, c.value("function", ""), 0, 0, {}});
+    }
+    return s.checks[at->second];
+  }
+
+  void mistake(const std::string& submission, const std::string& exercise, const std::string& check,
+               const std::string& text) {
+    auto m = mistake_at.find({exercise, text});
+    if (m == mistake_at.end()) {
+      m = mistake_at.emplace(std::make_pair(exercise, text), s.mistakes.size()).first;
+      s.mistakes.push_back({exercise, text, {}, {}});
+    }
+    MistakeCount& count = s.mistakes[m->second];
+    // A student counts once however many checks named it.
+    if (count.submissions.empty() || count.submissions.back() != submission)
+      count.submissions.push_back(submission);
+    if (std::find(count.checks.begin(), count.checks.end(), check) == count.checks.end())
+      count.checks.push_back(check);
+  }
+
+  // One exercise of one submission; the checks that did not run to the end go to `stopped`.
+  void add(const std::string& submission, const nlohmann::json& e, bool as_handed_out,
+           std::vector<std::string>& stopped) {
+    const std::string exercise = e.value("name", "");
+    for (const auto& c : e.value("checks", nlohmann::json::array())) {
+      const std::string name = c.value("name", ""), status = c.value("status", "");
+      CheckRate& r = rate(exercise, c);
+      ++r.graded;
+      if (status == "passed") {
+        ++r.passed;
+        continue;
+      }
+      ++r.not_passed[status];
+      if (status == "crashed" || status == "timeout" || status == "over_memory")
+        stopped.push_back(exercise + "/" + name + " " + status);
+      // A stub left as handed out is work not done, not a mistake made: whatever its message
+      // names ("this is the starter's S q"), it is not counted among the likely mistakes,
+      // whether it throws (not_implemented) or runs the starter's code.
+      if (status == "not_implemented" || as_handed_out) continue;
+      const std::string named = likely_mistake(c.value("message", ""));
+      if (!named.empty()) mistake(submission, exercise, name, named);
+    }
+  }
+};
+
 }  // namespace
 
 ClassSummary summarize_class(const gradebook::Book& book,
-                             const std::vector<gradebook::SimilarPair>& similar) {
+                             const std::vector<gradebook::SimilarPair>& similar,
+                             const std::map<std::string, std::set<std::string>>& untouched) {
   ClassSummary s;
   s.exercises = book.exercises;
   s.no_submission = book.no_submission;
   for (const auto& ex : book.exercises) s.per_exercise.push_back({exercise_max(book, ex)});
-  std::map<std::pair<std::string, std::string>, std::size_t>
-      check_at;  // (exercise, check) -> index
-  std::map<std::pair<std::string, std::string>, std::size_t>
-      mistake_at;  // (exercise, mistake) -> index
+  CheckTally tally{s, {}, {}};
   std::set<const gradebook::Student*> seen;
   for (const auto& row : book.rows) {
     const gradebook::RowFacts f = gradebook::facts(book, row);
@@ -94,39 +148,10 @@ ClassSummary summarize_class(const gradebook::Book& book,
       const std::string exercise = e.value("name", "");
       if (std::find(book.exercises.begin(), book.exercises.end(), exercise) == book.exercises.end())
         continue;
-      for (const auto& c : e.value("checks", nlohmann::json::array())) {
-        const std::string name = c.value("name", ""), status = c.value("status", "");
-        auto at = check_at.find({exercise, name});
-        if (at == check_at.end()) {
-          at = check_at.emplace(std::make_pair(exercise, name), s.checks.size()).first;
-          s.checks.push_back({exercise, name, c.value("function", ""), 0, 0, {}});
-        }
-        CheckRate& rate = s.checks[at->second];
-        ++rate.graded;
-        if (status == "passed") {
-          ++rate.passed;
-          continue;
-        }
-        ++rate.not_passed[status];
-        if (status == "crashed" || status == "timeout" || status == "over_memory")
-          stopped.push_back(exercise + "/" + name + " " + status);
-        // A stub left as handed out is work not done, not a mistake made: whatever its
-        // message names, it is not counted among the likely mistakes.
-        if (status == "not_implemented") continue;
-        const std::string mistake = likely_mistake(c.value("message", ""));
-        if (mistake.empty()) continue;
-        auto m = mistake_at.find({exercise, mistake});
-        if (m == mistake_at.end()) {
-          m = mistake_at.emplace(std::make_pair(exercise, mistake), s.mistakes.size()).first;
-          s.mistakes.push_back({exercise, mistake, {}, {}});
-        }
-        MistakeCount& count = s.mistakes[m->second];
-        // A student counts once however many checks named it.
-        if (count.submissions.empty() || count.submissions.back() != row.submission)
-          count.submissions.push_back(row.submission);
-        if (std::find(count.checks.begin(), count.checks.end(), name) == count.checks.end())
-          count.checks.push_back(name);
-      }
+      const auto left = untouched.find(exercise);
+      const bool as_handed_out = left != untouched.end() && left->second.count(row.submission);
+      if (as_handed_out) s.as_handed_out[exercise].push_back(row.submission);
+      tally.add(row.submission, e, as_handed_out, stopped);
     }
     if (!stopped.empty()) s.stopped.push_back({row.submission, join(stopped, ", ")});
   }

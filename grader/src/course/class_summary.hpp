@@ -13,6 +13,7 @@
 #include "gradebook.hpp"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,8 +33,9 @@ struct CheckRate {
   std::map<std::string, int> not_passed;  // status word -> how many
 };
 
-// A likely mistake as the failing checks named it; a check whose status is not_implemented
-// (an untouched stub) never counts towards one.
+// A likely mistake as the failing checks named it; a stub never counts towards one: neither a
+// check whose status is not_implemented nor any check of a file left as handed out (a starter
+// that runs, and fails with a message naming the starter's code).
 struct MistakeCount {
   std::string exercise;
   std::string mistake;                   // the sentence after "Likely mistake: "
@@ -68,6 +70,8 @@ struct ClassSummary {
   // Checks that crashed, ran out of time or over the memory limit: who, and which checks
   // ("flops/b crashed, flops/c timeout"), so that the instructor can look at those reports.
   std::vector<Listed> stopped;
+  // exercise -> the counted submissions whose file is its stub token for token, in order
+  std::map<std::string, std::vector<std::string>> as_handed_out;
   std::vector<std::string> no_submission;  // roster entries: "id name"
   std::vector<StudentLine> students;       // every row of the gradebook, in its order
   // Files alike as token streams (similarity.hpp), the most alike first: the pairs of
@@ -75,7 +79,9 @@ struct ClassSummary {
   std::vector<gradebook::SimilarPair> similar;
 };
 
+// untouched: exercise -> the submissions whose file is the stub (gradebook::left_as_handed_out).
 ClassSummary summarize_class(const gradebook::Book& book,
-                             const std::vector<gradebook::SimilarPair>& similar = {});
+                             const std::vector<gradebook::SimilarPair>& similar = {},
+                             const std::map<std::string, std::set<std::string>>& untouched = {});
 
 }  // namespace grader

@@ -179,6 +179,26 @@ nlohmann::json class_facts(const FoundSources& found_files, const gradebook::Rec
       {"sources", sources}};
 }
 
+namespace {
+
+// Each submission's report page beside its JSON (report_html.hpp); a page whose report is gone
+// goes too. False when a page could not be written.
+bool write_student_pages(const fs::path& reports_dir,
+                         const std::map<std::string, nlohmann::json>& reports) {
+  std::error_code ec;
+  std::set<std::string> stems;
+  for (const auto& [name, j] : reports) stems.insert(report_stem(name));
+  for (const auto& entry : fs::directory_iterator(reports_dir, ec))
+    if (entry.path().extension() == ".html" && !stems.count(entry.path().stem().string()))
+      fs::remove(entry.path(), ec);
+  bool written = true;
+  for (const auto& [name, j] : reports)
+    written &= write_text(reports_dir / (report_stem(name) + ".html"), student_report_html(j));
+  return written;
+}
+
+}  // namespace
+
 bool write_class_outputs(const ClassOutputs& to,
                          const std::map<std::string, nlohmann::json>& reports) {
   const Assignment& assignment = *to.assignment;
@@ -225,19 +245,13 @@ bool write_class_outputs(const ClassOutputs& to,
   files.push_back("similarity.csv");
 
   // The pages: each submission's report beside its JSON, and the class report that links them
-  // (class_report.hpp). A page whose report is gone goes too.
-  const fs::path reports_dir = to.out / "reports";
-  std::error_code ec;
-  std::set<std::string> stems;
-  for (const auto& [name, j] : reports) stems.insert(report_stem(name));
-  for (const auto& entry : fs::directory_iterator(reports_dir, ec))
-    if (entry.path().extension() == ".html" && !stems.count(entry.path().stem().string()))
-      fs::remove(entry.path(), ec);
-  for (const auto& [name, j] : reports)
-    written &= write_text(reports_dir / (report_stem(name) + ".html"), student_report_html(j));
+  // (class_report.hpp).
+  written &= write_student_pages(to.out / "reports", reports);
   const std::string title = lms_columns("", assignment).moodle;  // its title, else its name
-  written &= write_text(to.out / "class-report.html",
-                        class_report_html(summarize_class(book, pairs), title));
+  written &= write_text(
+      to.out / "class-report.html",
+      class_report_html(summarize_class(book, pairs, gradebook::left_as_handed_out(sources, stubs)),
+                        title));
   files.push_back("class-report.html");
 
   // The summary: what needs a person's eyes.

@@ -215,6 +215,12 @@ struct SimilarPair {
 std::vector<SimilarPair> similar_pairs(
     const std::map<std::string, std::map<std::string, ClassSource>>& sources,
     const std::map<std::string, std::string>& stubs);
+// Per exercise, the submissions whose file is the exercise's stub token for token (only
+// whitespace and comments changed): a starter left as handed out. Its checks may fail with a
+// message naming "the starter's" code, which is work not done rather than a mistake made.
+std::map<std::string, std::set<std::string>> left_as_handed_out(
+    const std::map<std::string, std::map<std::string, ClassSource>>& sources,
+    const std::map<std::string, std::string>& stubs);
 // similarity.csv: exercise,group,hash,submission,student_id,name,file,share,tokens,matched: two
 // rows per pair (its group), one per file: the pair's share of matching tokens, the file's
 // tokens (the stub's not counted) and how many of them match.

@@ -177,6 +177,20 @@ std::vector<SimilarPair> similar_pairs(
   return out;
 }
 
+std::map<std::string, std::set<std::string>> left_as_handed_out(
+    const std::map<std::string, std::map<std::string, ClassSource>>& sources,
+    const std::map<std::string, std::string>& stubs) {
+  std::map<std::string, std::set<std::string>> out;
+  for (const auto& [exercise, stub] : stubs) {
+    const auto of = sources.find(exercise);
+    if (of == sources.end()) continue;
+    const std::string stub_hash = similarity::digest(stub);
+    for (const auto& [submission, source] : of->second)
+      if (source.hash == stub_hash) out[exercise].insert(submission);
+  }
+  return out;
+}
+
 std::string similarity_csv(const std::vector<SimilarPair>& pairs, const Book& book, bool bom) {
   std::string out =
       (bom ? kBom : "") + line_of({"exercise", "group", "hash", "submission", "student_id", "name",
