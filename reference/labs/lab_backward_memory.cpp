@@ -118,34 +118,12 @@ BackwardMemoryResult compute_backward_memory(Eigen::Index measure_d,
   return r;
 }
 
-int run_backward_memory(const Options& opt, std::ostream& os) {
-  heading(os, "backward-memory", "training text",
-          "Memory of the backward pass of causal linear attention, one head. The cumulative-sum "
-          "form\nunder autograd keeps all T prefix states S_t, (T, d_phi, d_v); linref's "
-          "two-pass gradients\n(linref/gradients.hpp) keep S_t, z_t going forward and R_s, r_s "
-          "going backward, plus u_t\nand w_t for every token between the passes (and one "
-          "chunk's scratch, as they go a chunk of\ntokens at a time; not counted below).");
-  const BackwardMemoryResult r = compute_backward_memory();
-  const double MiB = 1024.0 * 1024.0;
-  os << "  computed from the shapes, d_phi = d_v = " << r.d_phi << ", float32:\n";
-  Table t({"T", "cumsum states MiB", "two-pass running sums KiB", "two-pass u_t, w_t MiB",
-           "cumsum / two-pass"});
-  for (const BackwardMemoryRow& row : r.rows)
-    t.row({fmt_int(row.T), fmt(row.cumsum_bytes / MiB, 0),
-           fmt(row.two_pass_state_bytes / 1024.0, 1), fmt(row.two_pass_token_bytes / MiB, 2),
-           fmt(static_cast<double>(row.cumsum_bytes) /
-                   static_cast<double>(row.two_pass_state_bytes + row.two_pass_token_bytes),
-               0) +
-               "x"});
-  t.print(os);
-  seed_vs_measured(os, "prefix states kept at T = 8192, d_phi = d_v = 128, float32",
-                   "512 MiB for one head of one layer",
-                   fmt(r.seed_figure_bytes / MiB, 0) + " MiB (" + fmt_int(r.seed_figure_bytes) +
-                       " bytes = 8192 * 128 * 128 * 4)");
-  os << "  The two-pass running sums do not grow with T; u_t and w_t grow like the gradient "
-        "dV that\n  the backward pass returns anyway, d_v + 1 numbers per token against "
-        "d_phi d_v.\n\n";
+namespace {
 
+// The measured half of the lab: each call's peak resident memory beside the bytes computed
+// from the shapes, and the verdict at the largest T.
+void print_measured(const BackwardMemoryResult& r, std::ostream& os) {
+  const double MiB = 1024.0 * 1024.0;
   os << "  measured: peak resident memory gained during one call of linref (double precision, "
         "d_phi = d_v = "
      << r.measure_d
@@ -184,6 +162,39 @@ int run_backward_memory(const Options& opt, std::ostream& os) {
               fmt(last.two_pass_extra_bytes / MiB, 2) + " MiB at T = " + fmt_int(last.T);
   seed_vs_measured(os, "memory of the backward pass",
                    "the cumulative-sum gradients need no stored state", verdict);
+}
+
+}  // namespace
+
+int run_backward_memory(const Options& opt, std::ostream& os) {
+  heading(os, "backward-memory", "training text",
+          "Memory of the backward pass of causal linear attention, one head. The cumulative-sum "
+          "form\nunder autograd keeps all T prefix states S_t, (T, d_phi, d_v); linref's "
+          "two-pass gradients\n(linref/gradients.hpp) keep S_t, z_t going forward and R_s, r_s "
+          "going backward, plus u_t\nand w_t for every token between the passes (and one "
+          "chunk's scratch, as they go a chunk of\ntokens at a time; not counted below).");
+  const BackwardMemoryResult r = compute_backward_memory();
+  const double MiB = 1024.0 * 1024.0;
+  os << "  computed from the shapes, d_phi = d_v = " << r.d_phi << ", float32:\n";
+  Table t({"T", "cumsum states MiB", "two-pass running sums KiB", "two-pass u_t, w_t MiB",
+           "cumsum / two-pass"});
+  for (const BackwardMemoryRow& row : r.rows)
+    t.row({fmt_int(row.T), fmt(row.cumsum_bytes / MiB, 0),
+           fmt(row.two_pass_state_bytes / 1024.0, 1), fmt(row.two_pass_token_bytes / MiB, 2),
+           fmt(static_cast<double>(row.cumsum_bytes) /
+                   static_cast<double>(row.two_pass_state_bytes + row.two_pass_token_bytes),
+               0) +
+               "x"});
+  t.print(os);
+  seed_vs_measured(os, "prefix states kept at T = 8192, d_phi = d_v = 128, float32",
+                   "512 MiB for one head of one layer",
+                   fmt(r.seed_figure_bytes / MiB, 0) + " MiB (" + fmt_int(r.seed_figure_bytes) +
+                       " bytes = 8192 * 128 * 128 * 4)");
+  os << "  The two-pass running sums do not grow with T; u_t and w_t grow like the gradient "
+        "dV that\n  the backward pass returns anyway, d_v + 1 numbers per token against "
+        "d_phi d_v.\n\n";
+
+  print_measured(r, os);
 
   Plot p;
   p.stem = "backward_memory";

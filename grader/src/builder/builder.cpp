@@ -341,6 +341,54 @@ std::string scratch_object_key(const std::string& name, const std::string& text)
   return h.hex().substr(0, 32);
 }
 
+// Links a scratch program from its objects (the sources' names in the log) and stores it at
+// `program`, its digest at `program_sum`; false, with the log in result.log, when it cannot.
+bool link_scratch(const std::vector<fs::path>& objects,
+                  const std::vector<std::pair<std::string, std::string>>& sources,
+                  const fs::path& program, const fs::path& program_sum, ScratchBuild& result) {
+  const Stage stage(0);
+  std::vector<std::string> argv = {compiler()};
+  for (std::size_t i = 0; i < objects.size(); ++i) {
+    const std::string staged = "object-" + std::to_string(i) + ".o";
+    if (!stage.put(objects[i], staged)) {
+      result.log += "grader fault: cannot stage the objects\n";
+      return false;
+    }
+    argv.push_back(stage.in(staged));
+  }
+  argv.insert(argv.end(), {"-pthread", "-o", stage.in("program")});
+  const RunOutcome r = stage.run(argv, 240);
+  std::string log = capped_log(r);
+  replace_all(log, stage.in("program"), "the program");
+  for (std::size_t i = 0; i < objects.size(); ++i)
+    replace_all(log, stage.in("object-" + std::to_string(i) + ".o"), sources[i].first);
+  result.log += own_files_only_log(
+      log,
+      [&](const std::string& path) {
+        for (const auto& source : sources)
+          if (path == source.first) return true;
+        return false;
+      },
+      [](const std::string&) { return false; });
+  if (r.ending != RunOutcome::Ending::Exited || r.exit_code != 0) {
+    if (r.ending != RunOutcome::Ending::Exited)
+      result.log += "note: the linker was " + ending_text(r, 240) + "\n";
+    return false;
+  }
+  std::error_code ec;
+  const fs::path tmp = program.string() + unique_suffix();
+  copy_program(stage.host("program"), tmp, 0755, ec);
+  if (!ec) write_file_atomically(program_sum, whole_file_digest(tmp));
+  if (!ec) fs::rename(tmp, program, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    result.log +=
+        "grader fault: cannot store the program in " + program.parent_path().string() + "\n";
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 ScratchBuild build_scratch(const std::string& exercise,
@@ -384,44 +432,7 @@ ScratchBuild build_scratch(const std::string& exercise,
     return result;
   }
   result.linked = true;
-  const Stage stage(0);
-  std::vector<std::string> argv = {compiler()};
-  for (std::size_t i = 0; i < objects.size(); ++i) {
-    const std::string staged = "object-" + std::to_string(i) + ".o";
-    if (!stage.put(objects[i], staged)) {
-      result.log += "grader fault: cannot stage the objects\n";
-      return result;
-    }
-    argv.push_back(stage.in(staged));
-  }
-  argv.insert(argv.end(), {"-pthread", "-o", stage.in("program")});
-  const RunOutcome r = stage.run(argv, 240);
-  std::string log = capped_log(r);
-  replace_all(log, stage.in("program"), "the program");
-  for (std::size_t i = 0; i < objects.size(); ++i)
-    replace_all(log, stage.in("object-" + std::to_string(i) + ".o"), sources[i].first);
-  result.log += own_files_only_log(
-      log,
-      [&](const std::string& path) {
-        for (const auto& source : sources)
-          if (path == source.first) return true;
-        return false;
-      },
-      [](const std::string&) { return false; });
-  if (r.ending != RunOutcome::Ending::Exited || r.exit_code != 0) {
-    if (r.ending != RunOutcome::Ending::Exited)
-      result.log += "note: the linker was " + ending_text(r, 240) + "\n";
-    return result;
-  }
-  const fs::path tmp = program.string() + unique_suffix();
-  copy_program(stage.host("program"), tmp, 0755, ec);
-  if (!ec) write_file_atomically(program_sum, whole_file_digest(tmp));
-  if (!ec) fs::rename(tmp, program, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    result.log += "grader fault: cannot store the program in " + dir.string() + "\n";
-    return result;
-  }
+  if (!link_scratch(objects, sources, program, program_sum, result)) return result;
   prune(dir, 32);
   result.program = program;
   result.ok = true;

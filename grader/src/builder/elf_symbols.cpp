@@ -33,6 +33,44 @@ bool table_string(Elf* elf, std::size_t table_index, std::size_t offset, std::si
   return true;
 }
 
+// The symbols of one symbol table section (`count` entries), appended to c.symbols; false,
+// with c.error, when one cannot be read or the names outgrow the bounds (name_bytes: so far).
+bool read_symbols(Elf* elf, Elf_Scn* scn, const GElf_Shdr& shdr, std::size_t count,
+                  const ElfBounds& bounds, std::size_t& name_bytes, ElfContents& c) {
+  Elf_Data* data = elf_getdata(scn, nullptr);
+  if (data == nullptr) {
+    c.error = std::string("its symbol table cannot be read: ") + elf_errmsg(-1);
+    return false;
+  }
+  for (std::size_t i = 1; i < count; ++i) {  // entry 0 is the null symbol
+    GElf_Sym sym;
+    if (gelf_getsym(data, static_cast<int>(i), &sym) == nullptr) {
+      c.error = std::string("a symbol cannot be read: ") + elf_errmsg(-1);
+      return false;
+    }
+    ElfSymbol s;
+    s.bind = GELF_ST_BIND(sym.st_info);
+    s.type = GELF_ST_TYPE(sym.st_info);
+    s.defined = sym.st_shndx != SHN_UNDEF;
+    s.visibility = GELF_ST_VISIBILITY(sym.st_other);
+    // A local matters only when it is an IFUNC: a million locals cost no memory.
+    if (s.bind == STB_LOCAL && s.type != STT_GNU_IFUNC) continue;
+    if (!table_string(elf, shdr.sh_link, sym.st_name, bounds.max_name_bytes, s.name)) {
+      c.error = "a symbol's name cannot be read, or is longer than " +
+                std::to_string(bounds.max_name_bytes) + " bytes";
+      return false;
+    }
+    name_bytes += s.name.size();
+    if (name_bytes > bounds.max_total_name_bytes) {
+      c.error = "its symbols' names take more than " + std::to_string(bounds.max_total_name_bytes) +
+                " bytes";
+      return false;
+    }
+    c.symbols.push_back(std::move(s));
+  }
+  return true;
+}
+
 // One ELF file already open in libelf: its sections and, from the table its kind uses
 // (.symtab for an object, .dynsym for a shared library), its symbols.
 ElfContents read_open_elf(Elf* elf, const ElfBounds& bounds) {
@@ -85,37 +123,7 @@ ElfContents read_open_elf(Elf* elf, const ElfBounds& bounds) {
                 "grader reads (" + std::to_string(bounds.max_symbols) + ")";
       return c;
     }
-    Elf_Data* data = elf_getdata(scn, nullptr);
-    if (data == nullptr) {
-      c.error = std::string("its symbol table cannot be read: ") + elf_errmsg(-1);
-      return c;
-    }
-    for (std::size_t i = 1; i < count; ++i) {  // entry 0 is the null symbol
-      GElf_Sym sym;
-      if (gelf_getsym(data, static_cast<int>(i), &sym) == nullptr) {
-        c.error = std::string("a symbol cannot be read: ") + elf_errmsg(-1);
-        return c;
-      }
-      ElfSymbol s;
-      s.bind = GELF_ST_BIND(sym.st_info);
-      s.type = GELF_ST_TYPE(sym.st_info);
-      s.defined = sym.st_shndx != SHN_UNDEF;
-      s.visibility = GELF_ST_VISIBILITY(sym.st_other);
-      // A local matters only when it is an IFUNC: a million locals cost no memory.
-      if (s.bind == STB_LOCAL && s.type != STT_GNU_IFUNC) continue;
-      if (!table_string(elf, shdr.sh_link, sym.st_name, bounds.max_name_bytes, s.name)) {
-        c.error = "a symbol's name cannot be read, or is longer than " +
-                  std::to_string(bounds.max_name_bytes) + " bytes";
-        return c;
-      }
-      name_bytes += s.name.size();
-      if (name_bytes > bounds.max_total_name_bytes) {
-        c.error = "its symbols' names take more than " +
-                  std::to_string(bounds.max_total_name_bytes) + " bytes";
-        return c;
-      }
-      c.symbols.push_back(std::move(s));
-    }
+    if (!read_symbols(elf, scn, shdr, count, bounds, name_bytes, c)) return c;
   }
   return c;
 }

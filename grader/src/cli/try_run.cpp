@@ -18,6 +18,44 @@ namespace fs = std::filesystem;
 
 namespace grader {
 
+namespace {
+
+// The student's file and the scratch program (the folder's own try.cpp, else the kit's), read
+// as grading reads them; false, said on stderr, when one cannot be read.
+bool read_try_sources(const fs::path& dir, const std::string& mine, const std::string& scratch,
+                      std::string& mine_text, std::string& scratch_text) {
+  // Through the grader's door (find_files.hpp), as grading reads them: no link, at most 1 MiB.
+  SubmissionFile own = read_submission_file(dir, mine);
+  if (!own.ok()) {
+    std::cerr << "linattn-grade: "
+              << (own.status == SubmissionFile::Status::Absent ? "no " + (dir / mine).string()
+                                                               : own.problem)
+              << "\n";
+    return false;
+  }
+  mine_text = std::move(own.bytes);
+  // The submission's own scratch program, else the kit's (a folder such as solutions/ has none).
+  const fs::path kit_scratch = fs::path(LINATTN_SOURCE_DIR) / "exercises" / scratch;
+  SubmissionFile own_scratch = read_submission_file(dir, scratch);
+  if (own_scratch.status == SubmissionFile::Status::Refused) {
+    std::cerr << "linattn-grade: " << own_scratch.problem << "\n";
+    return false;
+  }
+  if (own_scratch.ok()) {
+    scratch_text = std::move(own_scratch.bytes);
+  } else {
+    if (!read_file(kit_scratch, scratch_text)) {
+      std::cerr << "linattn-grade: no " << (dir / scratch).string() << " and no "
+                << kit_scratch.string() << " (the exercise's scratch program)\n";
+      return false;
+    }
+    std::cout << "(no " << scratch << " in " << dir.string() << ": using the kit's)\n";
+  }
+  return true;
+}
+
+}  // namespace
+
 int run_try(const std::string& exercise, const fs::path& dir) {
   const std::vector<std::string> known = {LINATTN_EXERCISE_LIST};
   if (std::find(known.begin(), known.end(), exercise) == known.end()) {
@@ -28,33 +66,7 @@ int run_try(const std::string& exercise, const fs::path& dir) {
   }
   const std::string mine = exercise + "/" + exercise + ".cpp", scratch = exercise + "/try.cpp";
   std::string mine_text, scratch_text;
-  // Through the grader's door (find_files.hpp), as grading reads them: no link, at most 1 MiB.
-  SubmissionFile own = read_submission_file(dir, mine);
-  if (!own.ok()) {
-    std::cerr << "linattn-grade: "
-              << (own.status == SubmissionFile::Status::Absent ? "no " + (dir / mine).string()
-                                                               : own.problem)
-              << "\n";
-    return 2;
-  }
-  mine_text = std::move(own.bytes);
-  // The submission's own scratch program, else the kit's (a folder such as solutions/ has none).
-  const fs::path kit_scratch = fs::path(LINATTN_SOURCE_DIR) / "exercises" / scratch;
-  SubmissionFile own_scratch = read_submission_file(dir, scratch);
-  if (own_scratch.status == SubmissionFile::Status::Refused) {
-    std::cerr << "linattn-grade: " << own_scratch.problem << "\n";
-    return 2;
-  }
-  if (own_scratch.ok()) {
-    scratch_text = std::move(own_scratch.bytes);
-  } else {
-    if (!read_file(kit_scratch, scratch_text)) {
-      std::cerr << "linattn-grade: no " << (dir / scratch).string() << " and no "
-                << kit_scratch.string() << " (the exercise's scratch program)\n";
-      return 2;
-    }
-    std::cout << "(no " << scratch << " in " << dir.string() << ": using the kit's)\n";
-  }
+  if (!read_try_sources(dir, mine, scratch, mine_text, scratch_text)) return 2;
   std::cout << "Building " << mine << " with " << scratch
             << " (in the sandbox: " << layer_name(isolation().layer) << ")\n"
             << std::flush;
