@@ -145,6 +145,27 @@ nlohmann::json feature_map_widget_data() {
   return out;
 }
 
+namespace {
+
+// The formulas of the memory-fill lab, for n = 1..n_max pairs: random keys 1/sqrt(1 + (n-1)/d);
+// correlated keys (k = a u + b r) 1/sqrt(1 + (n-1)(a^4 + b^4/(d-1))), from E[(k_s . k_j)^2].
+void add_memory_formulas(nlohmann::json& out, Eigen::Index d, Eigen::Index n_max, double a) {
+  const double a2 = a * a, b2 = 1.0 - a2;
+  const double correlated_share = a2 * a2 + b2 * b2 / static_cast<double>(d - 1);
+  std::vector<double> expected, formula, correlated;
+  for (Eigen::Index n = 1; n <= n_max; ++n) {
+    const double others = static_cast<double>(n - 1) / static_cast<double>(d);
+    expected.push_back(others);
+    formula.push_back(1.0 / std::sqrt(1.0 + others));
+    correlated.push_back(1.0 / std::sqrt(1.0 + static_cast<double>(n - 1) * correlated_share));
+  }
+  out["expected_crosstalk"] = rounded(expected);
+  out["random_formula"] = rounded(formula);
+  out["correlated_formula"] = rounded(correlated);
+}
+
+}  // namespace
+
 nlohmann::json memory_widget_data() {
   const MemoryGrid grid = memory_grid();
   const Eigen::Index d = grid.d, n_max = grid.n_max;
@@ -208,20 +229,7 @@ nlohmann::json memory_widget_data() {
   }
   for (std::size_t ki = 0; ki < 3; ++ki)
     out["band"][kinds[ki].id] = {{"low", rounded(low[ki])}, {"high", rounded(high[ki])}};
-  // The formulas of the memory-fill lab: random keys 1/sqrt(1 + (n-1)/d); correlated keys
-  // (k = a u + b r) 1/sqrt(1 + (n-1)(a^4 + b^4/(d-1))), from E[(k_s . k_j)^2].
-  const double a2 = a * a, b2 = 1.0 - a2;
-  const double correlated_share = a2 * a2 + b2 * b2 / static_cast<double>(d - 1);
-  std::vector<double> expected, formula, correlated;
-  for (Eigen::Index n = 1; n <= n_max; ++n) {
-    const double others = static_cast<double>(n - 1) / static_cast<double>(d);
-    expected.push_back(others);
-    formula.push_back(1.0 / std::sqrt(1.0 + others));
-    correlated.push_back(1.0 / std::sqrt(1.0 + static_cast<double>(n - 1) * correlated_share));
-  }
-  out["expected_crosstalk"] = rounded(expected);
-  out["random_formula"] = rounded(formula);
-  out["correlated_formula"] = rounded(correlated);
+  add_memory_formulas(out, d, n_max, a);
   // Each formula dashed in its keys' colour, as in the memory-fill lab's plot.
   out["random_formula_colour"] = plot_colours()[1];
   out["correlated_formula_colour"] = plot_colours()[3];

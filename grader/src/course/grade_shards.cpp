@@ -197,6 +197,47 @@ bool write_student_pages(const fs::path& reports_dir,
   return written;
 }
 
+// The summary on stderr: what needs a person's eyes (missing files, build errors, competing
+// files, roster mismatches, the assignment's warnings, files alike).
+void say_what_needs_eyes(const ClassOutputs& to, const gradebook::Book& book,
+                         const std::map<std::string, nlohmann::json>& reports,
+                         const std::vector<gradebook::SimilarPair>& pairs) {
+  std::vector<std::string> missing, build_errors;
+  for (const auto& row : book.rows) {
+    if (row.report.is_null()) continue;
+    const auto f = gradebook::facts(book, row);
+    if (!f.missing.empty()) missing.push_back(row.submission + " (" + list(f.missing) + ")");
+    if (!f.build_errors.empty())
+      build_errors.push_back(row.submission + " (" + list(f.build_errors) + ")");
+  }
+  for (const auto& [name, j] : reports)
+    for (const auto& e : j["exercises"])
+      if (e.value("source_status", "") == "ambiguous")
+        std::cerr << "grade-all: " << printable_name(name) << ": several files could be "
+                  << printable_name(e.value("name", "")) << ".cpp ("
+                  << list(e.value("source_others", std::vector<std::string>{}))
+                  << "); none was graded\n";
+  if (!missing.empty()) std::cerr << "grade-all: missing files: " << list(missing) << "\n";
+  if (!build_errors.empty()) std::cerr << "grade-all: do not build: " << list(build_errors) << "\n";
+  if (to.has_roster) {
+    if (!book.not_in_roster.empty())
+      std::cerr << "grade-all: not in the roster (in the gradebook, not in the exports): "
+                << list(book.not_in_roster) << "\n";
+    if (!book.no_submission.empty())
+      std::cerr << "grade-all: in the roster, no submission ("
+                << (to.missing_as_zero ? "0" : "an empty cell")
+                << " in the exports): " << list(book.no_submission) << "\n";
+    for (const auto& several : book.several_folders)
+      std::cerr << "grade-all: one roster entry, several folders: " << printable_name(several)
+                << "\n";
+  }
+  for (const auto& w : to.assignment->warnings)
+    std::cerr << "grade-all: warning: the assignment: " << w << "\n";
+  for (const auto& p : pairs)
+    std::cerr << "grade-all: alike " << p.exercise << ".cpp (" << std::lround(100 * p.pair.share)
+              << "% of the tokens match): " << list({p.pair.a, p.pair.b}) << "\n";
+}
+
 }  // namespace
 
 bool write_class_outputs(const ClassOutputs& to,
@@ -254,45 +295,55 @@ bool write_class_outputs(const ClassOutputs& to,
                         title));
   files.push_back("class-report.html");
 
-  // The summary: what needs a person's eyes.
-  std::vector<std::string> missing, build_errors;
-  for (const auto& row : book.rows) {
-    if (row.report.is_null()) continue;
-    const auto f = gradebook::facts(book, row);
-    if (!f.missing.empty()) missing.push_back(row.submission + " (" + list(f.missing) + ")");
-    if (!f.build_errors.empty())
-      build_errors.push_back(row.submission + " (" + list(f.build_errors) + ")");
-  }
-  for (const auto& [name, j] : reports)
-    for (const auto& e : j["exercises"])
-      if (e.value("source_status", "") == "ambiguous")
-        std::cerr << "grade-all: " << printable_name(name) << ": several files could be "
-                  << printable_name(e.value("name", "")) << ".cpp ("
-                  << list(e.value("source_others", std::vector<std::string>{}))
-                  << "); none was graded\n";
-  if (!missing.empty()) std::cerr << "grade-all: missing files: " << list(missing) << "\n";
-  if (!build_errors.empty()) std::cerr << "grade-all: do not build: " << list(build_errors) << "\n";
-  if (to.has_roster) {
-    if (!book.not_in_roster.empty())
-      std::cerr << "grade-all: not in the roster (in the gradebook, not in the exports): "
-                << list(book.not_in_roster) << "\n";
-    if (!book.no_submission.empty())
-      std::cerr << "grade-all: in the roster, no submission ("
-                << (to.missing_as_zero ? "0" : "an empty cell")
-                << " in the exports): " << list(book.no_submission) << "\n";
-    for (const auto& several : book.several_folders)
-      std::cerr << "grade-all: one roster entry, several folders: " << printable_name(several)
-                << "\n";
-  }
-  for (const auto& w : assignment.warnings)
-    std::cerr << "grade-all: warning: the assignment: " << w << "\n";
-  for (const auto& p : pairs)
-    std::cerr << "grade-all: alike " << p.exercise << ".cpp (" << std::lround(100 * p.pair.share)
-              << "% of the tokens match): " << list({p.pair.a, p.pair.b}) << "\n";
+  say_what_needs_eyes(to, book, reports, pairs);
   std::cerr << "grade-all: wrote " << list(files) << " in " << to.out.string() << " and "
             << reports.size() << " reports in " << (to.out / "reports").string() << "\n";
   return written;
 }
+
+namespace {
+
+// One report of the shard in `dir`, added to `reports` (from: the shard each name came from);
+// false, said on stderr, when it is not a report of this assignment's shards or its name is
+// already in another shard.
+bool merge_shard_report(const fs::path& file, const std::string& dir, const Assignment& assignment,
+                        std::map<std::string, std::string>& from,
+                        std::map<std::string, nlohmann::json>& reports) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(read_text(file));
+  } catch (const std::exception& e) {
+    std::cerr << "linattn-grade: merge-grades: " << file.string()
+              << " is not a report: " << e.what() << "\n";
+    return false;
+  }
+  // The submission's own name (a report's file name may be a shortened one).
+  const nlohmann::json facts = j.value("class", nlohmann::json::object());
+  const std::string name = facts.value("submission", file.stem().string());
+  if (const std::string wrong = check_shard_report(j); !wrong.empty()) {
+    std::cerr << "linattn-grade: merge-grades: " << printable_name(file.string())
+              << " cannot be merged: " << wrong << " (was it edited? grade that shard again)\n";
+    return false;
+  }
+  if (from.count(name)) {
+    std::cerr << "linattn-grade: merge-grades: " << printable_name(name) << " is in " << from[name]
+              << " and in " << dir << ": were the shards of different splits?\n";
+    return false;
+  }
+  if (j.value("assignment", "") != assignment.name || !j.contains("class")) {
+    std::cerr << "linattn-grade: merge-grades: " << file.string() << " was graded "
+              << (j.contains("class") ? "for the assignment '" + j.value("assignment", "") +
+                                            "', not '" + assignment.name + "' (give --assignment)"
+                                      : std::string("by an older grader; grade that shard again"))
+              << "\n";
+    return false;
+  }
+  from[name] = dir;
+  reports[name] = std::move(j);
+  return true;
+}
+
+}  // namespace
 
 int run_merge(const std::string& out, const std::vector<std::string>& dirs,
               const BatchOptions& batch, const Options& options) {
@@ -342,40 +393,8 @@ int run_merge(const std::string& out, const std::vector<std::string>& dirs,
                 << ": was a file lost on the way? (fetch or grade that shard again)\n";
       return 2;
     }
-    for (const auto& file : files) {
-      nlohmann::json j;
-      try {
-        j = nlohmann::json::parse(read_text(file));
-      } catch (const std::exception& e) {
-        std::cerr << "linattn-grade: merge-grades: " << file.string()
-                  << " is not a report: " << e.what() << "\n";
-        return 2;
-      }
-      // The submission's own name (a report's file name may be a shortened one).
-      const nlohmann::json facts = j.value("class", nlohmann::json::object());
-      const std::string name = facts.value("submission", file.stem().string());
-      if (const std::string wrong = check_shard_report(j); !wrong.empty()) {
-        std::cerr << "linattn-grade: merge-grades: " << printable_name(file.string())
-                  << " cannot be merged: " << wrong << " (was it edited? grade that shard again)\n";
-        return 2;
-      }
-      if (from.count(name)) {
-        std::cerr << "linattn-grade: merge-grades: " << printable_name(name) << " is in "
-                  << from[name] << " and in " << dir << ": were the shards of different splits?\n";
-        return 2;
-      }
-      if (j.value("assignment", "") != assignment.name || !j.contains("class")) {
-        std::cerr << "linattn-grade: merge-grades: " << file.string() << " was graded "
-                  << (j.contains("class")
-                          ? "for the assignment '" + j.value("assignment", "") + "', not '" +
-                                assignment.name + "' (give --assignment)"
-                          : std::string("by an older grader; grade that shard again"))
-                  << "\n";
-        return 2;
-      }
-      from[name] = dir;
-      reports[name] = std::move(j);
-    }
+    for (const auto& file : files)
+      if (!merge_shard_report(file, dir, assignment, from, reports)) return 2;
   }
   const fs::path reports_dir = fs::path(out) / "reports";
   fs::remove_all(reports_dir);  // the merged class only
