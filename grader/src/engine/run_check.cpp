@@ -97,6 +97,36 @@ void keep_output(const RunOutcome& outcome, CheckResult& r) {
 
 // Step 1: how the runner process ended. Fills in `r` and returns true when that alone decides
 // the check (a time-out, a crash, the file quota, no readable reply).
+// A call stopped by its wall clock, or a time check's call by its CPU limit.
+std::string timeout_message(const Check& check, bool out_of_cpu, const std::string& tried) {
+  const std::string limit =
+      !check.timed ? seconds_text(check.limits.wall_seconds) + " (the limit for this check)"
+      : out_of_cpu ? seconds_text(check.limits.wall_seconds) +
+                         " of CPU time (the limit for each call of this check)"
+                   : seconds_text(timed_call_wall_guard(check)) +
+                         " (the wall-clock guard for each call of this check, for code that waits)";
+  std::string message =
+      tried + "\nStopped after " + limit +
+      ". Look for a loop that never ends, or work that grows much faster than the input.";
+  if (!check.timeout_hint.empty()) message += "\nLikely mistake: " + check.timeout_hint;
+  return message;
+}
+
+// A runner that ended without a reply the engine can read: it quit, or something wrote a
+// malformed reply.
+std::string no_reply_message(const RunnerRun& done) {
+  const RunOutcome& outcome = done.outcome;
+  return outcome.reply.empty()
+             ? "\nThe program exited with status " + std::to_string(outcome.exit_code) +
+                   " before the function returned. Do not call exit() or quit the "
+                   "program from your functions."
+             : "\nThe runner's reply could not be read: it is malformed (" +
+                   capped_text(done.reply_problem) +
+                   "), and was refused before it was decoded. The harness never writes such a "
+                   "reply: code in the submission wrote to the runner's reply channel, or a "
+                   "result is far larger than any this check expects.";
+}
+
 bool ending_decides(const CheckRun& run, const RunnerRun& done, const std::string& tried,
                     CheckResult& r) {
   const Check& check = *run.check;
@@ -127,16 +157,7 @@ bool ending_decides(const CheckRun& run, const RunnerRun& done, const std::strin
       check.timed && outcome.ending == Ending::Signaled && outcome.signal == SIGXCPU;
   if (outcome.ending == Ending::TimedOut || out_of_cpu) {
     r.status = Status::Timeout;
-    const std::string limit =
-        !check.timed ? seconds_text(check.limits.wall_seconds) + " (the limit for this check)"
-        : out_of_cpu
-            ? seconds_text(check.limits.wall_seconds) +
-                  " of CPU time (the limit for each call of this check)"
-            : seconds_text(timed_call_wall_guard(check)) +
-                  " (the wall-clock guard for each call of this check, for code that waits)";
-    r.message = tried + "\nStopped after " + limit +
-                ". Look for a loop that never ends, or work that grows much faster than the input.";
-    if (!check.timeout_hint.empty()) r.message += "\nLikely mistake: " + check.timeout_hint;
+    r.message = timeout_message(check, out_of_cpu, tried);
     return true;
   }
   if (outcome.ending == Ending::Signaled && outcome.signal == SIGSEGV) {
@@ -178,17 +199,7 @@ bool ending_decides(const CheckRun& run, const RunnerRun& done, const std::strin
   }
   if (!done.have_reply) {
     r.status = Status::Error;
-    r.message =
-        tried +
-        (outcome.reply.empty()
-             ? "\nThe program exited with status " + std::to_string(outcome.exit_code) +
-                   " before the function returned. Do not call exit() or quit the "
-                   "program from your functions."
-             : "\nThe runner's reply could not be read: it is malformed (" +
-                   capped_text(done.reply_problem) +
-                   "), and was refused before it was decoded. The harness never writes such a "
-                   "reply: code in the submission wrote to the runner's reply channel, or a "
-                   "result is far larger than any this check expects.");
+    r.message = tried + no_reply_message(done);
     return true;
   }
   return false;
