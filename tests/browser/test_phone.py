@@ -9,7 +9,8 @@ stay inside the widget. Colour: every series of the lab book's charts is drawn i
 Okabe and Ito's palette (or a neutral grey or black), and no two series of a chart share both
 their dash pattern and their marker shape, so none is told by colour alone; the class report's
 bars use the same palette, and its pass-rate bars fit their cells with their two parts apart in
-lightness (a contrast of 1.5 or more), so they read in grey too. Screenshots: labbook-phone.png, class-report-phone.png.
+lightness (a contrast of 1.5 or more), so they read in grey too. On a student's page each
+check's mark is in the palette and every verdict word is legible on white (4.5:1). Screenshots: labbook-phone.png, class-report-phone.png.
 
 usage: test_phone.py OUT_DIR BOOK_DIR CLASS_DIR
 """
@@ -73,6 +74,28 @@ def broken_words(p):
         return out.slice(0, 5);""")
 
 
+def check_report_colours(p, path):
+    """A student's page: each check's mark (its left border) in the palette, and every verdict
+    or status word in a colour legible on the page (a contrast of at least 4.5:1)."""
+    got = p.js("""
+        const hex = c => '#' + c.match(/\\d+/g).slice(0, 3)
+          .map(v => Number(v).toString(16).padStart(2, '0')).join('');
+        const lum = h => [1, 3, 5].map(i => parseInt(h.slice(i, i + 2), 16) / 255)
+          .map(v => v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4))
+          .reduce((s, v, i) => s + [0.2126, 0.7152, 0.0722][i] * v, 0);
+        const marks = [...document.querySelectorAll('details.check')]
+          .map(d => hex(getComputedStyle(d).borderLeftColor));
+        const words = [...document.querySelectorAll('.verdict, .passed, .failed')].map(e => {
+          const c = hex(getComputedStyle(e).color);
+          return [c, (1.05) / (lum(c) + 0.05)]; });
+        return {marks: [...new Set(marks)], words};""")
+    check(got["marks"], f"{path}: no check drawn")
+    stray = [c for c in got["marks"] if c not in OKABE_ITO]
+    check(stray == [], f"{path}: checks marked in colours outside Okabe and Ito's palette: {stray}")
+    faint = sorted({c for c, ratio in got["words"] if ratio < 4.5})
+    check(faint == [], f"{path}: verdicts in colours too faint on white (under 4.5:1): {faint}")
+
+
 def test():
     out, book, class_dir = sys.argv[1:4]
     grades = os.path.join(class_dir, "grades")
@@ -89,6 +112,8 @@ def test():
                             f"{check_width(p, path)} px")
             broken = broken_words(p)
             check(broken == [], f"{path}: table words broken over lines on a phone: {broken}")
+            if path not in pages[:2]:
+                check_report_colours(p, path)
             if path == pages[1]:
                 p.screenshot("class-report-phone")
                 # Its bars in the palette (a series, passing, failing).

@@ -161,13 +161,16 @@ std::string own_name(std::string submission) {
   return name.empty() || name == "." || name == ".." ? "submission" : name;
 }
 
+// Marks in Okabe and Ito's palette (bluish green, vermillion, orange), which colour-blind
+// readers tell apart; each verdict's text in a darker shade of its mark's hue, legible on white
+// (a contrast of 4.5:1 or more).
 const char* const kStyle = R"css(
 details.check { border-left: 4px solid #009e73; padding: 0.1rem 0.6rem; margin: 0.3rem 0; }
-details.check-failed { border-left-color: #e51e10; }
-details.check-failed .verdict { color: #e51e10; font-weight: bold; }
-details.check-passed .verdict { color: #009e73; }
+details.check-failed { border-left-color: #d55e00; }
+details.check-failed .verdict { color: #b34700; font-weight: bold; }
+details.check-passed .verdict { color: #007a5a; }
 details.check-todo { border-left-color: #e69f00; }
-details.check-todo .verdict { color: #b06f00; font-weight: bold; }
+details.check-todo .verdict { color: #8f5a00; font-weight: bold; }
 .tag { font-family: monospace; }
 .start-here { border: 2px solid #0072b2; padding: 0.2rem 0.8rem; margin: 1rem 0; }
 .start-here h2 { margin-top: 0.4rem; }
