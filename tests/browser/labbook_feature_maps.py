@@ -2,7 +2,8 @@
 slider over its whole grid draws the 32 weights, softmax's ticks, the relevant key's weight, the
 weight misplaced and the entropy that labbook-values computes for that setting from the
 reference library; random features show one draw of Omega at a time, Redraw steps through the
-draws, and the whiskers span each key's lowest to highest weight over them; the sharpness lab's
+draws, the whiskers span each key's lowest to highest weight over them, and the band of the
+weight-misplaced chart its lowest to highest over them at each sharpness; the sharpness lab's
 own plot data (plots/sharpness.dat, the mean over its draws) agrees with the widget's draws at
 the lab's settings. The section's claim holds on the page: for random features at every d_phi
 the kernel values fall apart as sharpness grows (the median error over the draws never shrinks
@@ -194,6 +195,19 @@ def test():
                 relevant = [e["weights"][0] for e in every]
                 off = [e["misplaced"] for e in every]
                 readouts[(d, c)] = (min(relevant), max(relevant), min(off), max(off))
+            # The misplaced-weight chart's band at this d_phi: at each sharpness, the least
+            # to the most weight misplaced over the draws.
+            band = p.js("const b = document.querySelector("
+                        "'#fm-misplaced polygon.band[data-map=\"random_features\"]');"
+                        " return [b.dataset.low.split(',').map(Number),"
+                        " b.dataset.high.split(',').map(Number)];")
+            check(len(band[0]) == len(band[1]) == len(sharp), f"d_phi = {d}: band of {band}")
+            for i, c in enumerate(sharp):
+                off = [values.ask(f"fm random_features {c!r} {d} {k}")["misplaced"]
+                       for k in range(draws)]
+                check(close_to(band[0][i], min(off), TOL) and close_to(band[1][i], max(off), TOL),
+                      f"d_phi = {d}, c = {c}: the band spans {band[0][i]}..{band[1][i]} of weight "
+                      f"misplaced, the draws {min(off)}..{max(off)}")
         with open(os.path.join(out, "readouts.txt"), "w") as f:
             for (d, c), (lo, hi, olo, ohi) in readouts.items():
                 f.write(f"d_phi = {d}, c = {c:g}: weight on key 1 from {lo:.2f} to {hi:.2f}, "
