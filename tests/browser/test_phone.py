@@ -4,8 +4,8 @@ screen (the document's scrollWidth is its clientWidth; a wide table scrolls insi
 box): the lab book, the class report, every student's page beside it and grade --html's pages.
 No table squeezes a word of up to 20 letters over two lines ("chun|k", "102|4": a column is at
 least as wide as its longest word, and the table scrolls instead).
-On the lab book at that width the charts' text keeps at least 10 px and every widget's readouts
-stay inside the widget. Colour: every series of the lab book's charts is drawn in a colour of
+On the lab book at that width the charts' and the gnuplot figures' text keeps at least 10 px (a
+figure scrolls sideways in its own box) and every widget's readouts stay inside the widget. Colour: every series of the lab book's charts is drawn in a colour of
 Okabe and Ito's palette (or a neutral grey or black), and no two series of a chart share both
 their dash pattern and their marker shape, so none is told by colour alone; the class report's
 bars use the same palette, and its pass-rate bars fit their cells with their two parts apart in
@@ -16,6 +16,7 @@ usage: test_phone.py OUT_DIR BOOK_DIR CLASS_DIR
 """
 import glob
 import os
+import re
 import sys
 
 from page import Page, check, main
@@ -72,6 +73,23 @@ def broken_words(p):
           }
         }
         return out.slice(0, 5);""")
+
+
+def small_text(p, selector):
+    """Text in the SVG charts `selector` finds that is drawn smaller than 10 px (its font size
+    times the chart's scale from its viewBox to the screen): the first five."""
+    return p.js("""
+        const out = [];
+        for (const svg of document.querySelectorAll(arguments[0])) {
+          const vb = svg.viewBox.baseVal, r = svg.getBoundingClientRect();
+          const scale = r.width / vb.width;
+          for (const t of svg.querySelectorAll('text')) {
+            const px = parseFloat(getComputedStyle(t).fontSize) * scale;
+            if (px < 10) out.push((svg.id || svg.parentElement.id) + ': ' + t.textContent + ' '
+                                  + px.toFixed(1) + ' px');
+          }
+        }
+        return out.slice(0, 5);""", selector)
 
 
 def check_report_colours(p, path):
@@ -147,6 +165,8 @@ def test():
                 check(min(bars["contrast"]) >= 1.5,
                       f"a pass-rate bar's two parts are one shade in grey: contrast {min(bars['contrast']):.2f}")
                 check_width(p, path + " with every exercise's checks opened")
+                small = small_text(p, "figure.histogram svg")
+                check(small == [], f"histogram text smaller than 10 px on a phone: {small}")
 
         # The lab book at phone width: its widgets, in every state a button gives.
         p.goto(pages[0])
@@ -154,18 +174,21 @@ def test():
                     '#memory button[data-keys="correlated"]']:
             p.click(sel)
         check_width(p, "the lab book after pressing the widgets' buttons")
-        small = p.js("""
-            const out = [];
-            for (const svg of document.querySelectorAll('svg.chart')) {
-              const vb = svg.viewBox.baseVal, r = svg.getBoundingClientRect();
-              const scale = r.width / vb.width;
-              for (const t of svg.querySelectorAll('text')) {
-                const px = parseFloat(getComputedStyle(t).fontSize) * scale;
-                if (px < 10) out.push(svg.id + ': ' + t.textContent + ' ' + px.toFixed(1) + ' px');
-              }
-            }
-            return out.slice(0, 5);""")
+        small = small_text(p, "svg.chart")
         check(small == [], f"chart text smaller than 10 px on a phone: {small}")
+        # The labs' gnuplot figures (images): their text as drawn, from each SVG's own font size
+        # and width, is 10 px or more too.
+        figures = p.js("return [...document.querySelectorAll('figure img')].map(i =>"
+                       " [i.getAttribute('src'), i.getBoundingClientRect().width])")
+        check(figures, "no figure in the lab book")
+        tiny = []
+        for src, width in figures:
+            svg = open(os.path.join(book, src), encoding="utf-8").read()
+            view = float(re.search(r'viewBox="0 0 ([0-9.]+) ', svg).group(1))
+            font = min(float(x) for x in re.findall(r'font-size="([0-9.]+)"', svg))
+            if font * width / view < 10:
+                tiny.append(f"{src}: {font * width / view:.1f} px")
+        check(tiny == [], f"figure text smaller than 10 px on a phone: {tiny[:5]}")
         outside = p.js("""
             const out = [];
             for (const w of document.querySelectorAll('.widget')) {

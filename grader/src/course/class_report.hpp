@@ -19,10 +19,10 @@ std::string class_report_html(const ClassSummary& summary, const std::string& ti
 // The relative link from the class report to a submission's page.
 std::string report_link(const std::string& submission);
 
-// The histograms' size (px) and a bound on the width of one character of their labels (11 px
+// The histograms' size (px) and a bound on the width of one character of their labels (13 px
 // text; a digit or '.' is at most about 0.6 em wide).
 inline constexpr int kHistogramWidth = 440;
-inline constexpr double kHistogramCharWidth = 7.0;
+inline constexpr double kHistogramCharWidth = 8.0;
 // Which of a histogram's eleven bin edges (0, max/10, ..., max) carry a label: every k-th, k
 // the smallest of 1, 2, 5, 10 at which no two labels, kHistogramCharWidth a character, come
 // closer than 4 px when their centres are k * slot apart (slot: one bar's width in px).
