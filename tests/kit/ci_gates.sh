@@ -3,9 +3,11 @@
 # student's or a maintainer's machine, and fail in CI (LINATTN_CI=1, set by .ci/run), so that a
 # CI image without the tool can never pass them by skipping. clang-format other than the pinned
 # major is treated as missing. The skips are checked with LINATTN_CI=0: this test runs in CI too.
-# usage: ci_gates.sh KIT_DIR
+# In CI the kit's own build was configured with warnings as errors (LINATTN_WERROR, by ./kit).
+# usage: ci_gates.sh KIT_DIR BUILD_DIR
 set -u
 KIT_DIR=$1
+BUILD_DIR=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAILED: $*"; exit 1; }
@@ -31,4 +33,8 @@ grep -q "not the pinned 14" "$work/out" || fail "the message does not name the p
 PATH=$work/other:$work/bin LINATTN_CI=1 bash "$KIT_DIR/tests/kit/clang_format.sh" "$KIT_DIR" >"$work/out" 2>&1
 [ $? -eq 1 ] || fail "clang-format 99 did not fail in CI"
 grep -q 'export LINATTN_CI=1' "$KIT_DIR/.ci/run" || fail ".ci/run does not set LINATTN_CI=1"
+if [ "${LINATTN_CI:-0}" = 1 ]; then
+  grep -q '^LINATTN_WERROR:BOOL=ON$' "$BUILD_DIR/CMakeCache.txt" ||
+    fail "CI built the kit without warnings as errors (LINATTN_WERROR is not ON in $BUILD_DIR)"
+fi
 echo ok
