@@ -205,14 +205,15 @@ std::string whose(const std::vector<CanvasFileName>& readings) {
   return out;
 }
 
-}  // namespace
+// student -> the file a "-N" copy stands for -> every upload of it
+using UploadsByStudent =
+    std::map<std::string, std::map<std::string, std::vector<std::pair<fs::path, CanvasFileName>>>>;
 
-CanvasUnpacked unpack_canvas_download(const fs::path& class_dir, const fs::path& staging,
-                                      const CanvasNames& known) {
-  // student -> the file a "-N" copy stands for -> every upload of it
-  std::map<std::string, std::map<std::string, std::vector<std::pair<fs::path, CanvasFileName>>>>
-      by_student;
-  CanvasUnpacked out;
+// Every upload of the download's listing, by student and by the file a "-N" copy stands for;
+// what is not a student's upload, or is nobody's for sure, is named in `out`.
+UploadsByStudent read_canvas_listing(const fs::path& class_dir, const CanvasNames& known,
+                                     CanvasUnpacked& out) {
+  UploadsByStudent by_student;
   for (const auto& entry : fs::directory_iterator(class_dir)) {
     // A folder is a submission of its own, a link is named by grade-all (it could point
     // anywhere); a pipe, a socket or a device is named with the files that are not graded.
@@ -253,6 +254,15 @@ CanvasUnpacked unpack_canvas_download(const fs::path& class_dir, const fs::path&
     }
     by_student[name.student][canvas_copy_of(name.uploaded)].emplace_back(entry.path(), name);
   }
+  return by_student;
+}
+
+}  // namespace
+
+CanvasUnpacked unpack_canvas_download(const fs::path& class_dir, const fs::path& staging,
+                                      const CanvasNames& known) {
+  CanvasUnpacked out;
+  UploadsByStudent by_student = read_canvas_listing(class_dir, known, out);
   fs::remove_all(staging);  // made anew: a student or a file gone from the download goes here too
   // Ids as numbers: a shorter string of digits is a smaller number.
   auto later = [](const auto& a, const auto& b) {
