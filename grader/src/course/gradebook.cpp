@@ -41,6 +41,78 @@ bool later(const Recency& a, const Recency& b) {
   return a.newest_file > b.newest_file;
 }
 
+namespace {
+
+// Of the folders joined to an entry by the Canvas id their name ends in (not by the entry's
+// own folder name), those not joined after all go to `not_joined` with the reason; returned:
+// the hand-made folders that claim one id together (see join).
+std::set<std::string> canvas_id_claims(const std::map<std::string, nlohmann::json>& reports,
+                                       const std::map<std::string, const Student*>& owner,
+                                       std::map<std::string, std::string>& not_joined) {
+  std::set<std::string> conflicts;
+  auto origin = [&](const std::string& f) {
+    return reports.at(f).value("class", nlohmann::json::object()).value("origin", "folder");
+  };
+  std::map<const Student*, std::vector<std::string>> by_id;
+  for (const auto& [folder, who] : owner)
+    if (!folder_matches(who->folder, folder)) by_id[who].push_back(folder);
+  for (const auto& [who, folders] : by_id) {
+    const bool has_canvas = std::any_of(folders.begin(), folders.end(), [&](const std::string& f) {
+      return origin(f) == "canvas";
+    });
+    std::vector<std::string> by_hand;
+    for (const auto& f : folders) {
+      const std::string from = origin(f);
+      const std::string whose = "Canvas id " + who->canvas_id + " (" + who->id + ")";
+      if (from == "archive")
+        not_joined[f] = "its name ends in " + whose +
+                        ", but a loose archive's name is the uploader's choice: not joined";
+      else if (from != "canvas" && has_canvas)
+        not_joined[f] =
+            "its name ends in " + whose + ", whose own Canvas download is here: not joined";
+      else if (from != "canvas") by_hand.push_back(f);
+    }
+    if (by_hand.size() > 1) conflicts.insert(by_hand.begin(), by_hand.end());
+  }
+  return conflicts;
+}
+
+// The rows of a roster entry with several folders (no conflict among them): the pinned one,
+// else the latest, first, for the exports; each row says which the exports take and why.
+void add_several_folders(Book& book, const Student& s, std::vector<std::string> mine,
+                         const std::map<std::string, nlohmann::json>& reports,
+                         const std::map<std::string, Recency>& recency) {
+  // Several: the pinned one, else the latest; it goes first, for the exports.
+  auto recency_of = [&](const std::string& f) {
+    const auto r = recency.find(f);
+    return r == recency.end() ? Recency{} : r->second;
+  };
+  std::string taken, why;
+  if (std::find(mine.begin(), mine.end(), s.pin) != mine.end()) {
+    taken = s.pin;
+    why = "pinned by the roster";
+  } else {
+    taken = mine[0];
+    for (const auto& f : mine)
+      if (later(recency_of(f), recency_of(taken))) taken = f;
+    const Recency r = recency_of(taken);
+    why = r.canvas_submission.empty() ? "the newest files"
+                                      : "the latest Canvas submission, " + r.canvas_submission;
+  }
+  std::stable_partition(mine.begin(), mine.end(), [&](const std::string& f) { return f == taken; });
+  book.several_folders.push_back(s.id + ": " + join_names(mine) + " (the exports take " + taken +
+                                 ": " + why + ")");
+  for (const auto& folder : mine)
+    book.rows.push_back({folder, &s, reports.at(folder),
+                         folder == taken
+                             ? "one of " + std::to_string(mine.size()) + " folders of " + s.id +
+                                   ", the one in the exports (" + why + ")"
+                             : "one of " + std::to_string(mine.size()) + " folders of " + s.id +
+                                   "; the exports take " + taken});
+}
+
+}  // namespace
+
 Book join(const std::vector<Student>& roster, const std::map<std::string, nlohmann::json>& reports,
           const std::vector<std::string>& exercises,
           const std::map<std::string, Recency>& recency) {
@@ -63,38 +135,12 @@ Book join(const std::vector<Student>& roster, const std::map<std::string, nlohma
   // is a folder beside the student's Canvas download: not joined, named in their notes. Two
   // hand-made folders that claim one id are a conflict: ambiguous, no grade exported.
   std::map<std::string, std::string> not_joined;  // folder -> why
-  std::set<std::string> conflicts;
-  {
-    auto origin = [&](const std::string& f) {
-      return reports.at(f).value("class", nlohmann::json::object()).value("origin", "folder");
-    };
-    std::map<const Student*, std::vector<std::string>> by_id;
-    for (const auto& [folder, who] : owner)
-      if (!folder_matches(who->folder, folder)) by_id[who].push_back(folder);
-    for (const auto& [who, folders] : by_id) {
-      const bool has_canvas =
-          std::any_of(folders.begin(), folders.end(),
-                      [&](const std::string& f) { return origin(f) == "canvas"; });
-      std::vector<std::string> by_hand;
-      for (const auto& f : folders) {
-        const std::string from = origin(f);
-        const std::string whose = "Canvas id " + who->canvas_id + " (" + who->id + ")";
-        if (from == "archive")
-          not_joined[f] = "its name ends in " + whose +
-                          ", but a loose archive's name is the uploader's choice: not joined";
-        else if (from != "canvas" && has_canvas)
-          not_joined[f] =
-              "its name ends in " + whose + ", whose own Canvas download is here: not joined";
-        else if (from != "canvas") by_hand.push_back(f);
-      }
-      if (by_hand.size() > 1) conflicts.insert(by_hand.begin(), by_hand.end());
-    }
-    for (const auto& [folder, why] : not_joined) {
-      owner.erase(folder);
-      book.not_in_roster.push_back(folder);
-    }
-    std::sort(book.not_in_roster.begin(), book.not_in_roster.end());
+  const std::set<std::string> conflicts = canvas_id_claims(reports, owner, not_joined);
+  for (const auto& [folder, why] : not_joined) {
+    owner.erase(folder);
+    book.not_in_roster.push_back(folder);
   }
+  std::sort(book.not_in_roster.begin(), book.not_in_roster.end());
   for (const auto& s : roster) {
     std::vector<std::string> mine;
     for (const auto& [folder, who] : owner)
@@ -123,34 +169,7 @@ Book join(const std::vector<Student>& roster, const std::map<std::string, nlohma
       }
       continue;
     }
-    // Several: the pinned one, else the latest; it goes first, for the exports.
-    auto recency_of = [&](const std::string& f) {
-      const auto r = recency.find(f);
-      return r == recency.end() ? Recency{} : r->second;
-    };
-    std::string taken, why;
-    if (std::find(mine.begin(), mine.end(), s.pin) != mine.end()) {
-      taken = s.pin;
-      why = "pinned by the roster";
-    } else {
-      taken = mine[0];
-      for (const auto& f : mine)
-        if (later(recency_of(f), recency_of(taken))) taken = f;
-      const Recency r = recency_of(taken);
-      why = r.canvas_submission.empty() ? "the newest files"
-                                        : "the latest Canvas submission, " + r.canvas_submission;
-    }
-    std::stable_partition(mine.begin(), mine.end(),
-                          [&](const std::string& f) { return f == taken; });
-    book.several_folders.push_back(s.id + ": " + join_names(mine) + " (the exports take " + taken +
-                                   ": " + why + ")");
-    for (const auto& folder : mine)
-      book.rows.push_back({folder, &s, reports.at(folder),
-                           folder == taken
-                               ? "one of " + std::to_string(mine.size()) + " folders of " + s.id +
-                                     ", the one in the exports (" + why + ")"
-                               : "one of " + std::to_string(mine.size()) + " folders of " + s.id +
-                                     "; the exports take " + taken});
+    add_several_folders(book, s, mine, reports, recency);
   }
   for (const auto& folder : book.not_in_roster)
     book.rows.push_back({folder, nullptr, reports.at(folder),
