@@ -41,6 +41,47 @@ Matrix run_backwards(const Matrix& FQ, const Matrix& FK, const Matrix& V, double
   return O;
 }
 
+// The slips of eps's place in the outputs (only when eps is not 0: with 0 they would give the
+// right outputs), appended to `out` in the order they are tried.
+void add_eps_suspects(const Matrix& FQ, const Matrix& FK, const Matrix& V, double eps,
+                      std::vector<Suspect>& out) {
+  const Eigen::Index d_v = V.cols();
+  out.push_back(
+      {"eps is not in the denominator. It must be added exactly as written, "
+       "z_t^T phi(q_t) + eps; with a large eps the difference is plain to see.",
+       run(FQ, FK, V,
+           [](const Matrix& S, const Vector& z, const Matrix&, const Vector&, const Vector& fq,
+              Eigen::Index) { return Vector(S.transpose() * fq / z.dot(fq)); })});
+  out.push_back({"eps is added to the numerator as well; only the denominator gets it.",
+                 run(FQ, FK, V,
+                     [eps](const Matrix& S, const Vector& z, const Matrix&, const Vector&,
+                           const Vector& fq, Eigen::Index) {
+                       return Vector(((S.transpose() * fq).array() + eps) / (z.dot(fq) + eps));
+                     })});
+  out.push_back(
+      {"eps is added to every kernel value phi(q_t)^T phi(k_s) instead of once to "
+       "each row's sum.",
+       [&] {
+         // Numerator gains eps * sum_{s<=t} v_s, denominator t * eps.
+         Vector vsum = Vector::Zero(d_v);
+         return run(FQ, FK, V,
+                    [eps, &V, vsum](const Matrix& S, const Vector& z, const Matrix&, const Vector&,
+                                    const Vector& fq, Eigen::Index t) mutable {
+                      vsum += V.row(t - 1).transpose();
+                      return Vector((S.transpose() * fq + eps * vsum) /
+                                    (z.dot(fq) + static_cast<double>(t) * eps));
+                    });
+       }()});
+  out.push_back(
+      {"eps is added to the output after the division instead of to the "
+       "denominator.",
+       run(FQ, FK, V,
+           [eps](const Matrix& S, const Vector& z, const Matrix&, const Vector&, const Vector& fq,
+                 Eigen::Index) {
+             return Vector((S.transpose() * fq / z.dot(fq)).array() + eps);
+           })});
+}
+
 }  // namespace
 
 std::vector<Suspect> sequence_suspects(const Matrix& FQ, const Matrix& FK, const Matrix& V,
@@ -94,42 +135,7 @@ std::vector<Suspect> sequence_suspects(const Matrix& FQ, const Matrix& FK, const
        run(FQ, FK, V,
            [](const Matrix& S, const Vector&, const Matrix&, const Vector&, const Vector& fq,
               Eigen::Index) { return Vector(S.transpose() * fq); })});
-  if (eps != 0.0) {
-    out.push_back(
-        {"eps is not in the denominator. It must be added exactly as written, "
-         "z_t^T phi(q_t) + eps; with a large eps the difference is plain to see.",
-         run(FQ, FK, V,
-             [](const Matrix& S, const Vector& z, const Matrix&, const Vector&, const Vector& fq,
-                Eigen::Index) { return Vector(S.transpose() * fq / z.dot(fq)); })});
-    out.push_back({"eps is added to the numerator as well; only the denominator gets it.",
-                   run(FQ, FK, V,
-                       [eps](const Matrix& S, const Vector& z, const Matrix&, const Vector&,
-                             const Vector& fq, Eigen::Index) {
-                         return Vector(((S.transpose() * fq).array() + eps) / (z.dot(fq) + eps));
-                       })});
-    out.push_back(
-        {"eps is added to every kernel value phi(q_t)^T phi(k_s) instead of once to "
-         "each row's sum.",
-         [&] {
-           // Numerator gains eps * sum_{s<=t} v_s, denominator t * eps.
-           Vector vsum = Vector::Zero(d_v);
-           return run(FQ, FK, V,
-                      [eps, &V, vsum](const Matrix& S, const Vector& z, const Matrix&,
-                                      const Vector&, const Vector& fq, Eigen::Index t) mutable {
-                        vsum += V.row(t - 1).transpose();
-                        return Vector((S.transpose() * fq + eps * vsum) /
-                                      (z.dot(fq) + static_cast<double>(t) * eps));
-                      });
-         }()});
-    out.push_back(
-        {"eps is added to the output after the division instead of to the "
-         "denominator.",
-         run(FQ, FK, V,
-             [eps](const Matrix& S, const Vector& z, const Matrix&, const Vector&, const Vector& fq,
-                   Eigen::Index) {
-               return Vector((S.transpose() * fq / z.dot(fq)).array() + eps);
-             })});
-  }
+  if (eps != 0.0) add_eps_suspects(FQ, FK, V, eps, out);
   if (FQ.rows() > 1) {
     Matrix FK_sum = FK.colwise().sum();  // 1 x d_phi
     const Matrix S_all = FK.transpose() * V;

@@ -31,6 +31,26 @@ namespace {
 // judge names it, and the memory rule's probe, beside the sizes above.
 using namespace chunkwise;
 
+// The slips of eps's place in the denominator, in the order they are tried (none when eps is
+// 0: they would give the right outputs).
+template <class Add>
+void add_eps_slips(const Add& add, double eps) {
+  if (eps == 0.0) return;
+  Slip s;
+  s.eps_times = 0;
+  add("eps is not in the denominator; it is added once to each row's denominator, "
+      "phi(q_t)^T z + (row sum of the block) + eps.",
+      s);
+  s = Slip{};
+  s.eps_times = 2;
+  add("eps is added twice, once to the state's part of the denominator and once to the "
+      "chunk's part; it belongs once to their sum.",
+      s);
+  s = Slip{};
+  s.eps_num = eps;
+  add("eps is added to the numerator as well; only the denominator gets it.", s);
+}
+
 std::vector<Suspect> chunk_suspects(const Matrix& FQ, const Matrix& FK, const Matrix& V,
                                     Eigen::Index chunk, double eps) {
   const Eigen::Index T = FQ.rows();
@@ -99,21 +119,7 @@ std::vector<Suspect> chunk_suspects(const Matrix& FQ, const Matrix& FK, const Ma
         "with d_phi = d_v the shapes fit either way.",
         s);
   }
-  if (eps != 0.0) {
-    s = Slip{};
-    s.eps_times = 0;
-    add("eps is not in the denominator; it is added once to each row's denominator, "
-        "phi(q_t)^T z + (row sum of the block) + eps.",
-        s);
-    s = Slip{};
-    s.eps_times = 2;
-    add("eps is added twice, once to the state's part of the denominator and once to the "
-        "chunk's part; it belongs once to their sum.",
-        s);
-    s = Slip{};
-    s.eps_num = eps;
-    add("eps is added to the numerator as well; only the denominator gets it.", s);
-  }
+  add_eps_slips(add, eps);
   // The slips of any causal form (denominators over the wrong axis, no division, ...), but not
   // those with the outputs of a slip worded for chunks above (a strict mask, eps left out):
   // the first match names the mistake, so such a copy could never be named.
