@@ -512,13 +512,18 @@ TEST_CASE("similarity: the pairs alike beyond the stub, with their share of matc
       "  return (kernel * K).array().colwise() / denominators.array();\n"
       "}\n"
       "}  // namespace linattn\n";
+  // The stub with two of its names swapped: alike to the stub as a stream of "ID"s, yet not
+  // the stub as handed out.
+  const std::string swapped =
+      replace_all(replace_all(replace_all(kStub, "& Q", "& T"), "& K", "& Q"), "& T", "& K");
   std::map<std::string, std::map<std::string, gb::ClassSource>> sources;
   for (const auto& [name, text] : std::map<std::string, std::string>{{"ann", kMine},
                                                                      {"ben", renamed},
                                                                      {"cat", edited},
                                                                      {"dan", other},
                                                                      {"eve", kStub},
-                                                                     {"fay", kStub + "\n"}})
+                                                                     {"fay", kStub + "\n"},
+                                                                     {"gus", swapped}})
     sources["causal"][name] = gb::class_source(gb::class_source_json(name + "/causal.cpp", text));
   const auto pairs = gb::similar_pairs(sources, {{"causal", kStub}});
   REQUIRE(pairs.size() == 3);  // ann-ben, then ann-cat and ben-cat; never dan, eve or fay
@@ -541,7 +546,8 @@ TEST_CASE("similarity: the pairs alike beyond the stub, with their share of matc
       {{"causal", kStub}});
   CHECK(stubs_only.empty());
   // A starter left as handed out: the stub token for token (eve; fay only added a line break),
-  // and nobody who wrote a line (ann, ben, cat, dan); an exercise with no stub leaves nobody.
+  // and nobody who wrote a line (ann, ben, cat, dan) or swapped its names (gus); an exercise
+  // with no stub leaves nobody.
   CHECK(gb::left_as_handed_out(sources, {{"causal", kStub}}) ==
         std::map<std::string, std::set<std::string>>{{"causal", {"eve", "fay"}}});
   CHECK(gb::left_as_handed_out(sources, {{"memory", kStub}}).empty());

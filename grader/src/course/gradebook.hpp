@@ -200,6 +200,7 @@ std::string scores_csv(const Book& book, bool bom, bool missing_as_zero = false)
 // grade_shards.hpp): the path shown, the digest of its token stream, its fingerprint.
 struct ClassSource {
   std::string file, hash;
+  std::string exact_hash;  // similarity::exact_digest: names kept (empty in older reports)
   similarity::Fingerprint print;
 };
 nlohmann::json class_source_json(const std::string& shown, const std::string& text);
@@ -215,9 +216,10 @@ struct SimilarPair {
 std::vector<SimilarPair> similar_pairs(
     const std::map<std::string, std::map<std::string, ClassSource>>& sources,
     const std::map<std::string, std::string>& stubs);
-// Per exercise, the submissions whose file is the exercise's stub token for token (only
-// whitespace and comments changed): a starter left as handed out. Its checks may fail with a
-// message naming "the starter's" code, which is work not done rather than a mistake made.
+// Per exercise, the submissions whose file is the exercise's stub token for token, names
+// included (only whitespace and comments changed): a starter left as handed out. Its checks may
+// fail with a message naming "the starter's" code, which is work not done rather than a mistake
+// made.
 std::map<std::string, std::set<std::string>> left_as_handed_out(
     const std::map<std::string, std::map<std::string, ClassSource>>& sources,
     const std::map<std::string, std::string>& stubs);

@@ -145,6 +145,7 @@ nlohmann::json class_source_json(const std::string& shown, const std::string& te
   const similarity::Fingerprint print = similarity::fingerprint(text);
   return {{"file", shown},
           {"hash", similarity::digest(text)},
+          {"exact_hash", similarity::exact_digest(text)},
           {"tokens", print.tokens},
           {"kgrams", print.kgrams}};
 }
@@ -153,6 +154,7 @@ ClassSource class_source(const nlohmann::json& facts) {
   ClassSource s;
   s.file = facts.value("file", "");
   s.hash = facts.value("hash", "");
+  s.exact_hash = facts.value("exact_hash", "");
   s.print.tokens = facts.value("tokens", std::size_t{0});
   s.print.kgrams = facts.value("kgrams", std::vector<std::uint32_t>{});
   return s;
@@ -184,9 +186,10 @@ std::map<std::string, std::set<std::string>> left_as_handed_out(
   for (const auto& [exercise, stub] : stubs) {
     const auto of = sources.find(exercise);
     if (of == sources.end()) continue;
-    const std::string stub_hash = similarity::digest(stub);
+    // Names kept: a file that only renamed or swapped the starter's names is not the starter.
+    const std::string stub_hash = similarity::exact_digest(stub);
     for (const auto& [submission, source] : of->second)
-      if (source.hash == stub_hash) out[exercise].insert(submission);
+      if (source.exact_hash == stub_hash) out[exercise].insert(submission);
   }
   return out;
 }

@@ -84,7 +84,10 @@ std::uint64_t fnv1a(const std::string& s, std::uint64_t h = 1469598103934665603U
 
 }  // namespace
 
-std::vector<std::string> tokens(const std::string& source) {
+namespace {
+
+// The token stream; names become "ID" unless keep_names.
+std::vector<std::string> stream_of(const std::string& source, bool keep_names) {
   std::vector<std::string> out;
   const std::string& t = source;
   std::size_t i = t.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;  // a byte-order mark
@@ -115,7 +118,7 @@ std::vector<std::string> tokens(const std::string& source) {
         i = stop;
         continue;
       }
-      out.push_back(keywords().count(word) ? word : "ID");
+      out.push_back(keep_names || keywords().count(word) ? word : "ID");
       i = end;
     } else if (std::isdigit(c) || (c == '.' && i + 1 < t.size() &&
                                    std::isdigit(static_cast<unsigned char>(t[i + 1])))) {
@@ -143,14 +146,22 @@ std::vector<std::string> tokens(const std::string& source) {
   return out;
 }
 
-std::string digest(const std::string& source) {
+std::string digest_of(const std::vector<std::string>& stream) {
   Sha256 h;
-  for (const auto& token : tokens(source)) {
+  for (const auto& token : stream) {
     h.add(token);
     h.add(std::string(1, '\0'));  // no two streams join into the same bytes
   }
   return h.hex();
 }
+
+}  // namespace
+
+std::vector<std::string> tokens(const std::string& source) { return stream_of(source, false); }
+
+std::string digest(const std::string& source) { return digest_of(tokens(source)); }
+
+std::string exact_digest(const std::string& source) { return digest_of(stream_of(source, true)); }
 
 Fingerprint fingerprint(const std::string& source) {
   const auto stream = tokens(source);

@@ -38,6 +38,9 @@ inline constexpr std::size_t kMaxTokens = 50000;  // a file's tokens beyond thes
 std::vector<std::string> tokens(const std::string& source);
 // SHA-256 (hex) of the normalized stream: equal for files that differ only in what it drops.
 std::string digest(const std::string& source);
+// SHA-256 (hex) of the stream with every name kept as written: equal only for files that
+// differ in whitespace and comments alone (a stub left as handed out, say).
+std::string exact_digest(const std::string& source);
 
 // What a file is compared by: its token count and the hash of each k-gram, in order.
 struct Fingerprint {
