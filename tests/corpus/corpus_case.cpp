@@ -24,6 +24,9 @@
 //     "exit": 1,                       // the grader's expected exit status (default 1)
 //     "score": 0,                      // optional: the exact total expected
 //     "max_seconds": 60,               // accepted for old cases and ignored: no time is asserted
+//     "seconds_at_least": {"recurrent/linear-time": 2.2},  // optional: a check's reported
+//                                      // seconds are at least this (its calls slept that long:
+//                                      // a floor no load can lower, so no speed claim)
 //     "never_in_report": ["..."],      // optional: texts that must appear nowhere in the report
 //     "never_in_html": ["<script"],    // optional: grade --html too; texts its page must not hold
 //     "html_shows": ["&lt;script"],     // optional (with never_in_html): texts the page must hold
@@ -305,6 +308,21 @@ int main(int argc, char** argv) {
   if (!truncated_in.empty())
     expect(truncated.count(truncated_in) > 0, "no truncated output shown for " + truncated_in);
 
+  // A check's seconds are all its calls' (a timed check runs each call in a process of its
+  // own, and one that crashes must not report only its own time).
+  const json floors = spec.value("seconds_at_least", json::object());
+  for (const auto& [name, floor] : floors.items()) {
+    bool seen = false;
+    for (const auto& ex : report["exercises"])
+      for (const auto& c : ex["checks"])
+        if (c["name"] == name) {
+          seen = true;
+          expect(c["seconds"].get<double>() >= floor.get<double>(),
+                 name + " reports " + c["seconds"].dump() + " s, less than the " + floor.dump() +
+                     " s its calls slept");
+        }
+    expect(seen, "no check is named " + name);
+  }
   if (spec.contains("score"))
     expect(std::abs(report["score"].get<double>() - spec["score"].get<double>()) < 1e-9,
            "score " + report["score"].dump() + ", expected " + spec["score"].dump());
