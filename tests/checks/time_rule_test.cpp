@@ -297,6 +297,15 @@ TEST_CASE("time rule: the largest step is judged against the judge's own linear 
   CHECK(!judge(reply(at(0.010, 0.050, 0.050 + 0.1010))).passed);
 }
 
+TEST_CASE("time rule: a pace step under 10 us still divides the last step as measured") {
+  // A pass of 1.25 ns a token grows by 7.68 us from 2048 to 8192 tokens; the call's 120 ms
+  // step is 15625 times that. (A floor under the divisor guards only against a pace of 0.)
+  const grader::Verdict v = judge(reply(at(0.010, 0.040, 0.160)), pace_of(1.25e-9));
+  REQUIRE(!v.passed);
+  CHECK(fake::contains(v.message, "grew by 120.0 ms"));
+  CHECK(fake::contains(v.message, "the call grew 15625.0 times as much"));
+}
+
 TEST_CASE("time rule: the pace of each size is the least of its calls") {
   // Two measurements of the pace at 2048 tokens, the first and the last, were slowed (load on
   // the machine): were either kept, the pace's step would be negative and the budget 64 ms; the

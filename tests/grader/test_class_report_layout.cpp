@@ -122,6 +122,10 @@ TEST_CASE("class report: the label stride grows only as far as the labels need")
   CHECK(histogram_label_stride(1234.56, 38) == 2);  // "1234.56": seven need two slots
   CHECK(histogram_label_stride(1234.56, 20) == 5);
   CHECK(histogram_label_stride(1234.56, 10) == 10);
+  // The edge, as the header states it: three characters of at most 8 px (0.6 em of 13 px
+  // text) and 4 px between two labels need 28 px.
+  CHECK(histogram_label_stride(7, 28) == 1);
+  CHECK(histogram_label_stride(7, 27) == 2);
 }
 
 TEST_CASE("class report: the pass-rate table is folded, one block per exercise") {

@@ -202,6 +202,20 @@ TEST_CASE("csv fields round-trip through the parser") {
         std::vector<std::vector<std::string>>{{"two\nlines", "x"}});
 }
 
+TEST_CASE("csv: a quote left open names the line it opened on, a CRLF counted once anywhere") {
+  // A roster saved by a spreadsheet may begin with an empty line, CRLF like every other.
+  for (const std::string& start :
+       {std::string("\r\n"), std::string("\xEF\xBB\xBF\r\n"), std::string("\n")}) {
+    CAPTURE(start);
+    try {
+      gb::parse_csv(start + "name,id\r\n\"ada,1\r\nzoe,2\r\n");
+      FAIL("an open quote was accepted");
+    } catch (const std::runtime_error& e) {
+      CHECK(std::string(e.what()) == "the quote opened on line 3 is never closed");
+    }
+  }
+}
+
 // --- statuses and the gradebook -----------------------------------------------------------
 
 TEST_CASE(

@@ -153,6 +153,28 @@ TEST_CASE("github summary: a class of worst-case checks stays under GitHub's 1 M
   CHECK(has(md, "&#39;&#39;&#39;"));
 }
 
+TEST_CASE("github summary: a long output is cut on a character, or at the cap if not UTF-8") {
+  const auto pre_of = [](const std::string& output) {
+    grader::Report r = report();
+    r.exercises[1].checks[1].output = output;  // the failed recurrent/random
+    r.exercises[1].checks[4].output.clear();
+    const std::string md = grader::to_github_summary(r);
+    const std::string open = "<pre>";
+    const std::size_t from = md.find(open);
+    REQUIRE(from != std::string::npos);
+    return md.substr(from + open.size(), md.find("</pre>", from) - from - open.size());
+  };
+  const std::string cut = "&#10;[... cut: the job&#39;s log has all of it]";
+  // 'x' and 2,500 two-byte letters: byte 4,000 is the second half of one, which is left out.
+  std::string letters = "x";
+  for (int i = 0; i < 2500; ++i) letters += "\xC3\xA9";
+  CHECK(pre_of(letters) == letters.substr(0, 3999) + cut);
+  // 5,000 stray continuation bytes: 4,000 of them shown (escaped), not none.
+  std::string shown;
+  for (int i = 0; i < 4000; ++i) shown += "\\x80";
+  CHECK(pre_of(std::string(5000, '\x80')) == shown + cut);
+}
+
 TEST_CASE("github annotations: one error per failing check, on the student's file") {
   const std::string lines = grader::github_annotations(report());
   // recurrent/random, the parallel form (its two not written checks as one), step/crash.

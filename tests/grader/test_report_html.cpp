@@ -191,3 +191,20 @@ TEST_CASE("student report page: a build error is shown once") {
   CHECK(has(page, "backward/check-0 (BUILD)"));
   CHECK(has(page, "(does not build)"));
 }
+
+TEST_CASE("student report page: competing files are listed only when they compete") {
+  grader::ExerciseResult ex;
+  ex.name = "causal";
+  ex.build_ok = false;
+  ex.source_status = "ambiguous";
+  ex.source_others = {"causal/causal.cpp", "old/causal.cpp"};
+  ex.checks = {check("causal/one", "f", "ambiguous", 1, "Several files could be causal.cpp")};
+  const std::string page = page_of(one_exercise("sub", ex));
+  CHECK(has(page, "These files compete for the exercise; keep one:"));
+  CHECK(has(page, "<li><code>causal/causal.cpp</code></li>\n<li><code>old/causal.cpp</code></li>"));
+  // A file found alone is graded without a list (sample()'s exercise was found).
+  CHECK_FALSE(has(page_of(sample()), "compete"));
+  ex.source_status = "found";
+  ex.source_others.clear();
+  CHECK_FALSE(has(page_of(one_exercise("sub", ex)), "compete"));
+}

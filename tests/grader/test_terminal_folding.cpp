@@ -122,3 +122,18 @@ TEST_CASE("terminal report: it ends with where to start") {
   full.exercises[0].checks.resize(1);
   CHECK_FALSE(has(text(full, false), "Start here"));
 }
+
+TEST_CASE("terminal report: a folded line's points stand in the checks' points column") {
+  const std::string report = text(sample(), false);
+  const auto line_with = [&](const std::string& part) {
+    const std::size_t at = report.find(part);
+    REQUIRE(at != std::string::npos);
+    const std::size_t begin = report.rfind('\n', at) + 1;
+    return report.substr(begin, report.find('\n', at) - begin);
+  };
+  const std::string folded = line_with("(3 checks)"), passed = line_with("chunk-one");
+  CAPTURE(folded);
+  CAPTURE(passed);
+  CHECK(folded.find("0/4.5") == passed.find("3/3"));
+  CHECK(folded.find("g: not written yet") == passed.find(" f") + 1);
+}

@@ -93,7 +93,7 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& input) {
   std::vector<std::string> row;
   std::string field;
   bool quoted = false, any = false;
-  std::size_t line = 1;
+  std::size_t line = 1, quote_line = 1;  // the line now, and where the open quote began
   auto end_row = [&] {
     if (any || !field.empty() || !row.empty()) {
       row.push_back(field);
@@ -119,6 +119,7 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& input) {
       }
     } else if (c == '"') {
       quoted = true;
+      quote_line = line;
       any = true;
     } else if (c == ',') {
       row.push_back(field);
@@ -133,7 +134,8 @@ std::vector<std::vector<std::string>> parse_csv(const std::string& input) {
     }
   }
   if (quoted)
-    throw std::runtime_error("a quoted field is not closed (line " + std::to_string(line) + ")");
+    throw std::runtime_error("the quote opened on line " + std::to_string(quote_line) +
+                             " is never closed");
   end_row();
   return rows;
 }

@@ -23,11 +23,17 @@ constexpr std::size_t kListed = 60;
 constexpr std::size_t kSummaryBytes = 768 * 1024;
 constexpr std::size_t kAnnotationBytes = 1000;
 
-// The first `limit` bytes of `text`, cut on a character boundary, marked when cut.
+// The first `limit` bytes of `text`, cut on a character boundary, marked when cut. A character
+// has at most three continuation bytes; more in a row are not UTF-8 (a student's output can be
+// any bytes, each shown escaped later), and the text is cut at the limit instead of emptied.
 std::string capped(const std::string& text, std::size_t limit) {
   if (text.size() <= limit) return text;
+  auto continues = [&](std::size_t i) {
+    return (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80;
+  };
   std::size_t cut = limit;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  while (cut > 0 && cut + 3 > limit && continues(cut)) --cut;
+  if (continues(cut)) cut = limit;
   return text.substr(0, cut) + "\n[... cut: the job's log has all of it]";
 }
 
