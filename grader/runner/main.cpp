@@ -10,6 +10,7 @@
 // Exit status 0 when a reply was written (whatever the student's code did, short of ending the
 // process), 2 when even that failed. The reply is written to a temporary name and renamed, so
 // the judge sees a complete reply or none (a student calling exit() mid-call leaves none).
+#include "abort_frames.hpp"
 #include "binding_table.hpp"
 #include "heap_meter.hpp"
 #include "linattn.hpp"
@@ -149,6 +150,7 @@ bool write_fd(int fd, const json& reply) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  runner::print_frames_on_abort();
   const bool fds = argc == 2 && std::string(argv[1]) == "--fds";
   if (argc != 3 && !fds) {
     std::fprintf(stderr, "usage: %s REQUEST_FILE REPLY_FILE | --fds\n",

@@ -137,3 +137,19 @@ TEST_CASE("terminal report: a folded line's points stand in the checks' points c
   CHECK(folded.find("0/4.5") == passed.find("3/3"));
   CHECK(folded.find("g: not written yet") == passed.find(" f") + 1);
 }
+
+TEST_CASE("terminal report: a crash's Start here names the line it stopped at") {
+  grader::Report r = sample();
+  grader::CheckResult& first = r.exercises[0].checks[1];  // hand-example, the first to act on
+  first.status = grader_test::status_called("crashed");
+  first.message =
+      "Tried: f(Q: 3 x 2).\ncrashed: SIGABRT. It stopped at chunkwise/chunkwise.cpp line 12: "
+      "`S += k * v;`. An abort usually comes from a failed assertion.\nLikely mistake: the state "
+      "used transposed.";
+  for (auto& c : r.exercises[0].checks)  // no later check names the mistake from outputs
+    if (c.status == grader::Status::Failed) c.message = "details";
+  const std::string report = text(r, false);
+  CHECK(has(report,
+            "Start here: chunkwise, hand-example (CRASH)\n  It stopped at chunkwise/chunkwise.cpp "
+            "line 12: `S += k * v;`. Likely mistake: the state used transposed.\n"));
+}

@@ -343,6 +343,7 @@ class Grading {
                  oc.error.empty() ? &oc.value : nullptr, oc.error};
     // Each worker's programs run under a user id of their own (isolation.hpp: worker_uid).
     run.worker = static_cast<unsigned>(worker);
+    run.source = &sources_[b]->text;
     slot_of(q) = run_check(run, std::move(slot_of(q)));
   }
 

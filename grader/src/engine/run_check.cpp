@@ -8,6 +8,7 @@
 #include "../judge/time_looks.hpp"
 #include "../sandbox/outside_kill.hpp"
 #include "../util/byte_units.hpp"
+#include "abort_site.hpp"
 #include "program_image.hpp"
 #include "run_runner.hpp"
 
@@ -89,7 +90,7 @@ std::string tried_words(const Check& check, const json& request, std::uint64_t s
 // The runner's output, as the report shows it.
 void keep_output(const RunOutcome& outcome, CheckResult& r) {
   r.seconds = outcome.seconds;
-  r.output = outcome.output;
+  r.output = without_abort_frames(outcome.output);
   if (outcome.output_truncated())
     r.output += "\n[output truncated: kept the first " + std::to_string(outcome.output.size()) +
                 " of " + std::to_string(outcome.output_bytes) + " bytes]";
@@ -125,6 +126,15 @@ std::string no_reply_message(const RunnerRun& done) {
                    "), and was refused before it was decoded. The harness never writes such a "
                    "reply: code in the submission wrote to the runner's reply channel, or a "
                    "result is far larger than any this check expects.";
+}
+
+// Where an abort stopped in the student's file, when the runner's frames name a line of it.
+std::string stopped_at(const CheckRun& run, const RunOutcome& outcome) {
+  if (outcome.signal != SIGABRT || run.source == nullptr) return "";
+  const auto site = abort_site(run.runner, outcome.output, run.exercise, *run.source, run.worker);
+  if (!site) return "";
+  return " It stopped at " + run.exercise + "/" + run.exercise + ".cpp line " +
+         std::to_string(site->line) + ": `" + site->text + "`.";
 }
 
 bool ending_decides(const CheckRun& run, const RunnerRun& done, const std::string& tried,
@@ -178,6 +188,7 @@ bool ending_decides(const CheckRun& run, const RunnerRun& done, const std::strin
   if (outcome.ending == Ending::Signaled) {
     r.status = Status::Crashed;
     r.message = tried + "\ncrashed: " + signal_name(outcome.signal) + "." +
+                stopped_at(run, outcome) +
                 crash_explanation(outcome.signal, outcome.output, check.crash_hint);
     return true;
   }

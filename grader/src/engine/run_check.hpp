@@ -18,6 +18,7 @@ struct CheckRun {
   const OracleCase* oracle_case = nullptr;  // request and expected values at `seed`
   std::string oracle_error;                 // why there is no oracle_case (a fault of the grader)
   unsigned worker = 0;  // the judge's worker that runs it (isolation.hpp: Jail::worker)
+  const std::string* source = nullptr;  // the student's file as built (a crash quotes a line)
 };
 
 // Runs one check and fills in how it went: `slot` comes with what names the check (name,

@@ -139,6 +139,16 @@ const CheckResult* first_to_act_on(const ExerciseResult& ex) {
   return first;
 }
 
+// "It stopped at causal/causal.cpp line 29: `...`. " when a crash's message names the line
+// (engine/abort_site.hpp), the most specific thing a crash can say.
+std::string stopped_at(const std::string& message) {
+  const std::size_t at = message.find("It stopped at ");
+  if (at == std::string::npos) return "";
+  const std::size_t end = message.find("`.", at);
+  if (end == std::string::npos || message.find('\n', at) < end) return "";
+  return message.substr(at, end + 2 - at) + " ";
+}
+
 }  // namespace
 
 std::optional<StartHere> start_here(const Report& report) {
@@ -156,6 +166,7 @@ std::optional<StartHere> start_here(const Report& report) {
         start.advice = !mistake.empty() ? "Likely mistake: " + mistake
                                         : "The message under the check says what was called, "
                                           "expected and returned.";
+        if (c.status == Status::Crashed) start.advice = stopped_at(c.message) + start.advice;
       }
       return start;
     }
