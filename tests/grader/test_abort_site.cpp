@@ -101,4 +101,16 @@ TEST_CASE("abort site: a runner stopped by Eigen names the student's line") {
   REQUIRE(site);
   CHECK(site->line == 10);
   CHECK(site->text == "d += a;  // (T, d_v) + (T, d_phi)");
+
+  // The same frames of the same runner are answered once: with the program gone, the answer
+  // stays; other frames would need the program again.
+  const auto copy = std::filesystem::temp_directory_path() /
+                    ("grader-abort-runner-" + std::to_string(::getpid()));
+  std::filesystem::copy_file(built.runner, copy);
+  REQUIRE(grader::abort_site(copy, ran.output, "flops", source, 0));
+  std::filesystem::remove(copy);
+  const auto again = grader::abort_site(copy, ran.output, "flops", source, 0);
+  REQUIRE(again);
+  CHECK(again->line == 10);
+  CHECK_FALSE(grader::abort_site(copy, "[linattn-runner abort frames: 10]", "flops", source, 0));
 }

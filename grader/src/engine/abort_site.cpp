@@ -4,6 +4,8 @@
 #include "grader_config.hpp"
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 #include <sstream>
 
 namespace grader {
@@ -13,7 +15,7 @@ namespace {
 const std::string kFramesHead = "[linattn-runner abort frames:";
 constexpr std::size_t kMaxFrames = 64;     // as many as the runner prints
 constexpr std::size_t kMaxLineText = 200;  // a statement, not a file folded onto one line
-constexpr double kAddr2lineSeconds = 30;
+constexpr double kAddr2lineSeconds = 30;   // for all of one runner's aborts (below)
 
 bool is_hex(const std::string& word) {
   return !word.empty() && word.size() <= 16 &&
@@ -78,19 +80,62 @@ std::optional<AbortSite> site_in_answer(const std::string& answer, const std::st
   return std::nullopt;
 }
 
+namespace {
+
+// addr2line's answer for one runner and one list of frames. A run that timed out or failed is
+// not asked again for that runner, and each runner has kAddr2lineSeconds in all: the checks
+// of a submission that aborts everywhere mostly share their frames (one answer), and a
+// program made to keep addr2line busy costs its grading that much once, not once a check.
+struct Answers {
+  std::mutex mutex;
+  std::map<std::string, std::optional<std::string>> by_frames;  // runner + frames -> answer
+  std::map<std::string, double> seconds_left;                   // runner -> its budget
+};
+
+std::optional<std::string> addr2line_answer(const std::filesystem::path& runner,
+                                            const std::vector<std::string>& frames,
+                                            unsigned worker) {
+  static Answers answers;
+  std::string key = runner.string();
+  for (const auto& f : frames) key += " " + f;
+  double budget = 0;
+  {
+    const std::lock_guard<std::mutex> lock(answers.mutex);
+    if (const auto known = answers.by_frames.find(key); known != answers.by_frames.end())
+      return known->second;
+    budget = answers.seconds_left.try_emplace(runner.string(), kAddr2lineSeconds).first->second;
+  }
+  std::optional<std::string> answer;
+  double spent = budget;  // all of it, unless the tool returned
+  if (budget > 0.5) {
+    const build::Stage stage(worker);
+    if (stage.put(runner, "runner")) {
+      std::vector<std::string> argv = {LINATTN_ADDR2LINE, "-i", "-e", stage.in("runner")};
+      argv.insert(argv.end(), frames.begin(), frames.end());
+      const RunOutcome r = stage.run(argv, budget);
+      if (r.ending == RunOutcome::Ending::Exited && r.exit_code == 0) {
+        answer = r.output;
+        spent = r.seconds;
+      }
+    }
+  }
+  const std::lock_guard<std::mutex> lock(answers.mutex);
+  answers.by_frames[key] = answer;
+  answers.seconds_left[runner.string()] = answer ? std::max(0.0, budget - spent) : 0.0;
+  return answer;
+}
+
+}  // namespace
+
 std::optional<AbortSite> abort_site(const std::filesystem::path& runner, const std::string& output,
                                     const std::string& exercise, const std::string& source,
                                     unsigned worker) {
   const std::vector<std::string> frames = abort_frames(output);
   if (frames.empty() || std::string(LINATTN_ADDR2LINE).empty()) return std::nullopt;
   try {
-    const build::Stage stage(worker);
-    if (!stage.put(runner, "runner")) return std::nullopt;
-    std::vector<std::string> argv = {LINATTN_ADDR2LINE, "-i", "-e", stage.in("runner")};
-    argv.insert(argv.end(), frames.begin(), frames.end());
-    const RunOutcome r = stage.run(argv, kAddr2lineSeconds);
-    if (r.ending != RunOutcome::Ending::Exited || r.exit_code != 0) return std::nullopt;
-    return site_in_answer(r.output, exercise, source);
+    const auto answer = addr2line_answer(runner, frames, worker);
+    if (!answer) return std::nullopt;
+    return site_in_answer(*answer, exercise, source);
   } catch (const std::exception&) {
     return std::nullopt;  // the message then says what it said before: a shape mismatch
   }
