@@ -186,6 +186,24 @@ std::vector<pid_t> live_children() {
   return pids;
 }
 
+// "seconds_at_least": a check's seconds are all its calls' (a timed check runs each call in a
+// process of its own, and one that crashes must not report only its own time).
+void expect_seconds_floors(const json& spec, const json& report) {
+  const json floors = spec.value("seconds_at_least", json::object());
+  for (const auto& [name, floor] : floors.items()) {
+    bool seen = false;
+    for (const auto& ex : report["exercises"])
+      for (const auto& c : ex["checks"])
+        if (c["name"] == name) {
+          seen = true;
+          expect(c["seconds"].get<double>() >= floor.get<double>(),
+                 name + " reports " + c["seconds"].dump() + " s, less than the " + floor.dump() +
+                     " s its calls slept");
+        }
+    expect(seen, "no check is named " + name);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -307,22 +325,7 @@ int main(int argc, char** argv) {
          "no failing check's message mentions '" + spec.value("message", std::string()) + "'");
   if (!truncated_in.empty())
     expect(truncated.count(truncated_in) > 0, "no truncated output shown for " + truncated_in);
-
-  // A check's seconds are all its calls' (a timed check runs each call in a process of its
-  // own, and one that crashes must not report only its own time).
-  const json floors = spec.value("seconds_at_least", json::object());
-  for (const auto& [name, floor] : floors.items()) {
-    bool seen = false;
-    for (const auto& ex : report["exercises"])
-      for (const auto& c : ex["checks"])
-        if (c["name"] == name) {
-          seen = true;
-          expect(c["seconds"].get<double>() >= floor.get<double>(),
-                 name + " reports " + c["seconds"].dump() + " s, less than the " + floor.dump() +
-                     " s its calls slept");
-        }
-    expect(seen, "no check is named " + name);
-  }
+  expect_seconds_floors(spec, report);
   if (spec.contains("score"))
     expect(std::abs(report["score"].get<double>() - spec["score"].get<double>()) < 1e-9,
            "score " + report["score"].dump() + ", expected " + spec["score"].dump());

@@ -35,13 +35,14 @@ CPP
 git -C "$repo" -c user.name=t -c user.email=t@t add -A
 git -C "$repo" -c user.name=t -c user.email=t@t commit -qm after
 
-sample() { "$repo/tests/mutation/sample" --since HEAD~1 --n 50 --seed 7 --list "$@"; }
+sample() { "$repo/tests/mutation/sample" --since HEAD~1 --n 50 --seed 7 --list; }
 sample >"$work/out" 2>&1 || fail "sample --list exited $?"
 grep '^--- [0-9a-f]\{12\} ' "$work/out" >"$work/drawn"
 [ -s "$work/drawn" ] || fail "nothing drawn from the added lines"
 grep -v ' grader/src/mixed.cpp:[23]\( \|$\)' "$work/drawn" && fail "a site outside the added lines"
-grep -q 'mixed.cpp:2' "$work/drawn" && grep -q 'mixed.cpp:3' "$work/drawn" ||
+if ! grep -q 'mixed.cpp:2' "$work/drawn" || ! grep -q 'mixed.cpp:3' "$work/drawn"; then
   fail "both added lines should have sites"
+fi
 grep -q '^since HEAD~1: 3 changed lines in 2 files$' "$work/out" || fail "the change's size"
 
 # The same seed draws the same mutants; a listed one is shown as equivalent.
