@@ -266,6 +266,13 @@ TEST_CASE("builder: first_errors picks the located error lines in order, each wi
         "causal/causal.cpp:9: error: 'y' was not declared\n");
   CHECK(grader::first_errors(log).find("fatal error: z.h") != std::string::npos);
   CHECK(grader::first_errors("all fine\n").empty());
+  // A call in the student's file (compiled with line tables) to a function nothing defines:
+  // located there, in the API's words.
+  CHECK(grader::first_errors(
+            "memory/memory.cpp:12: error: undefined reference to 'linattn::helper(Eigen::Matrix"
+            "<double, -1, -1, 0, -1, -1> const&)'\n") ==
+        "memory/memory.cpp:12: error: no definition of 'helper(Matrix const&)', which this line "
+        "calls\n");
   // So does a build stopped at its time limit, whose compiler printed nothing about the file.
   CHECK(grader::first_errors("x.h:1:1: warning: w\nnote: the compiler was stopped after the "
                              "build's time limit of 120 s\n") ==

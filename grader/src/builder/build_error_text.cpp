@@ -18,16 +18,32 @@ namespace {
 // Matrix, Vector and FeatureMap are the aliases of the kit's common header
 // (exercises/common/linattn.hpp), which every exercise's API is written in: nothing here is
 // about one exercise.
-std::string readable_link_error(const std::string& line) {
-  const std::string marker = "undefined reference to ";
-  const auto at = line.find(marker);
-  if (at == std::string::npos) return line;
-  std::string what = line.substr(at + marker.size());
+const std::string kUndefined = "undefined reference to ";
+
+std::string readable_function(std::string what) {
   replace_all(what, "Eigen::Matrix<double, -1, -1, 0, -1, -1>", "Matrix");
   replace_all(what, "Eigen::Matrix<double, -1, 1, 0, -1, 1>", "Vector");
   replace_all(what, "std::function<Matrix (Matrix const&)>", "FeatureMap");
   replace_all(what, "linattn::", "");
-  return "error: no definition of " + what + " (the signature the kit's header declares)";
+  return what;
+}
+
+// Unlocated: the harness (compiled without line tables) calls a function the student's file
+// does not define.
+std::string readable_link_error(const std::string& line) {
+  const auto at = line.find(kUndefined);
+  if (at == std::string::npos) return line;
+  return "error: no definition of " + readable_function(line.substr(at + kUndefined.size())) +
+         " (the signature the kit's header declares)";
+}
+
+// Located (the student's file has line tables): a line of theirs calls a function nothing
+// defines.
+std::string readable_located_link_error(const std::string& line) {
+  const auto at = line.find(kUndefined);
+  if (at == std::string::npos) return line;
+  return line.substr(0, at) + "no definition of " +
+         readable_function(line.substr(at + kUndefined.size())) + ", which this line calls";
 }
 
 }  // namespace
@@ -43,7 +59,7 @@ std::string first_errors(const std::string& log, int max_lines) {
   bool quoting = false;  // after a located error: its excerpt goes with it
   while (std::getline(in, line)) {
     if (std::regex_match(line, located)) {
-      lines.push_back(line);
+      lines.push_back(readable_located_link_error(line));
       quoting = true;
       continue;
     }
