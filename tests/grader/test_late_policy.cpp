@@ -73,15 +73,22 @@ TEST_CASE("late: Gradescope's submission_metadata.json, created_at against its d
   std::ofstream(path) << R"({"id": 1, "created_at": "2018-08-02T01:00:00.123456-07:00",
       "assignment": {"due_date": "2018-07-31T23:00:00.000000-07:00", "late_due_date": null},
       "users": [{"email": "s@example.com", "id": 1, "name": "S"}]})";
-  const auto l = grader::lateness_from(policy(R"({"per_day": 5})"), "", path);
+  const auto l = grader::lateness_from(policy(R"({"per_day": 5})"), "",
+                                       grader::read_submission_metadata(path));
   std::remove(path.c_str());
   REQUIRE(l);
   CHECK(l->source == "gradescope");
   CHECK(l->days_late == 2);  // 26 hours after Gradescope's due date, not the policy's
   CHECK(l->penalty_percent == doctest::Approx(10));
-  CHECK_FALSE(grader::lateness_from(policy("{}"), "", ""));
-  CHECK_THROWS_AS(grader::lateness_from(policy("{}"), "", "no-such-file.json"),
-                  grader::LatePolicyError);
+  CHECK_FALSE(grader::lateness_from(policy("{}"), "", std::nullopt));
+  CHECK_THROWS_AS(grader::read_submission_metadata("no-such-file.json"),
+                  grader::SubmissionMetadataError);
+  // Metadata without created_at says which file it came from.
+  grader::SubmissionMetadata undated;
+  undated.path = "undated.json";
+  CHECK_THROWS_WITH_AS(grader::lateness_from(policy("{}"), "", undated),
+                       "the submission metadata undated.json has no created_at",
+                       grader::LatePolicyError);
 }
 
 TEST_CASE("late: a policy the file gets wrong is refused") {
@@ -121,7 +128,8 @@ std::string gradescope_metadata(const std::string& created_at, const std::string
 std::optional<grader::Lateness> late_with(const std::string& metadata) {
   const std::string path = "late-policy-extension.json";
   std::ofstream(path) << metadata;
-  auto l = grader::lateness_from(policy(R"({"per_day": 10})"), "", path);
+  auto l = grader::lateness_from(policy(R"({"per_day": 10})"), "",
+                                 grader::read_submission_metadata(path));
   std::remove(path.c_str());
   return l;
 }

@@ -80,7 +80,13 @@ case "$name" in
     # The same for grade-all's, and for a value that is not a number.
     "$KIT_DIR/kit" grade --seed -3 >"$out" 2>&1; code=$?
     [ $code -eq 2 ] || fail "--seed -3 exited $code, expected 2"
-    grep -q -- "--seed: needs a non-negative whole number" "$out" || fail "no message about --seed" ;;
+    grep -q -- "--seed: needs a non-negative whole number" "$out" || fail "no message about --seed"
+    # Gradescope's metadata is read by the command line, before anything is built.
+    "$KIT_DIR/kit" grade --quiet --submission-metadata /nonexistent/submission_metadata.json >"$out" 2>&1; code=$?
+    [ $code -eq 2 ] || fail "an unreadable --submission-metadata exited $code, expected 2"
+    grep -q "cannot read the submission metadata /nonexistent/submission_metadata.json" "$out" ||
+      fail "no message naming the metadata file"
+    [ "$(wc -l <"$out")" -eq 1 ] || fail "more than the one line of the refusal" ;;
   grade-unknown-exercise)
     "$KIT_DIR/kit" grade "$KIT_DIR/exercises" --only nosuch >"$out" 2>&1; code=$?
     [ $code -eq 2 ] || fail "an unknown exercise exited $code, expected 2"

@@ -1,6 +1,7 @@
 #include "command_line.hpp"
 
 #include "../course/grade_shards.hpp"
+#include "../report/submission_metadata.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -124,7 +125,7 @@ std::unique_ptr<CLI::App> make_app(Targets& t) {
       ->type_name("TIME");
   t.grade
       ->add_option(
-          "--submission-metadata", o.submission_metadata,
+          "--submission-metadata", t.command.submission_metadata_path,
           "Gradescope's submission_metadata.json: late by its created_at against its due_date")
       ->type_name("FILE");
   t.grade
@@ -328,6 +329,15 @@ std::variant<Command, int> parse_command_line(int argc, char** argv) {
       return 2;
     }
   finish(t, *app);
+  // The platform's file is read here, so that the engine gets its contents, and a file it
+  // cannot read is a usage error before anything is built.
+  if (!t.command.submission_metadata_path.empty()) try {
+      t.command.options.submission_metadata =
+          read_submission_metadata(t.command.submission_metadata_path);
+    } catch (const SubmissionMetadataError& e) {
+      std::cerr << "linattn-grade: " << e.what() << "\n";
+      return 2;
+    }
   return t.command;
 }
 

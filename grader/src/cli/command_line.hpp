@@ -35,8 +35,9 @@ struct Command {
   BatchOptions batch;        // grade-all
   std::string try_exercise;  // try
   std::string try_dir;
-  std::string record_path;        // record-oracle
-  std::string prairielearn_path;  // grade --prairielearn: PrairieLearn's results.json
+  std::string record_path;               // record-oracle
+  std::string prairielearn_path;         // grade --prairielearn: PrairieLearn's results.json
+  std::string submission_metadata_path;  // grade --submission-metadata FILE (read into options)
 };
 
 // The command, or the exit status when there is nothing more to do (0 after --help, 2 after

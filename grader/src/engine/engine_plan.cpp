@@ -154,13 +154,8 @@ std::vector<std::string> students_of(const std::vector<std::string>& submissions
                                      const std::vector<std::string>& given,
                                      const Assignment& assignment) {
   std::string fallback = o.student;
-  if (fallback.empty() && !o.submission_metadata.empty()) {
-    try {
-      fallback = student_identity(read_submission_metadata(o.submission_metadata));
-    } catch (const SubmissionMetadataError& e) {
-      throw UsageError(e.what());
-    }
-  }
+  if (fallback.empty() && o.submission_metadata)
+    fallback = student_identity(*o.submission_metadata);
   std::vector<std::string> out(submissions.size());
   for (std::size_t s = 0; s < submissions.size(); ++s) {
     out[s] = s < given.size() && !given[s].empty() ? given[s] : fallback;

@@ -1,6 +1,8 @@
 // What the command line asks for (command_line.hpp parses it).
 #pragma once
 
+#include "../report/submission_metadata.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,8 +30,9 @@ struct Options {
   std::string replay_path;  // --replay FILE: expected values recorded by record-oracle
   std::string assignment;   // --assignment NAME (assignment.hpp); empty: the kit's default
   std::string submitted_at;  // --submitted-at TIME: when it was handed in (late_policy.hpp)
-  std::string
-      submission_metadata;  // --submission-metadata FILE: Gradescope's submission_metadata.json
+  // Gradescope's submission_metadata.json, read by the command line (--submission-metadata
+  // FILE): the engine reads no file of the platform's itself.
+  std::optional<SubmissionMetadata> submission_metadata;
   std::string
       student;  // --student ID: whose seeds, for a "per-student" assignment (implies --course)
 };

@@ -171,18 +171,13 @@ std::string describe_due(const Lateness& l) {
 }
 
 std::optional<Lateness> lateness_from(const LatePolicy& p, const std::string& submitted_at,
-                                      const std::string& metadata_path) {
+                                      const std::optional<SubmissionMetadata>& metadata) {
   if (!submitted_at.empty())
     return lateness_at(p, parse_iso8601(submitted_at), "--submitted-at", submitted_at);
-  if (metadata_path.empty()) return std::nullopt;
-  SubmissionMetadata m;
-  try {
-    m = read_submission_metadata(metadata_path);
-  } catch (const SubmissionMetadataError& e) {
-    throw LatePolicyError(e.what());
-  }
+  if (!metadata) return std::nullopt;
+  const SubmissionMetadata& m = *metadata;
   if (m.created_at.empty())
-    throw LatePolicyError("the submission metadata " + metadata_path + " has no created_at");
+    throw LatePolicyError("the submission metadata " + m.path + " has no created_at");
   // The due time: the students' own (Gradescope writes each user's dates, which differ from the
   // assignment's for a student given an extension; a group is due at the latest of its
   // members'), else the assignment's on Gradescope, else the assignment file's.

@@ -16,6 +16,8 @@
 // The raw score is never changed: the penalty gives a second score beside it.
 #pragma once
 
+#include "submission_metadata.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -77,10 +79,11 @@ nlohmann::json lateness_json(const Lateness& lateness, double score);
 std::string describe_due(const Lateness& lateness);
 
 // `./kit grade`'s evidence: --submitted-at TIME (against the policy's due time), else
-// --submission-metadata FILE, Gradescope's submission_metadata.json: its created_at against the
-// students' own due_date (an extension), else its assignment's due_date, else the policy's due
-// time. Nothing asked: nothing. Throws LatePolicyError for a time or a file it cannot read.
+// Gradescope's submission_metadata.json (--submission-metadata FILE, read by the command line):
+// its created_at against the students' own due_date (an extension), else its assignment's
+// due_date, else the policy's due time. Nothing asked: nothing. Throws LatePolicyError for a
+// time it cannot read, or metadata without created_at.
 std::optional<Lateness> lateness_from(const LatePolicy& policy, const std::string& submitted_at,
-                                      const std::string& metadata_path);
+                                      const std::optional<SubmissionMetadata>& metadata);
 
 }  // namespace grader

@@ -44,6 +44,7 @@ SubmissionMetadata read_submission_metadata(const std::string& path) {
   const std::string where = "the submission metadata " + path;
   if (!j.is_object()) throw SubmissionMetadataError(where + " is not a JSON object");
   SubmissionMetadata m;
+  m.path = path;
   if (const auto created = date_of(j, "created_at", where)) m.created_at = *created;
   if (j.contains("assignment") && j["assignment"].is_object()) {
     m.due_date = date_of(j["assignment"], "due_date", where + ": assignment");

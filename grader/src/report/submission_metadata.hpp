@@ -27,6 +27,7 @@ struct GradescopeUser {
 };
 
 struct SubmissionMetadata {
+  std::string path;                     // the file it was read from, for messages
   std::string created_at;               // when it was submitted
   std::optional<std::string> due_date;  // the assignment's
   std::optional<std::string> late_due_date;
