@@ -78,21 +78,11 @@ CLI::Option* add_check_options(CLI::App* app, Options& o, std::uint64_t& seed) {
   return s;
 }
 
-std::unique_ptr<CLI::App> make_app(Targets& t) {
-  auto app = std::make_unique<CLI::App>(
-      "linattn-grade: the judge of the linear-attention kit. It builds each exercise of a "
-      "submission in a sandbox, runs its checks there, and reports.",
-      "linattn-grade");
-  app->footer(kFooter);
-  app->require_subcommand(0, 1);
-  app->get_formatter()->column_width(34);
-  app->add_option("--kit", t.kit,
-                  "the kit's folder (./kit passes it): grade's DIR defaults to KIT/exercises")
-      ->type_name("DIR");
+// grade: one submission, its reports, and what it is graded against.
+void add_grade_command(CLI::App& app, Targets& t) {
   Options& o = t.command.options;
-
-  t.grade = app->add_subcommand("grade",
-                                "grade one submission (the default command): build, check, report");
+  t.grade = app.add_subcommand("grade",
+                               "grade one submission (the default command): build, check, report");
   t.grade->allow_extras();
   t.grade->add_option("DIR", o.submission, "the submission folder (default: exercises/)")
       ->type_name("");
@@ -134,9 +124,13 @@ std::unique_ptr<CLI::App> make_app(Targets& t) {
       ->type_name("ID");
   t.grade->add_option("--replay", o.replay_path, "expected values recorded by record-oracle")
       ->type_name("FILE");
+}
 
+// grade-all: a class folder; merge-grades: the folders of its shards, joined.
+void add_class_commands(CLI::App& app, Targets& t) {
+  Options& o = t.command.options;
   BatchOptions& b = t.command.batch;
-  t.batch = app->add_subcommand(
+  t.batch = app.add_subcommand(
       "grade-all",
       "grade every sub-folder of DIR as a submission, in parallel, in the sandbox, with "
       "the course's seeds; unchanged submissions are skipped");
@@ -171,7 +165,7 @@ std::unique_ptr<CLI::App> make_app(Targets& t) {
           "join the parts' --out folders with merge-grades")
       ->type_name("K/N");
 
-  t.merge = app->add_subcommand(
+  t.merge = app.add_subcommand(
       "merge-grades",
       "join the --out folders of grade-all --shard runs into one gradebook and one set "
       "of exports in OUT");
@@ -188,8 +182,12 @@ std::unique_ptr<CLI::App> make_app(Targets& t) {
       ->add_option("--assignment", o.assignment,
                    "the assignment the shards graded (default: default)")
       ->type_name("NAME");
+}
 
-  t.try_ = app->add_subcommand(
+// try, assignment, describe-api, and the release tools' own commands.
+void add_tool_commands(CLI::App& app, Targets& t) {
+  Options& o = t.command.options;
+  t.try_ = app.add_subcommand(
       "try", "build EXERCISE.cpp with the exercise's scratch program (try.cpp) and run it");
   t.try_->add_option("EXERCISE", t.command.try_exercise, "the exercise")->required()->type_name("");
   t.try_
@@ -197,20 +195,20 @@ std::unique_ptr<CLI::App> make_app(Targets& t) {
                    "the folder that holds EXERCISE/ (default: exercises/)")
       ->type_name("");
 
-  t.show = app->add_subcommand(
+  t.show = app.add_subcommand(
       "assignment",
       "read an assignment and print its exercises, points, and when students see each check");
   t.show->add_option("NAME", o.assignment, "assignments/NAME.json, or FILE.json (default: default)")
       ->type_name("");
 
   t.describe =
-      app->add_subcommand("describe-api",
-                          "print every API function's arguments and results as a request and a "
-                          "reply carry them (from the exercises' API descriptions)");
+      app.add_subcommand("describe-api",
+                         "print every API function's arguments and results as a request and a "
+                         "reply carry them (from the exercises' API descriptions)");
 
   // The release tools' own commands, left out of the usage text.
-  t.record = app->add_subcommand("record-oracle",
-                                 "record the expected values of the checks (the student release)");
+  t.record = app.add_subcommand("record-oracle",
+                                "record the expected values of the checks (the student release)");
   t.record->group("");
   t.record->add_option("FILE", t.command.record_path, "the file to write")
       ->required()
@@ -218,9 +216,25 @@ std::unique_ptr<CLI::App> make_app(Targets& t) {
   t.record->add_flag("--visible-only", o.visible_only, "only the checks students see now");
   t.record->add_option("--assignment", o.assignment, "the assignment whose checks to record")
       ->type_name("NAME");
-  t.course_key = app->add_subcommand(
+  t.course_key = app.add_subcommand(
       "make-course-key", "make the course key if there is none (the Gradescope release)");
   t.course_key->group("");
+}
+
+std::unique_ptr<CLI::App> make_app(Targets& t) {
+  auto app = std::make_unique<CLI::App>(
+      "linattn-grade: the judge of the linear-attention kit. It builds each exercise of a "
+      "submission in a sandbox, runs its checks there, and reports.",
+      "linattn-grade");
+  app->footer(kFooter);
+  app->require_subcommand(0, 1);
+  app->get_formatter()->column_width(34);
+  app->add_option("--kit", t.kit,
+                  "the kit's folder (./kit passes it): grade's DIR defaults to KIT/exercises")
+      ->type_name("DIR");
+  add_grade_command(*app, t);
+  add_class_commands(*app, t);
+  add_tool_commands(*app, t);
   return app;
 }
 
