@@ -1,7 +1,6 @@
 // build_runner: a submission's <ex>/<ex>.cpp compiled against the kit's headers and linked
-// with that exercise's harness, cached by content; build_scratch: ./kit try's program, cached
-// by content too. This
-// file holds the steps of a build; what they rely on has a file of its own:
+// with that exercise's harness, cached by content (build_scratch.cpp builds ./kit try's
+// program). This file holds the steps of a build; what they rely on has a file of its own:
 //   build_toolchain     the compiler, its flags and include folders, fixed by the kit
 //   build_include_policy which headers a submission may include, and what it is told if not
 //   build_depfile       reading the compiler's -MD dependency list
@@ -37,6 +36,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <future>
+#include <optional>
 #include <system_error>
 
 namespace fs = std::filesystem;
@@ -96,111 +96,94 @@ std::future<void> ask_toolchain_beside_compile(const fs::path& harness, unsigned
 
 // The steps of build_runner_from_source. `result.log` holds what the student is shown so far
 // (the compiler's messages once it ran), which a fault's text follows.
-void build_steps(const std::string& exercise, const std::string& source, unsigned worker,
-                 BuildResult& result) {
+// Compiles the student's text into the cache's object (entry.object, its log beside it), unless
+// it is already there. Returns the compiler's messages, trimmed to the student's file; nothing
+// when it did not compile or an include was refused (result.log then says why).
+std::optional<std::string> compiled_object(const std::string& exercise, const std::string& source,
+                                           const fs::path& harness, const CacheEntry& entry,
+                                           unsigned worker, BuildResult& result) {
   const std::string shown = exercise + "/" + exercise + ".cpp";  // the path the student knows
+  std::string compile_log;
   std::error_code ec;
-  const fs::path harness =
-      fs::path(LINATTN_HARNESS_DIR) / ("liblinattn_harness_" + exercise + ".a");
-  if (!fs::is_regular_file(harness, ec))
-    throw BuildFault("no harness library " + harness.string() + " (build the kit first)");
-
+  if (fs::is_regular_file(entry.object, ec) && read_file(entry.object_log, compile_log))
+    return compile_log;
+  const std::future<void> toolchain = ask_toolchain_beside_compile(harness, worker);
   // The staged copy: the student's text as it is, at <stage>/<ex>/<ex>.cpp, compiled by that
   // relative path from the stage (the compiler's working folder in every layer), so messages
   // read "<ex>/<ex>.cpp:LINE:COL" and quote the student's line. It sits alone in a stage
   // folder with copies of the kit's headers in include/, and the compiler runs in the
   // sandbox, where that folder and /usr are all there is to see.
-  const std::string& staged = source;
+  const Stage stage(worker);
+  const std::string& source_name = shown;  // relative to the compiler's working folder
+  const bool staged_ok = stage.write(source_name, source) && put_kit_headers(stage);
+  if (!staged_ok) throw BuildFault("cannot stage the submission in " + stage.jail.work.string());
+  const std::vector<std::string> argv = compile_command(
+      exercise, stage, source_name, stage.in("out.o"), {"-MD", "-MF", stage.in("out.d")});
+  const double limit = kToolSeconds;
+  const RunOutcome r = stage.run(argv, limit);
+  if (r.ending == RunOutcome::Ending::LaunchFailed)
+    throw BuildFault("cannot start the compiler in the sandbox: " + r.launch_error);
+  std::string raw_log = capped_log(r);
+  if (const auto how = tool_killed_from_outside(r))
+    throw KilledFromOutside("the compiler was killed from outside its limits: " + *how);
+  const std::string include_dir = stage.in("include");
+  auto public_header = [&](const std::string& path) {
+    return is_under(stage_path(stage, path), fs::path(include_dir)) || library_header(path);
+  };
+  compile_log = submission_only_log(raw_log, shown, public_header);
+  const bool compiled = r.ending == RunOutcome::Ending::Exited && r.exit_code == 0;
 
-  const std::string object_key = object_cache_key(staged);
-  const std::string runner_key = build::runner_key(object_key, harness);
-  const CacheEntry entry = cache_entry(exercise, object_key, runner_key);
-
-  if (answer_from_cache(entry, result)) return;
-
-  // Compile, unless the object is already there.
-  std::string compile_log;
-  if (!fs::is_regular_file(entry.object, ec) || !read_file(entry.object_log, compile_log)) {
-    const std::future<void> toolchain = ask_toolchain_beside_compile(harness, worker);
-    const Stage stage(worker);
-    const std::string& source_name = shown;  // relative to the compiler's working folder
-    const bool staged_ok = stage.write(source_name, staged) && put_kit_headers(stage);
-    if (!staged_ok) throw BuildFault("cannot stage the submission in " + stage.jail.work.string());
-    const std::vector<std::string> argv = compile_command(
-        exercise, stage, source_name, stage.in("out.o"), {"-MD", "-MF", stage.in("out.d")});
-    const double limit = kToolSeconds;
-    const RunOutcome r = stage.run(argv, limit);
-    if (r.ending == RunOutcome::Ending::LaunchFailed)
-      throw BuildFault("cannot start the compiler in the sandbox: " + r.launch_error);
-    std::string raw_log = capped_log(r);
-    if (const auto how = tool_killed_from_outside(r))
-      throw KilledFromOutside("the compiler was killed from outside its limits: " + *how);
-    const std::string include_dir = stage.in("include");
-    auto public_header = [&](const std::string& path) {
-      return is_under(stage_path(stage, path), fs::path(include_dir)) || library_header(path);
-    };
-    compile_log = submission_only_log(raw_log, shown, public_header);
-    const bool compiled = r.ending == RunOutcome::Ending::Exited && r.exit_code == 0;
-
-    std::string rejected;
-    if (compiled) {
-      std::string deps_text;
-      read_file(stage.host("out.d"), deps_text);
-      rejected =
-          refused_includes(parse_depfile(deps_text), source_name, shown, source, public_header);
-    }
-    if (!compiled || !rejected.empty()) {
-      std::string log = compile_log + rejected;
-      if (!compiled) {
-        if (raw_log.find("No such file or directory") != std::string::npos)
-          log += "note: only " + shown +
-                 " is taken from a submission; headers always come from "
-                 "the kit (exercises/" +
-                 exercise +
-                 "/, exercises/common/), Eigen and the "
-                 "standard library\n";
-        if (r.ending != RunOutcome::Ending::Exited || r.exit_code == 0)
-          log += "note: the compiler was " + ending_text(r, limit) + "\n";
-      }
-      // A compiler that reported errors, or an include refused, is a property of the text and
-      // is remembered. So is running out of the compile's time (two minutes, against seconds
-      // for any real submission): a file built to keep the compiler busy would otherwise cost
-      // those minutes again on every grade. A crash of the compiler is not remembered.
-      if (r.ending == RunOutcome::Ending::TimedOut)
-        log += "note: this result is remembered; change the file to compile it again\n";
-      if (!rejected.empty() || r.ending == RunOutcome::Ending::Exited ||
-          r.ending == RunOutcome::Ending::TimedOut)
-        write_file_atomically(entry.object_fail, log);
-      result.log = log;
-      return;
-    }
-    write_file_atomically(entry.object_log, compile_log);
-    const fs::path tmp_object = entry.object.string() + unique_suffix();
-    fs::copy_file(stage.host("out.o"), tmp_object, ec);
-    if (!ec) fs::rename(tmp_object, entry.object, ec);
-    if (ec) {
-      std::error_code ignored;  // keep ec: it says why the store failed
-      fs::remove(tmp_object, ignored);
-      result.log = compile_log;
-      throw BuildFault("cannot store " + entry.object.string() + ": " + ec.message());
-    }
+  std::string rejected;
+  if (compiled) {
+    std::string deps_text;
+    read_file(stage.host("out.d"), deps_text);
+    rejected =
+        refused_includes(parse_depfile(deps_text), source_name, shown, source, public_header);
   }
-  result.log = compile_log;
-
-  // What the object holds, read with libelf: nothing that runs before the harness, nothing
-  // that takes the place of what the harness or the libraries define or call
-  // (object_policy.hpp). Checked against this harness, so at each link; a refusal is
-  // remembered with the runner's key, like a failed link.
-  const auto runner_names = runner_symbols_of(harness);
-  if (!runner_names->error.empty()) throw BuildFault(runner_names->error);
-  const ElfContents object = read_elf(entry.object);
-  const std::string refused = object_policy_violations(object, *runner_names, shown);
-  if (!refused.empty()) {
-    write_file_atomically(entry.runner_fail, refused);
-    result.log = compile_log + refused;
-    return;
+  if (!compiled || !rejected.empty()) {
+    std::string log = compile_log + rejected;
+    if (!compiled) {
+      if (raw_log.find("No such file or directory") != std::string::npos)
+        log += "note: only " + shown +
+               " is taken from a submission; headers always come from "
+               "the kit (exercises/" +
+               exercise +
+               "/, exercises/common/), Eigen and the "
+               "standard library\n";
+      if (r.ending != RunOutcome::Ending::Exited || r.exit_code == 0)
+        log += "note: the compiler was " + ending_text(r, limit) + "\n";
+    }
+    // A compiler that reported errors, or an include refused, is a property of the text and
+    // is remembered. So is running out of the compile's time (two minutes, against seconds
+    // for any real submission): a file built to keep the compiler busy would otherwise cost
+    // those minutes again on every grade. A crash of the compiler is not remembered.
+    if (r.ending == RunOutcome::Ending::TimedOut)
+      log += "note: this result is remembered; change the file to compile it again\n";
+    if (!rejected.empty() || r.ending == RunOutcome::Ending::Exited ||
+        r.ending == RunOutcome::Ending::TimedOut)
+      write_file_atomically(entry.object_fail, log);
+    result.log = log;
+    return std::nullopt;
   }
+  write_file_atomically(entry.object_log, compile_log);
+  const fs::path tmp_object = entry.object.string() + unique_suffix();
+  fs::copy_file(stage.host("out.o"), tmp_object, ec);
+  if (!ec) fs::rename(tmp_object, entry.object, ec);
+  if (ec) {
+    std::error_code ignored;  // keep ec: it says why the store failed
+    fs::remove(tmp_object, ignored);
+    result.log = compile_log;
+    throw BuildFault("cannot store " + entry.object.string() + ": " + ec.message());
+  }
+  return compile_log;
+}
 
+// Links the harness and the student's object into the cache's runner (entry.runner); `result`
+// says how it went, after the compiler's messages.
+void link_runner(const std::string& exercise, const fs::path& harness, const CacheEntry& entry,
+                 const ElfContents& object, const RunnerSymbols& runner_names, unsigned worker,
+                 const std::string& compile_log, BuildResult& result) {
+  const std::string shown = exercise + "/" + exercise + ".cpp";
   // Link, in a stage of its own: the whole harness (its main, meter and bindings register
   // themselves from static initialisers, which a plain archive link would drop), then the
   // student's object. The harness comes first so that where both hold a weak copy of the
@@ -209,7 +192,7 @@ void build_steps(const std::string& exercise, const std::string& source, unsigne
   if (!stage.put(entry.object, "student.o") || !stage.put(harness, "harness.a"))
     throw BuildFault("cannot stage the link in " + stage.jail.work.string());
   const std::string hidden =
-      hide_symbols(stage.host("student.o"), library_copies(object, *runner_names));
+      hide_symbols(stage.host("student.o"), library_copies(object, runner_names));
   if (!hidden.empty()) {
     result.log = compile_log + shown +
                  ": error: the compiled object cannot be prepared for the link: " + hidden + "\n";
@@ -246,6 +229,7 @@ void build_steps(const std::string& exercise, const std::string& source, unsigne
   }
   write_file_atomically(entry.runner_log, link_log);
   const fs::path tmp_runner = entry.runner.string() + unique_suffix();
+  std::error_code ec;
   copy_program(stage.host("runner"), tmp_runner, 0700, ec);
   if (!ec) write_file_atomically(entry.runner_sum, whole_file_digest(tmp_runner));
   if (!ec) fs::rename(tmp_runner, entry.runner, ec);
@@ -258,6 +242,40 @@ void build_steps(const std::string& exercise, const std::string& source, unsigne
   result.status = BuildResult::Status::Built;
   result.log = compile_log + link_log;
   result.runner = entry.runner;
+}
+
+void build_steps(const std::string& exercise, const std::string& source, unsigned worker,
+                 BuildResult& result) {
+  const std::string shown = exercise + "/" + exercise + ".cpp";  // the path the student knows
+  std::error_code ec;
+  const fs::path harness =
+      fs::path(LINATTN_HARNESS_DIR) / ("liblinattn_harness_" + exercise + ".a");
+  if (!fs::is_regular_file(harness, ec))
+    throw BuildFault("no harness library " + harness.string() + " (build the kit first)");
+
+  const std::string object_key = object_cache_key(source);
+  const std::string runner_key = build::runner_key(object_key, harness);
+  const CacheEntry entry = cache_entry(exercise, object_key, runner_key);
+  if (answer_from_cache(entry, result)) return;
+  const std::optional<std::string> compile_log =
+      compiled_object(exercise, source, harness, entry, worker, result);
+  if (!compile_log) return;
+  result.log = *compile_log;
+
+  // What the object holds, read with libelf: nothing that runs before the harness, nothing
+  // that takes the place of what the harness or the libraries define or call
+  // (object_policy.hpp). Checked against this harness, so at each link; a refusal is
+  // remembered with the runner's key, like a failed link.
+  const auto runner_names = runner_symbols_of(harness);
+  if (!runner_names->error.empty()) throw BuildFault(runner_names->error);
+  const ElfContents object = read_elf(entry.object);
+  const std::string refused = object_policy_violations(object, *runner_names, shown);
+  if (!refused.empty()) {
+    write_file_atomically(entry.runner_fail, refused);
+    result.log = *compile_log + refused;
+    return;
+  }
+  link_runner(exercise, harness, entry, object, *runner_names, worker, *compile_log, result);
 }
 
 }  // namespace
@@ -282,160 +300,6 @@ BuildResult build_runner_from_source(const std::string& exercise, const std::str
     result.log += "grader fault: " + what;
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return result;
-}
-
-namespace {
-
-// One source of a scratch program compiled to an object in the try cache, unless an object of
-// the same key is there. Returns false with `log` set when it does not compile.
-bool scratch_object(const std::string& exercise, const std::string& name, const std::string& text,
-                    const fs::path& object, std::string& log, bool& compiled) {
-  std::error_code ec;
-  const fs::path object_log = object.string() + ".log";
-  compiled = false;
-  if (fs::is_regular_file(object, ec) && read_file(object_log, log)) {
-    fs::last_write_time(object, fs::file_time_type::clock::now(), ec);  // recently used
-    return true;
-  }
-  compiled = true;
-  const Stage stage(0);
-  const std::vector<std::string> argv = compile_command(exercise, stage, name, stage.in("out.o"));
-  // At its relative path, compiled by it (see build_runner).
-  const bool staged_ok = stage.write(name, text) && put_kit_headers(stage);
-  if (!staged_ok) {
-    log = "grader fault: cannot stage " + name + "\n";
-    return false;
-  }
-  const RunOutcome r = stage.run(argv, 240);
-  log = own_files_only_log(
-      capped_log(r), [&](const std::string& path) { return path == name; },
-      [&](const std::string& path) {
-        return is_under(stage_path(stage, path), fs::path(stage.in("include"))) ||
-               library_header(path);
-      });
-  if (r.ending != RunOutcome::Ending::Exited || r.exit_code != 0) {
-    if (r.ending != RunOutcome::Ending::Exited)
-      log += "note: the compiler was " + ending_text(r, 240) + "\n";
-    return false;
-  }
-  const fs::path tmp = object.string() + unique_suffix();
-  fs::copy_file(stage.host("out.o"), tmp, ec);
-  if (!ec) fs::rename(tmp, object, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    return true;  // compiled, but not stored: the caller finds no object and says so
-  }
-  write_file_atomically(object_log, log);
-  return true;
-}
-
-// What decides a scratch object: everything that decides a submission's object
-// (object_key_inputs: the text, the kit's headers, the compiler, the builder, the sandbox),
-// and the scratch program's own name and flags.
-std::string scratch_object_key(const std::string& name, const std::string& text) {
-  Sha256 h;
-  for (const auto& input : object_key_inputs(text)) h.add(input);
-  h.add("scratch " + name + " " LINATTN_CXX_STANDARD);
-  for (const auto& f : submission_flags()) h.add("flag " + f);
-  return h.hex().substr(0, 32);
-}
-
-// Links a scratch program from its objects (the sources' names in the log) and stores it at
-// `program`, its digest at `program_sum`; false, with the log in result.log, when it cannot.
-bool link_scratch(const std::vector<fs::path>& objects,
-                  const std::vector<std::pair<std::string, std::string>>& sources,
-                  const fs::path& program, const fs::path& program_sum, ScratchBuild& result) {
-  const Stage stage(0);
-  std::vector<std::string> argv = {compiler()};
-  for (std::size_t i = 0; i < objects.size(); ++i) {
-    const std::string staged = "object-" + std::to_string(i) + ".o";
-    if (!stage.put(objects[i], staged)) {
-      result.log += "grader fault: cannot stage the objects\n";
-      return false;
-    }
-    argv.push_back(stage.in(staged));
-  }
-  argv.insert(argv.end(), {"-pthread", "-o", stage.in("program")});
-  const RunOutcome r = stage.run(argv, 240);
-  std::string log = capped_log(r);
-  replace_all(log, stage.in("program"), "the program");
-  for (std::size_t i = 0; i < objects.size(); ++i)
-    replace_all(log, stage.in("object-" + std::to_string(i) + ".o"), sources[i].first);
-  result.log += own_files_only_log(
-      log,
-      [&](const std::string& path) {
-        for (const auto& source : sources)
-          if (path == source.first) return true;
-        return false;
-      },
-      [](const std::string&) { return false; });
-  if (r.ending != RunOutcome::Ending::Exited || r.exit_code != 0) {
-    if (r.ending != RunOutcome::Ending::Exited)
-      result.log += "note: the linker was " + ending_text(r, 240) + "\n";
-    return false;
-  }
-  std::error_code ec;
-  const fs::path tmp = program.string() + unique_suffix();
-  copy_program(stage.host("program"), tmp, 0755, ec);
-  if (!ec) write_file_atomically(program_sum, whole_file_digest(tmp));
-  if (!ec) fs::rename(tmp, program, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    result.log +=
-        "grader fault: cannot store the program in " + program.parent_path().string() + "\n";
-    return false;
-  }
-  return true;
-}
-
-}  // namespace
-
-ScratchBuild build_scratch(const std::string& exercise,
-                           const std::vector<std::pair<std::string, std::string>>& sources) {
-  ScratchBuild result;
-  // The try cache: one object per source, keyed by its content, and the linked program keyed
-  // by its objects, so that running `./kit try` again compiles nothing and an edit of one file
-  // compiles that file alone.
-  const fs::path dir = cache_entry(exercise, "", "").dir / "try";
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  Sha256 program_key;
-  program_key.add(std::string("builder ") + LINATTN_BUILDER_SOURCES_SHA256 +
-                  " link: objects, -pthread");
-  std::vector<fs::path> objects;
-  for (const auto& [name, text] : sources) {
-    const std::string key = scratch_object_key(name, text);
-    program_key.add(key);
-    objects.push_back(dir / ("obj-" + key + ".o"));
-    std::string log;
-    bool compiled = false;
-    const bool ok = scratch_object(exercise, name, text, objects.back(), log, compiled);
-    if (compiled) result.compiled.push_back(name);
-    result.log += log;
-    if (!ok || !fs::is_regular_file(objects.back(), ec)) {
-      if (ok)
-        result.log +=
-            "grader fault: cannot store the object of " + name + " in " + dir.string() + "\n";
-      return result;
-    }
-  }
-  const std::string key = program_key.hex().substr(0, 32);
-  const fs::path program = dir / ("prog-" + key), program_sum = dir / ("prog-" + key + ".sha256");
-  std::string recorded;
-  // A program is run, not trusted: its bytes are checked against the digest taken at its link.
-  if (fs::is_regular_file(program, ec) && read_file(program_sum, recorded) &&
-      whole_file_digest(program) == recorded) {
-    fs::last_write_time(program, fs::file_time_type::clock::now(), ec);
-    result.program = program;
-    result.ok = true;
-    return result;
-  }
-  result.linked = true;
-  if (!link_scratch(objects, sources, program, program_sum, result)) return result;
-  prune(dir, 32);
-  result.program = program;
-  result.ok = true;
   return result;
 }
 
