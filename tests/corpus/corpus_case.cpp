@@ -204,66 +204,36 @@ void expect_seconds_floors(const json& spec, const json& report) {
   }
 }
 
-}  // namespace
+// The case's submission at `out`: its base (the solutions, or the stubs) with its edits applied.
+void make_submission(const fs::path& kit, const json& spec, const fs::path& out) {
+  if (out.has_parent_path()) fs::create_directories(out.parent_path());
+  fs::copy(kit / spec.value("base", std::string("solutions")), out, fs::copy_options::recursive);
+  for (const auto& edit : spec.value("edits", json::array())) apply(out, edit, kit);
+}
 
-int main(int argc, char** argv) {
-  // --make-only KIT_DIR CASE_DIR OUT: only write the case's submission to OUT (for the batch
-  // grading test, tests/kit), without grading it.
-  if (argc == 5 && std::string(argv[1]) == "--make-only") {
-    const fs::path kit = argv[2], case_dir = argv[3], out = argv[4];
-    const json spec = json::parse(read_text(case_dir / "case.json"));
-    fs::copy(kit / spec.value("base", std::string("solutions")), out, fs::copy_options::recursive);
-    for (const auto& edit : spec.value("edits", json::array())) apply(out, edit, kit);
-    return 0;
-  }
-  if (argc != 4) {
-    std::cerr << "usage: corpus_case GRADER KIT_DIR CASE_DIR\n";
-    return 2;
-  }
-  const std::string grader = argv[1];
-  const fs::path kit = argv[2], case_dir = argv[3];
-  const json spec = json::parse(read_text(case_dir / "case.json"));
-  const fs::path base = kit / spec.value("base", std::string("solutions"));
-  std::cout << "case " << case_dir.filename().string() << ": " << spec.value("about", "") << "\n";
-
-  char pattern[] = "/tmp/linattn-corpus-XXXXXX";
-  if (!mkdtemp(pattern)) return 2;
-  const fs::path work = pattern;
-  const fs::path submission = work / "submission";
-  fs::copy(base, submission, fs::copy_options::recursive);
-  for (const auto& edit : spec.value("edits", json::array())) apply(submission, edit, kit);
-
-  const fs::path report_path = work / "report.json";
-  // Orphans of the grader (a runner's escaped child, say) are reparented to this process.
-  if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
-    std::cout << "note: not a subreaper; orphans go uncounted\n";
-  // The exercises and points a complete report must show: the assignment's (default.json
-  // when the case names none), or the one edited exercise's.
-  const std::string assignment = spec.value("assignment", std::string());
-  const std::string only =
-      spec.value("graded", std::string("all")) == "edited" ? edited_exercise(spec) : "";
+// What a complete report must show: the exercises of the case's assignment (default.json when
+// it names none), or the one edited exercise, and the sum of their points.
+struct Complete {
+  std::set<std::string> exercises;
+  double max_score = 0.0;
+};
+Complete complete_report(const fs::path& kit, const std::string& assignment,
+                         const std::string& only) {
   const json a = json::parse(
       read_text(kit / "assignments" / ((assignment.empty() ? "default" : assignment) + ".json")));
-  std::set<std::string> want_exercises;
-  double want_max = 0.0;
+  Complete want;
   for (const auto& ex : a.at("exercises")) {
     const std::string name = ex.at("name").get<std::string>();
     if (!only.empty() && name != only) continue;
-    want_exercises.insert(name);
-    want_max += ex.at("points").get<double>();
+    want.exercises.insert(name);
+    want.max_score += ex.at("points").get<double>();
   }
-  if (!only.empty() && want_exercises.empty()) {
-    std::cout << "FAILED: the case edits " << only << ", which its assignment does not have\n";
-    return 2;
-  }
-  std::string cmd = "timeout -k 10 " + std::to_string(kHangGuardSeconds) + " " + quote(grader) +
-                    " " + quote(submission.string()) + " --quiet --json " +
-                    quote(report_path.string());
-  if (!assignment.empty()) cmd += " --assignment " + quote(assignment);
-  if (!only.empty()) cmd += " --only " + quote(only);
-  const fs::path html_path = work / "report.html";
-  const bool html = spec.contains("never_in_html");
-  if (html) cmd += " --html " + quote(html_path.string());
+  return want;
+}
+
+// Runs the grader under the hang guard and returns its exit status; expects that nothing it
+// started outlived it (this process is their subreaper), and kills what did.
+int run_grader(const std::string& cmd) {
   const int raw = std::system(cmd.c_str());
   const int code = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   expect(code != 124 && code != 137, "hang guard: the grader had not returned after " +
@@ -275,25 +245,13 @@ int main(int argc, char** argv) {
          std::to_string(left.size()) + " process(es) the grader started outlived it:" + pids);
   for (pid_t pid : left) ::kill(pid, SIGKILL);
   for (std::size_t i = 0; i < left.size(); ++i) waitpid(-1, nullptr, 0);
+  return code;
+}
 
-  const int expected_exit = spec.value("exit", 1);
-  expect(code == expected_exit,
-         "exit status " + std::to_string(code) + ", expected " + std::to_string(expected_exit));
-  if (!fs::exists(report_path)) {
-    std::cout << "FAILED: no report was written\n";
-    return 1;
-  }
-  const json report = json::parse(read_text(report_path));
-
-  // Complete: every exercise, every point accounted for.
-  std::set<std::string> exercises;
-  for (const auto& ex : report["exercises"]) exercises.insert(ex["name"].get<std::string>());
-  std::string listed;
-  for (const auto& name : want_exercises) listed += " " + name;
-  expect(exercises == want_exercises, "the report does not list exactly the exercises" + listed);
-  expect(std::abs(report["max_score"].get<double>() - want_max) < 1e-9,
-         "max_score is " + report["max_score"].dump() + ", not " + json(want_max).dump());
-
+// "loses", "statuses", "message", "output_truncated": every function named in "loses" has a
+// check that did not pass, with an allowed status and the expected words in some message;
+// every other function keeps all its points.
+void expect_losses(const json& spec, const json& report) {
   const auto loses = spec.value("loses", std::vector<std::string>{});
   const auto statuses = spec.value("statuses", std::vector<std::string>{});
   const std::string message = lower(spec.value("message", std::string()));
@@ -325,17 +283,16 @@ int main(int argc, char** argv) {
          "no failing check's message mentions '" + spec.value("message", std::string()) + "'");
   if (!truncated_in.empty())
     expect(truncated.count(truncated_in) > 0, "no truncated output shown for " + truncated_in);
-  expect_seconds_floors(spec, report);
-  if (spec.contains("score"))
-    expect(std::abs(report["score"].get<double>() - spec["score"].get<double>()) < 1e-9,
-           "score " + report["score"].dump() + ", expected " + spec["score"].dump());
-  // Hostile cases: what must never reach the report (a file's content the submission tried
-  // to read), and what must not be left on the machine afterwards.
+}
+
+// Hostile cases: what must never reach the report (a file's content the submission tried to
+// read) or the student's page (report_html.hpp: what the submission wrote stays text there),
+// and what must not be left on the machine afterwards.
+void expect_no_traces(const json& spec, const fs::path& report_path, const fs::path& html_path) {
   const std::string report_text = read_text(report_path);
   for (const auto& secret : spec.value("never_in_report", std::vector<std::string>{}))
     expect(report_text.find(secret) == std::string::npos, "the report contains '" + secret + "'");
-  // The student's page (report_html.hpp): what the submission wrote stays text there.
-  if (html) {
+  if (spec.contains("never_in_html")) {
     const std::string page = read_text(html_path);
     expect(!page.empty(), "grade --html wrote no page");
     for (const auto& markup : spec.value("never_in_html", std::vector<std::string>{}))
@@ -348,6 +305,73 @@ int main(int argc, char** argv) {
     expect(!fs::exists(path, ec), path + " was left behind");
     fs::remove_all(path, ec);
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // --make-only KIT_DIR CASE_DIR OUT: only write the case's submission to OUT (for the batch
+  // grading test, tests/kit), without grading it.
+  if (argc == 5 && std::string(argv[1]) == "--make-only") {
+    make_submission(argv[2], json::parse(read_text(fs::path(argv[3]) / "case.json")), argv[4]);
+    return 0;
+  }
+  if (argc != 4) {
+    std::cerr << "usage: corpus_case GRADER KIT_DIR CASE_DIR\n";
+    return 2;
+  }
+  const std::string grader = argv[1];
+  const fs::path kit = argv[2], case_dir = argv[3];
+  const json spec = json::parse(read_text(case_dir / "case.json"));
+  std::cout << "case " << case_dir.filename().string() << ": " << spec.value("about", "") << "\n";
+  char pattern[] = "/tmp/linattn-corpus-XXXXXX";
+  if (!mkdtemp(pattern)) return 2;
+  const fs::path work = pattern;
+  const fs::path submission = work / "submission";
+  make_submission(kit, spec, submission);
+
+  const fs::path report_path = work / "report.json", html_path = work / "report.html";
+  // Orphans of the grader (a runner's escaped child, say) are reparented to this process.
+  if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0)
+    std::cout << "note: not a subreaper; orphans go uncounted\n";
+  const std::string assignment = spec.value("assignment", std::string());
+  const std::string only =
+      spec.value("graded", std::string("all")) == "edited" ? edited_exercise(spec) : "";
+  const Complete want = complete_report(kit, assignment, only);
+  if (!only.empty() && want.exercises.empty()) {
+    std::cout << "FAILED: the case edits " << only << ", which its assignment does not have\n";
+    return 2;
+  }
+  std::string cmd = "timeout -k 10 " + std::to_string(kHangGuardSeconds) + " " + quote(grader) +
+                    " " + quote(submission.string()) + " --quiet --json " +
+                    quote(report_path.string());
+  if (!assignment.empty()) cmd += " --assignment " + quote(assignment);
+  if (!only.empty()) cmd += " --only " + quote(only);
+  if (spec.contains("never_in_html")) cmd += " --html " + quote(html_path.string());
+  const int code = run_grader(cmd);
+  const int expected_exit = spec.value("exit", 1);
+  expect(code == expected_exit,
+         "exit status " + std::to_string(code) + ", expected " + std::to_string(expected_exit));
+  if (!fs::exists(report_path)) {
+    std::cout << "FAILED: no report was written\n";
+    return 1;
+  }
+  const json report = json::parse(read_text(report_path));
+
+  // Complete: every exercise, every point accounted for.
+  std::set<std::string> exercises;
+  for (const auto& ex : report["exercises"]) exercises.insert(ex["name"].get<std::string>());
+  std::string listed;
+  for (const auto& name : want.exercises) listed += " " + name;
+  expect(exercises == want.exercises, "the report does not list exactly the exercises" + listed);
+  expect(std::abs(report["max_score"].get<double>() - want.max_score) < 1e-9,
+         "max_score is " + report["max_score"].dump() + ", not " + json(want.max_score).dump());
+  expect_losses(spec, report);
+  expect_seconds_floors(spec, report);
+  if (spec.contains("score"))
+    expect(std::abs(report["score"].get<double>() - spec["score"].get<double>()) < 1e-9,
+           "score " + report["score"].dump() + ", expected " + spec["score"].dump());
+  expect_no_traces(spec, report_path, html_path);
   std::cout << "score " << report["score"] << "\n";
   if (failures != 0 && spec.contains("known_gap"))
     std::cout << "known gap of the grader: " << spec["known_gap"].get<std::string>() << "\n";

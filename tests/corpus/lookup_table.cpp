@@ -49,6 +49,54 @@ std::map<std::string, std::string> read_statuses(const json& report) {
   return out;
 }
 
+// The table: every recorded call of read, keyed by its sizes and first entries, as the rows of
+// a C++ array (one per call); `rows` counts them.
+std::string table_of_reads(const json& recorded, int& rows) {
+  std::ostringstream table;
+  rows = 0;
+  for (const auto& [key, entry] : recorded["checks"].items()) {
+    if (entry["function"] != "read") continue;
+    const json& calls = entry["request"]["calls"];
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      const json& S = calls[i]["S"];
+      const json& q = calls[i]["q"];
+      const json& value = entry["expected"]["calls"][i]["value"];
+      table << "    {" << S["rows"] << ", " << S["cols"] << ", " << hexfloat(S["data"][0]) << ", "
+            << hexfloat(q[0]) << ", {";
+      for (std::size_t j = 0; j < value.size(); ++j) table << (j ? ", " : "") << hexfloat(value[j]);
+      table << "}},\n";
+      ++rows;
+    }
+  }
+  return table.str();
+}
+
+// The solutions' read() in `memory` replaced by one that answers from `table` (zeros for a
+// call it does not know). False when the file holds no read() to replace.
+bool answer_read_from_table(const fs::path& memory, const std::string& table) {
+  std::ifstream src(memory);
+  std::string text((std::istreambuf_iterator<char>(src)), std::istreambuf_iterator<char>());
+  src.close();
+  const std::string head = "Vector read(const Matrix& S, const Vector& q) {\n";
+  const auto at = text.find(head);
+  const auto end = text.find("\n}\n", at);
+  if (at == std::string::npos || end == std::string::npos) return false;
+  const std::string body =
+      head +
+      "  struct Row { long rows, cols; double s0, q0; std::vector<double> value; };\n"
+      "  static const Row table[] = {\n" +
+      table +
+      "  };\n"
+      "  for (const Row& r : table)\n"
+      "    if (S.rows() == r.rows && S.cols() == r.cols && S(0, 0) == r.s0 && q(0) == r.q0)\n"
+      "      return Eigen::Map<const Vector>(r.value.data(), "
+      "static_cast<Eigen::Index>(r.value.size()));\n"
+      "  return Vector::Zero(S.cols());\n}\n";
+  text = "#include <vector>\n" + text.substr(0, at) + body + text.substr(end + 3);
+  std::ofstream(memory) << text;
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -76,22 +124,8 @@ int main(int argc, char** argv) {
   const json recorded = json::from_cbor(bytes);
 
   // The table: every recorded call of read, keyed by its sizes and first entries.
-  std::ostringstream table;
   int rows = 0;
-  for (const auto& [key, entry] : recorded["checks"].items()) {
-    if (entry["function"] != "read") continue;
-    const json& calls = entry["request"]["calls"];
-    for (std::size_t i = 0; i < calls.size(); ++i) {
-      const json& S = calls[i]["S"];
-      const json& q = calls[i]["q"];
-      const json& value = entry["expected"]["calls"][i]["value"];
-      table << "    {" << S["rows"] << ", " << S["cols"] << ", " << hexfloat(S["data"][0]) << ", "
-            << hexfloat(q[0]) << ", {";
-      for (std::size_t j = 0; j < value.size(); ++j) table << (j ? ", " : "") << hexfloat(value[j]);
-      table << "}},\n";
-      ++rows;
-    }
-  }
+  const std::string table = table_of_reads(recorded, rows);
   if (rows == 0) {
     std::cerr << "FAILED: the recording has no call of read\n";
     return 1;
@@ -99,30 +133,10 @@ int main(int argc, char** argv) {
 
   const fs::path submission = work / "submission";
   fs::copy(kit / "solutions", submission, fs::copy_options::recursive);
-  const fs::path memory = submission / "memory" / "memory.cpp";
-  std::ifstream src(memory);
-  std::string text((std::istreambuf_iterator<char>(src)), std::istreambuf_iterator<char>());
-  src.close();
-  const std::string head = "Vector read(const Matrix& S, const Vector& q) {\n";
-  const auto at = text.find(head);
-  const auto end = text.find("\n}\n", at);
-  if (at == std::string::npos || end == std::string::npos) {
+  if (!answer_read_from_table(submission / "memory" / "memory.cpp", table)) {
     std::cerr << "FAILED: no read() in the solutions' memory.cpp\n";
     return 1;
   }
-  const std::string body =
-      head +
-      "  struct Row { long rows, cols; double s0, q0; std::vector<double> value; };\n"
-      "  static const Row table[] = {\n" +
-      table.str() +
-      "  };\n"
-      "  for (const Row& r : table)\n"
-      "    if (S.rows() == r.rows && S.cols() == r.cols && S(0, 0) == r.s0 && q(0) == r.q0)\n"
-      "      return Eigen::Map<const Vector>(r.value.data(), "
-      "static_cast<Eigen::Index>(r.value.size()));\n"
-      "  return Vector::Zero(S.cols());\n}\n";
-  text = "#include <vector>\n" + text.substr(0, at) + body + text.substr(end + 3);
-  std::ofstream(memory) << text;
 
   const fs::path own = work / "own.json", course = work / "course.json";
   const std::string base =
