@@ -74,87 +74,48 @@ double max_relative_difference(const Matrix& got, const Matrix& want) {
   return (got - want).cwiseAbs().maxCoeff() / want.cwiseAbs().maxCoeff();
 }
 
-}  // namespace
-
-int main() {
-  Eigen::setNbThreads(1);
-  const Eigen::Index T = 16384;
-  const Eigen::Index d_phi = 64;
-  const Eigen::Index d_v = 64;
-  const int rounds = 11;
-  const double linear = 1.0 * T * d_phi * d_v;
-  const double counted = 4.0 * linear;            // FLOPs credited to either causal form
-  const double counted_backward = 12.0 * linear;  // FLOPs credited to the gradients
-
-  linref::Rng rng(2024);
-  // Positive features, as a real feature map would give, so the denominators stay away from 0.
-  const Matrix FQ = linref::elu_plus_one(rng.normal_matrix(T, d_phi));  // (T, d_phi)
-  const Matrix FK = linref::elu_plus_one(rng.normal_matrix(T, d_phi));  // (T, d_phi)
-  const Matrix V = rng.normal_matrix(T, d_v);                           // (T, d_v)
-  const Matrix G = rng.normal_matrix(T, d_v);                           // dL/dO, (T, d_v)
-  const Matrix A = rng.normal_matrix(256, 256), B = rng.normal_matrix(256, 256);
-  Matrix state = Matrix::Zero(d_phi, d_v), square(256, 256);  // GEMM results
-
-  std::vector<Contestant> gemms;
-  // The chunkwise form's state update has this shape: (64 x T) times (T x 64).
-  gemms.push_back({"(64 x 16384) * (16384 x 64)", 2.0 * linear, 2.0 * linear, [&] {
-                     state.noalias() = FK.transpose() * V;
-                     sink = state(0, 0);
-                   }});
-  // The usual yardstick: a square product that fits in cache.
-  gemms.push_back({"(256 x 256) * (256 x 256)", 2.0 * 256 * 256 * 256, 2.0 * 256 * 256 * 256, [&] {
-                     square.noalias() = A * B;
-                     sink = square(0, 0);
-                   }});
-  // The products a chunkwise form is made of, chunk by chunk over all T tokens: a chunk's
-  // queries times the state, (C x d_phi) * (d_phi x d_v). No chunkwise form built on Eigen's
-  // products runs faster than these, and it also does the in-chunk work on top. Not part of
-  // the yardstick: that is the GEMMs above.
-  std::vector<Contestant> chunk_products;
-  Matrix Q_chunk, O_chunk_rows;
-  const std::vector<Eigen::Index> product_chunks = {16, 32, 64};
-  for (const Eigen::Index chunk : product_chunks) {
+// The products a chunkwise form is made of, chunk by chunk over all T tokens: a chunk's
+// queries times the state, (C x d_phi) * (d_phi x d_v). No chunkwise form built on Eigen's
+// products runs faster than these, and it also does the in-chunk work on top. Not part of
+// the yardstick: that is the GEMMs.
+std::vector<Contestant> chunk_shaped_products(const Matrix& FQ, const Matrix& state,
+                                              const std::vector<Eigen::Index>& chunks) {
+  const Eigen::Index T = FQ.rows(), d_phi = FQ.cols(), d_v = state.cols();
+  const double flops = 2.0 * T * d_phi * d_v;
+  std::vector<Contestant> products;
+  for (const Eigen::Index chunk : chunks) {
     const std::string shape = "(" + std::to_string(chunk) + " x " + std::to_string(d_phi) +
                               ") * (" + std::to_string(d_phi) + " x " + std::to_string(d_v) + ")";
-    chunk_products.push_back(
-        {shape + ", T/" + std::to_string(chunk) + " calls", 2.0 * linear, 2.0 * linear, [&, chunk] {
-           // Each chunk copied compact, as the forms copy it.
-           for (Eigen::Index start = 0; start < T; start += chunk) {
-             Q_chunk = FQ.middleRows(start, chunk);
-             O_chunk_rows.noalias() = Q_chunk * state;
-             sink = O_chunk_rows(0, 0);
-           }
-         }});
+    products.push_back({shape + ", T/" + std::to_string(chunk) + " calls", flops, flops,
+                        [&FQ, &state, chunk, T, Q_chunk = Matrix(), O_rows = Matrix()]() mutable {
+                          // Each chunk copied compact, as the forms copy it.
+                          for (Eigen::Index start = 0; start < T; start += chunk) {
+                            Q_chunk = FQ.middleRows(start, chunk);
+                            O_rows.noalias() = Q_chunk * state;
+                            sink = O_rows(0, 0);
+                          }
+                        }});
   }
+  return products;
+}
 
-  Matrix O_recurrent;
-  std::vector<Matrix> O_chunk;
-  const std::vector<Eigen::Index> chunks = {16, 32, 48, 64, 128, 256};
-  std::vector<Contestant> forms;
-  forms.push_back({"recurrent", counted, counted,
-                   [&] { O_recurrent = linref::causal_recurrent_from_features(FQ, FK, V); }});
-  O_chunk.resize(chunks.size());
-  for (std::size_t i = 0; i < chunks.size(); ++i) {
-    const Eigen::Index chunk = chunks[i];
-    // Real work: the linear part plus the lower triangles of the two in-chunk products.
-    const double real = counted + 1.0 * T * chunk * (d_phi + d_v);
-    forms.push_back({"chunkwise, chunk " + std::to_string(chunk), counted, real, [&, i, chunk] {
-                       O_chunk[i] = linref::causal_chunkwise_from_features(FQ, FK, V, chunk);
-                     }});
-  }
+// The sizes and credited FLOPs of one run, as the report prints them.
+struct Run {
+  Eigen::Index T, d_phi, d_v;
+  int rounds;
+  double counted, counted_backward;
+  std::vector<Eigen::Index> product_chunks;
+};
 
-  linref::LinearAttentionGrads grads;
-  // Real work: the linear part plus six in-chunk lower triangles (chunks of 64 tokens).
-  const double real_backward = counted_backward + 6.0 * T * 64 * (d_phi + d_v) / 2;
-  Contestant backward{"two-pass gradients", counted_backward, real_backward,
-                      [&] { grads = linref::causal_grad_running_features(FQ, FK, V, G); }};
-
-  for (int round = 0; round < rounds; ++round) {
-    for (auto* group : {&gemms, &chunk_products, &forms})
-      for (Contestant& c : *group) c.best = std::min(c.best, seconds_of(c.work));
-    backward.best = std::min(backward.best, seconds_of(backward.work));
-  }
-
+// The tables (GEMMs, chunk-shaped products, forward forms, gradients), the targets, and the
+// ceiling a chunkwise form built on the chunk-shaped products could reach.
+void print_report(const Run& run, const std::vector<Contestant>& gemms,
+                  const std::vector<Contestant>& chunk_products,
+                  const std::vector<Contestant>& forms, const Contestant& backward) {
+  const Eigen::Index T = run.T, d_phi = run.d_phi, d_v = run.d_v;
+  const int rounds = run.rounds;
+  const double counted = run.counted, counted_backward = run.counted_backward;
+  const std::vector<Eigen::Index>& product_chunks = run.product_chunks;
   std::printf(
       "linref-bench: causal linear attention, T = %td, d_phi = %td, d_v = %td, "
       "1 thread, best CPU time of %d interleaved rounds\n",
@@ -197,7 +158,12 @@ int main() {
     std::printf("%s chunk %td: %.0f%%", i == 0 ? "" : ",", product_chunks[i], 100.0 * ceiling);
   }
   std::printf("\n");
+}
 
+// The forms checked against each other: chunkwise against the recurrence at every chunk size,
+// and the two-pass gradients against the quadratic form's on the first tokens.
+void print_sanity(const std::vector<Matrix>& O_chunk, const Matrix& O_recurrent, const Matrix& FQ,
+                  const Matrix& FK, const Matrix& V, const Matrix& G) {
   double worst_difference = 0.0;
   for (const Matrix& O : O_chunk)
     worst_difference = std::max(worst_difference, (O - O_recurrent).cwiseAbs().maxCoeff());
@@ -217,5 +183,73 @@ int main() {
       n, max_relative_difference(short_run.dQ, quadratic.dQ),
       max_relative_difference(short_run.dK, quadratic.dK),
       max_relative_difference(short_run.dV, quadratic.dV));
+}
+
+}  // namespace
+
+int main() {
+  Eigen::setNbThreads(1);
+  const Eigen::Index T = 16384;
+  const Eigen::Index d_phi = 64;
+  const Eigen::Index d_v = 64;
+  const int rounds = 11;
+  const double linear = 1.0 * T * d_phi * d_v;
+  const double counted = 4.0 * linear;            // FLOPs credited to either causal form
+  const double counted_backward = 12.0 * linear;  // FLOPs credited to the gradients
+
+  linref::Rng rng(2024);
+  // Positive features, as a real feature map would give, so the denominators stay away from 0.
+  const Matrix FQ = linref::elu_plus_one(rng.normal_matrix(T, d_phi));  // (T, d_phi)
+  const Matrix FK = linref::elu_plus_one(rng.normal_matrix(T, d_phi));  // (T, d_phi)
+  const Matrix V = rng.normal_matrix(T, d_v);                           // (T, d_v)
+  const Matrix G = rng.normal_matrix(T, d_v);                           // dL/dO, (T, d_v)
+  const Matrix A = rng.normal_matrix(256, 256), B = rng.normal_matrix(256, 256);
+  Matrix state = Matrix::Zero(d_phi, d_v), square(256, 256);  // GEMM results
+
+  std::vector<Contestant> gemms;
+  // The chunkwise form's state update has this shape: (64 x T) times (T x 64).
+  gemms.push_back({"(64 x 16384) * (16384 x 64)", 2.0 * linear, 2.0 * linear, [&] {
+                     state.noalias() = FK.transpose() * V;
+                     sink = state(0, 0);
+                   }});
+  // The usual yardstick: a square product that fits in cache.
+  gemms.push_back({"(256 x 256) * (256 x 256)", 2.0 * 256 * 256 * 256, 2.0 * 256 * 256 * 256, [&] {
+                     square.noalias() = A * B;
+                     sink = square(0, 0);
+                   }});
+  const std::vector<Eigen::Index> product_chunks = {16, 32, 64};
+  std::vector<Contestant> chunk_products = chunk_shaped_products(FQ, state, product_chunks);
+
+  Matrix O_recurrent;
+  std::vector<Matrix> O_chunk;
+  const std::vector<Eigen::Index> chunks = {16, 32, 48, 64, 128, 256};
+  std::vector<Contestant> forms;
+  forms.push_back({"recurrent", counted, counted,
+                   [&] { O_recurrent = linref::causal_recurrent_from_features(FQ, FK, V); }});
+  O_chunk.resize(chunks.size());
+  for (std::size_t i = 0; i < chunks.size(); ++i) {
+    const Eigen::Index chunk = chunks[i];
+    // Real work: the linear part plus the lower triangles of the two in-chunk products.
+    const double real = counted + 1.0 * T * chunk * (d_phi + d_v);
+    forms.push_back({"chunkwise, chunk " + std::to_string(chunk), counted, real, [&, i, chunk] {
+                       O_chunk[i] = linref::causal_chunkwise_from_features(FQ, FK, V, chunk);
+                     }});
+  }
+
+  linref::LinearAttentionGrads grads;
+  // Real work: the linear part plus six in-chunk lower triangles (chunks of 64 tokens).
+  const double real_backward = counted_backward + 6.0 * T * 64 * (d_phi + d_v) / 2;
+  Contestant backward{"two-pass gradients", counted_backward, real_backward,
+                      [&] { grads = linref::causal_grad_running_features(FQ, FK, V, G); }};
+
+  for (int round = 0; round < rounds; ++round) {
+    for (auto* group : {&gemms, &chunk_products, &forms})
+      for (Contestant& c : *group) c.best = std::min(c.best, seconds_of(c.work));
+    backward.best = std::min(backward.best, seconds_of(backward.work));
+  }
+
+  print_report({T, d_phi, d_v, rounds, counted, counted_backward, product_chunks}, gemms,
+               chunk_products, forms, backward);
+  print_sanity(O_chunk, O_recurrent, FQ, FK, V, G);
   return 0;
 }

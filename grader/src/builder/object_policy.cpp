@@ -108,12 +108,10 @@ const char* const kOwnOnly =
 
 }  // namespace
 
-std::string object_policy_violations(const ElfContents& object, const RunnerSymbols& runner,
-                                     const std::string& shown) {
-  if (!object.error.empty())
-    return shown + ": error: the compiled object is not one the grader reads: " + object.error +
-           "; a submission's object is a few hundred symbols\n";
-  std::set<std::string> refused;
+// The sections a submission's object may not have: code that runs before the harness, GCC's
+// intermediate code, what only the linker makes.
+void refuse_sections(const ElfContents& object, const std::string& shown,
+                     std::set<std::string>& refused) {
   for (const ElfSection& s : object.sections)
     if (runs_before_harness(s))
       refused.insert(
@@ -130,73 +128,85 @@ std::string object_policy_violations(const ElfContents& object, const RunnerSymb
       refused.insert(shown + ": error: the object has a section " + shown_name(s.name) +
                      ", which only the linker makes (for the program's loader); a submission "
                      "may not have one");
-  for (const ElfSymbol& s : object.symbols) {
-    const std::string name = readable(s.name);
-    if (s.type == STT_GNU_IFUNC) {
-      refused.insert(shown + ": error: " + name +
-                     " is an IFUNC, whose resolver would run before "
-                     "the grader's harness is set up; a submission may not define one");
-      continue;
-    }
-    if (s.bind == STB_LOCAL) continue;
-    if (!s.defined) {
-      // Naming the harness's internals is enough to get around it: runner::binding_table()
-      // hands out the table of bindings, which a constructor can rewrite.
-      if (s.name.rfind("_Z", 0) == 0 && in_grader_namespace(s.name))
-        refused.insert(shown + ": error: the file uses " + name +
-                       ", which is the grader's own; "
-                       "a submission may not call or read the grader's code or data");
-      continue;
-    }
-    // A name with a version ('@', from .symver) stands for the plain name at the link: with
-    // "@@" (and with '@' for gold) it took the place of the library function the harness calls.
-    if (s.name.find('@') != std::string::npos) {
-      refused.insert(shown + ": error: the file defines the versioned name " + name +
-                     ", which the linker takes for a library's own; a submission may not "
-                     "give its symbols versions (.symver)");
-      continue;
-    }
-    // STB_GNU_UNIQUE binds like a global: it takes the place of the harness's weak copy of the
-    // same name (an Eigen or standard-library inline function), whatever section holds it;
-    // only where the harness's copy is unique too is a second one a link error instead.
-    const bool weak = s.bind == STB_WEAK ||
-                      (s.bind == STB_GNU_UNIQUE && (runner.harness_defined.count(s.name) == 0 ||
-                                                    runner.harness_unique.count(s.name) != 0));
-    // DW.ref.__gxx_personality_v0: the compiler's own reference for exception tables.
-    if (s.name.rfind("_Z", 0) != 0) {
-      if (s.name.rfind("DW.ref.", 0) != 0)
-        refused.insert(shown + ": error: the file defines the C-linkage symbol " + name +
-                       ", which could replace a function of the C library or of the grader; "
-                       "write C++ (functions in namespace linattn, helpers of your own in an "
-                       "unnamed namespace), no extern \"C\" definitions");
-    } else if (s.name.rfind("_Znw", 0) == 0 || s.name.rfind("_Zna", 0) == 0 ||
-               s.name.rfind("_Zdl", 0) == 0 || s.name.rfind("_Zda", 0) == 0) {
-      refused.insert(shown + ": error: the file replaces operator new or delete (" + name +
-                     "), which the grader's memory meter relies on; a submission may not");
-    } else if (in_grader_namespace(s.name)) {
-      refused.insert(shown + ": error: the file defines " + name +
-                     ", in the grader's own "
-                     "namespace" +
-                     kOwnOnly);
-    } else if (runner.api.count(s.name) != 0) {
-      continue;  // the exercise's function
-    } else if (runner.harness_used.count(s.name) != 0) {
-      refused.insert(shown + ": error: the file defines " + name +
-                     ", which the grader's harness "
-                     "calls" +
-                     kOwnOnly);
-    } else if (!weak && runner.harness_defined.count(s.name) != 0) {
-      refused.insert(shown + ": error: the file defines " + name +
-                     ", which would take the place "
-                     "of the grader's harness's own" +
-                     kOwnOnly);
-    } else if ((!weak || s.type != STT_FUNC) && runner.library.count(s.name) != 0) {
-      refused.insert(shown + ": error: the file defines " + name +
-                     ", which would take the place "
-                     "of the standard library's own" +
-                     kOwnOnly);
-    }
+}
+
+// Why one of the object's symbols may not stand, or "" when it may.
+std::string symbol_refusal(const ElfSymbol& s, const RunnerSymbols& runner,
+                           const std::string& shown) {
+  const std::string name = readable(s.name);
+  if (s.type == STT_GNU_IFUNC)
+    return shown + ": error: " + name +
+           " is an IFUNC, whose resolver would run before "
+           "the grader's harness is set up; a submission may not define one";
+  if (s.bind == STB_LOCAL) return "";
+  if (!s.defined) {
+    // Naming the harness's internals is enough to get around it: runner::binding_table()
+    // hands out the table of bindings, which a constructor can rewrite.
+    if (s.name.rfind("_Z", 0) == 0 && in_grader_namespace(s.name))
+      return shown + ": error: the file uses " + name +
+             ", which is the grader's own; "
+             "a submission may not call or read the grader's code or data";
+    return "";
   }
+  // A name with a version ('@', from .symver) stands for the plain name at the link: with
+  // "@@" (and with '@' for gold) it took the place of the library function the harness calls.
+  if (s.name.find('@') != std::string::npos)
+    return shown + ": error: the file defines the versioned name " + name +
+           ", which the linker takes for a library's own; a submission may not "
+           "give its symbols versions (.symver)";
+  // STB_GNU_UNIQUE binds like a global: it takes the place of the harness's weak copy of the
+  // same name (an Eigen or standard-library inline function), whatever section holds it;
+  // only where the harness's copy is unique too is a second one a link error instead.
+  const bool weak = s.bind == STB_WEAK ||
+                    (s.bind == STB_GNU_UNIQUE && (runner.harness_defined.count(s.name) == 0 ||
+                                                  runner.harness_unique.count(s.name) != 0));
+  // DW.ref.__gxx_personality_v0: the compiler's own reference for exception tables.
+  if (s.name.rfind("_Z", 0) != 0) {
+    if (s.name.rfind("DW.ref.", 0) != 0)
+      return shown + ": error: the file defines the C-linkage symbol " + name +
+             ", which could replace a function of the C library or of the grader; "
+             "write C++ (functions in namespace linattn, helpers of your own in an "
+             "unnamed namespace), no extern \"C\" definitions";
+  } else if (s.name.rfind("_Znw", 0) == 0 || s.name.rfind("_Zna", 0) == 0 ||
+             s.name.rfind("_Zdl", 0) == 0 || s.name.rfind("_Zda", 0) == 0) {
+    return shown + ": error: the file replaces operator new or delete (" + name +
+           "), which the grader's memory meter relies on; a submission may not";
+  } else if (in_grader_namespace(s.name)) {
+    return shown + ": error: the file defines " + name +
+           ", in the grader's own "
+           "namespace" +
+           kOwnOnly;
+  } else if (runner.api.count(s.name) != 0) {
+    return "";  // the exercise's function
+  } else if (runner.harness_used.count(s.name) != 0) {
+    return shown + ": error: the file defines " + name +
+           ", which the grader's harness "
+           "calls" +
+           kOwnOnly;
+  } else if (!weak && runner.harness_defined.count(s.name) != 0) {
+    return shown + ": error: the file defines " + name +
+           ", which would take the place "
+           "of the grader's harness's own" +
+           kOwnOnly;
+  } else if ((!weak || s.type != STT_FUNC) && runner.library.count(s.name) != 0) {
+    return shown + ": error: the file defines " + name +
+           ", which would take the place "
+           "of the standard library's own" +
+           kOwnOnly;
+  }
+  return "";
+}
+
+std::string object_policy_violations(const ElfContents& object, const RunnerSymbols& runner,
+                                     const std::string& shown) {
+  if (!object.error.empty())
+    return shown + ": error: the compiled object is not one the grader reads: " + object.error +
+           "; a submission's object is a few hundred symbols\n";
+  std::set<std::string> refused;
+  refuse_sections(object, shown, refused);
+  for (const ElfSymbol& s : object.symbols)
+    if (std::string why = symbol_refusal(s, runner, shown); !why.empty())
+      refused.insert(std::move(why));
   std::string out;
   for (const auto& r : refused) out += r + "\n";
   return out;
