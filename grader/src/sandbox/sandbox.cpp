@@ -43,6 +43,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 
 namespace grader {
 
@@ -151,6 +152,124 @@ std::string find_on_path(const std::string& name) {
   return "";
 }
 
+namespace {
+
+// The judge's ends and S's ends of the three pipes: P's output (stdout and stderr), S's status
+// records, and the reply (when the run has one). All close-on-exec; S's ends are moved to its
+// descriptor numbers by start_supervisor.
+struct RunPipes {
+  UniqueFd out_r, out_w, status_r, status_w, reply_r, reply_w;
+};
+
+// Opens the pipes; the failure's text, or "".
+std::string open_pipes(bool with_reply, RunPipes& p) {
+  auto open = [](UniqueFd& r, UniqueFd& w) {
+    int fds[2];
+    if (::pipe2(fds, O_CLOEXEC) != 0) return false;
+    r.reset(fds[0]);
+    w.reset(fds[1]);
+    return true;
+  };
+  if (!open(p.out_r, p.out_w) || !open(p.status_r, p.status_w) ||
+      (with_reply && !open(p.reply_r, p.reply_w)))
+    return std::string("pipe: ") + std::strerror(errno);
+  return "";
+}
+
+// What the judge learnt from S while the run lasted.
+struct Watched {
+  StatusRecord finished{};
+  bool have_finished = false;
+  pid_t program = 0;  // P, once S said it started
+  bool out_open = true, reply_open = false;
+};
+
+// Reads P's output, the reply and S's status records until S reports the end, S is gone, or
+// the backstop passes (S enforces the deadline; this later one only covers S itself failing).
+Watched watch_supervisor(const RunPipes& p, OutputSink& sink, OutputSink& reply_sink,
+                         double backstop, const std::function<double()>& elapsed) {
+  Watched w;
+  w.reply_open = p.reply_r.valid();
+  char status_buf[sizeof(StatusRecord) * 4];
+  std::size_t status_len = 0;
+  while (!w.have_finished) {
+    pollfd fds[3] = {{p.status_r.get(), POLLIN, 0},
+                     {w.out_open ? p.out_r.get() : -1, POLLIN, 0},
+                     {w.reply_open ? p.reply_r.get() : -1, POLLIN, 0}};
+    const double left = backstop - elapsed();
+    if (left <= 0) break;
+    int ready = ::poll(fds, 3, static_cast<int>(std::min(left * 1000.0 + 1.0, 1e6)));
+    if (ready < 0 && errno != EINTR) break;
+    if (ready <= 0) continue;
+    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) w.out_open = sink.read_from(p.out_r.get());
+    if (fds[2].revents & (POLLIN | POLLHUP | POLLERR))
+      w.reply_open = reply_sink.read_from(p.reply_r.get());
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+      ssize_t n = ::read(p.status_r.get(), status_buf + status_len, sizeof status_buf - status_len);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;  // S is gone without a last word
+      status_len += static_cast<std::size_t>(n);
+      while (status_len >= sizeof(StatusRecord)) {
+        StatusRecord r;
+        std::memcpy(&r, status_buf, sizeof r);
+        std::memmove(status_buf, status_buf + sizeof r, status_len - sizeof r);
+        status_len -= sizeof r;
+        if (r.kind == StatusRecord::Started) w.program = r.pid;
+        if (r.kind == StatusRecord::Finished || r.kind == StatusRecord::SupervisorFailed) {
+          w.finished = r;
+          w.have_finished = true;
+        }
+      }
+    }
+  }
+  return w;
+}
+
+// Whatever is still in the pipes. Every writer is dead by now, so end-of-file normally comes
+// at once; the short cap is for a writer that somehow escaped, which must not hold us.
+void drain(const RunPipes& p, Watched& w, OutputSink& sink, OutputSink& reply_sink,
+           const std::function<double()>& elapsed) {
+  const double drain_until = elapsed() + 0.25;
+  while (w.out_open || w.reply_open) {
+    const double left = drain_until - elapsed();
+    if (left <= 0) break;
+    pollfd fds[2] = {{w.out_open ? p.out_r.get() : -1, POLLIN, 0},
+                     {w.reply_open ? p.reply_r.get() : -1, POLLIN, 0}};
+    int ready = ::poll(fds, 2, static_cast<int>(left * 1000.0) + 1);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) break;
+    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) w.out_open = sink.read_from(p.out_r.get());
+    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR))
+      w.reply_open = reply_sink.read_from(p.reply_r.get());
+  }
+}
+
+// How the run ended, from S's last record.
+void read_ending(const StatusRecord& finished, const Plan& plan, RunOutcome& outcome) {
+  if (finished.kind == StatusRecord::SupervisorFailed) {
+    outcome.ending = RunOutcome::Ending::LaunchFailed;
+    outcome.launch_error = std::string("could not start: ") + std::strerror(finished.exec_errno);
+    return;
+  }
+  if (finished.exec_errno != 0) {
+    outcome.ending = RunOutcome::Ending::LaunchFailed;
+    outcome.launch_error = "cannot run " + plan.args[0] + ": " + std::strerror(finished.exec_errno);
+    return;
+  }
+  outcome.cpu_seconds = static_cast<double>(finished.cpu_microseconds) * 1e-6;
+  if (finished.timed_out) {
+    outcome.ending = RunOutcome::Ending::TimedOut;
+  } else if (WIFSIGNALED(finished.wait_status)) {
+    outcome.ending = RunOutcome::Ending::Signaled;
+    outcome.signal = WTERMSIG(finished.wait_status);
+  } else {
+    outcome.ending = RunOutcome::Ending::Exited;
+    outcome.exit_code = WEXITSTATUS(finished.wait_status);
+  }
+}
+
+}  // namespace
+
 RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesystem::path& cwd,
                          const Limits& limits) {
   RunOutcome outcome;
@@ -174,143 +293,53 @@ RunOutcome run_sandboxed(const std::vector<std::string>& argv, const std::filesy
     outcome.launch_error = "too many descriptors to pass";
     return outcome;
   }
-
-  int out_fds[2], status_fds[2];
-  if (::pipe2(out_fds, O_CLOEXEC) != 0) {
-    outcome.launch_error = std::string("pipe: ") + std::strerror(errno);
+  RunPipes pipes;
+  if (const std::string error = open_pipes(limits.reply_pipe, pipes); !error.empty()) {
+    outcome.launch_error = error;
     return outcome;
   }
-  UniqueFd out_r(out_fds[0]), out_w(out_fds[1]);
-  if (::pipe2(status_fds, O_CLOEXEC) != 0) {
-    outcome.launch_error = std::string("pipe: ") + std::strerror(errno);
-    return outcome;
-  }
-  UniqueFd status_r(status_fds[0]), status_w(status_fds[1]);
-  UniqueFd reply_r, reply_w;
-  if (limits.reply_pipe) {
-    int reply_fds[2];
-    if (::pipe2(reply_fds, O_CLOEXEC) != 0) {
-      outcome.launch_error = std::string("pipe: ") + std::strerror(errno);
-      return outcome;
-    }
-    reply_r.reset(reply_fds[0]);
-    reply_w.reset(reply_fds[1]);
-    plan.pass.emplace_back(reply_w.get(), kReplyFd);
-  }
+  if (limits.reply_pipe) plan.pass.emplace_back(pipes.reply_w.get(), kReplyFd);
 
   const auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
+  const std::function<double()> elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
   pid_t supervisor = 0;
-  if (const int e = start_supervisor(plan, out_w.get(), status_w.get(), supervisor); e != 0) {
+  if (const int e = start_supervisor(plan, pipes.out_w.get(), pipes.status_w.get(), supervisor);
+      e != 0) {
     outcome.launch_error =
         std::string("cannot start ") + kSupervisorProgram + ": " + std::strerror(e);
     return outcome;
   }
-  out_w.reset();
-  status_w.reset();
-  reply_w.reset();
+  pipes.out_w.reset();
+  pipes.status_w.reset();
+  pipes.reply_w.reset();
 
   OutputSink sink{outcome.output, outcome.output_bytes, limits.output_bytes_kept};
   std::uint64_t reply_bytes = 0;
   OutputSink reply_sink{outcome.reply, reply_bytes, limits.reply_bytes_kept};
-  bool reply_open = reply_r.valid();
-  StatusRecord finished;
-  bool have_finished = false;
-  pid_t program = 0;
-  char status_buf[sizeof(StatusRecord) * 4];
-  std::size_t status_len = 0;
-  bool out_open = true;
-  // S enforces the deadline; this later one only covers S itself failing to.
-  const double backstop = limits.wall_seconds + 5.0;
-
-  while (!have_finished) {
-    pollfd fds[3] = {{status_r.get(), POLLIN, 0},
-                     {out_open ? out_r.get() : -1, POLLIN, 0},
-                     {reply_open ? reply_r.get() : -1, POLLIN, 0}};
-    const double left = backstop - elapsed();
-    if (left <= 0) break;
-    int ready = ::poll(fds, 3, static_cast<int>(std::min(left * 1000.0 + 1.0, 1e6)));
-    if (ready < 0 && errno != EINTR) break;
-    if (ready <= 0) continue;
-    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) out_open = sink.read_from(out_r.get());
-    if (fds[2].revents & (POLLIN | POLLHUP | POLLERR))
-      reply_open = reply_sink.read_from(reply_r.get());
-    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-      ssize_t n = ::read(status_r.get(), status_buf + status_len, sizeof status_buf - status_len);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;  // S is gone without a last word
-      status_len += static_cast<std::size_t>(n);
-      while (status_len >= sizeof(StatusRecord)) {
-        StatusRecord r;
-        std::memcpy(&r, status_buf, sizeof r);
-        std::memmove(status_buf, status_buf + sizeof r, status_len - sizeof r);
-        status_len -= sizeof r;
-        if (r.kind == StatusRecord::Started) program = r.pid;
-        if (r.kind == StatusRecord::Finished || r.kind == StatusRecord::SupervisorFailed) {
-          finished = r;
-          have_finished = true;
-        }
-      }
-    }
-  }
+  Watched watched = watch_supervisor(pipes, sink, reply_sink, limits.wall_seconds + 5.0, elapsed);
   outcome.seconds = elapsed();
-
-  if (!have_finished) {
+  if (!watched.have_finished) {
     // S died early (killed from below) or hung. P dies with S (its parent-death signal);
     // the group kill is for the rest of P's group.
     ::kill(supervisor, SIGKILL);
-    if (program > 0) ::kill(-program, SIGKILL);
+    if (watched.program > 0) ::kill(-watched.program, SIGKILL);
   }
-  // Whatever is still in the pipe. Every writer is dead by now, so end-of-file normally comes
-  // at once; the short cap is for a writer that somehow escaped, which must not hold us.
-  const double drain_until = elapsed() + 0.25;
-  while (out_open || reply_open) {
-    const double left = drain_until - elapsed();
-    if (left <= 0) break;
-    pollfd fds[2] = {{out_open ? out_r.get() : -1, POLLIN, 0},
-                     {reply_open ? reply_r.get() : -1, POLLIN, 0}};
-    int ready = ::poll(fds, 2, static_cast<int>(left * 1000.0) + 1);
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) break;
-    if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) out_open = sink.read_from(out_r.get());
-    if (fds[1].revents & (POLLIN | POLLHUP | POLLERR))
-      reply_open = reply_sink.read_from(reply_r.get());
-  }
+  drain(pipes, watched, sink, reply_sink, elapsed);
   if (reply_bytes > outcome.reply.size()) {
     outcome.reply_over_cap = true;
     outcome.reply.clear();
   }
   while (::waitpid(supervisor, nullptr, 0) < 0 && errno == EINTR) {
   }
-
-  if (!have_finished) {
+  if (!watched.have_finished) {
     outcome.ending = RunOutcome::Ending::Signaled;
     outcome.signal = SIGKILL;
     outcome.launch_error = "the supervising process ended early (killed from inside the run?)";
     return outcome;
   }
-  if (finished.kind == StatusRecord::SupervisorFailed) {
-    outcome.ending = RunOutcome::Ending::LaunchFailed;
-    outcome.launch_error = std::string("could not start: ") + std::strerror(finished.exec_errno);
-    return outcome;
-  }
-  if (finished.exec_errno != 0) {
-    outcome.ending = RunOutcome::Ending::LaunchFailed;
-    outcome.launch_error = "cannot run " + plan.args[0] + ": " + std::strerror(finished.exec_errno);
-    return outcome;
-  }
-  outcome.cpu_seconds = static_cast<double>(finished.cpu_microseconds) * 1e-6;
-  if (finished.timed_out) {
-    outcome.ending = RunOutcome::Ending::TimedOut;
-  } else if (WIFSIGNALED(finished.wait_status)) {
-    outcome.ending = RunOutcome::Ending::Signaled;
-    outcome.signal = WTERMSIG(finished.wait_status);
-  } else {
-    outcome.ending = RunOutcome::Ending::Exited;
-    outcome.exit_code = WEXITSTATUS(finished.wait_status);
-  }
+  read_ending(watched.finished, plan, outcome);
   return outcome;
 }
 
