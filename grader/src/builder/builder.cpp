@@ -94,6 +94,20 @@ std::future<void> ask_toolchain_beside_compile(const fs::path& harness, unsigned
   });
 }
 
+// Runs a build tool (the compiler or the linker) in its stage, for at most kToolSeconds, with
+// its messages, capped, in `log`. A tool that cannot start, or that was killed from outside its
+// limits (the machine ran short), is the grader's fault: thrown, never the submission's.
+RunOutcome run_build_tool(const Stage& stage, const std::vector<std::string>& argv,
+                          const std::string& tool, std::string& log) {
+  const RunOutcome r = stage.run(argv, kToolSeconds);
+  if (r.ending == RunOutcome::Ending::LaunchFailed)
+    throw BuildFault("cannot start the " + tool + " in the sandbox: " + r.launch_error);
+  log = capped_log(r);
+  if (const auto how = tool_killed_from_outside(r))
+    throw KilledFromOutside("the " + tool + " was killed from outside its limits: " + *how);
+  return r;
+}
+
 // The steps of build_runner_from_source. `result.log` holds what the student is shown so far
 // (the compiler's messages once it ran), which a fault's text follows.
 // Compiles the student's text into the cache's object (entry.object, its log beside it), unless
@@ -120,12 +134,8 @@ std::optional<std::string> compiled_object(const std::string& exercise, const st
   const std::vector<std::string> argv = compile_command(
       exercise, stage, source_name, stage.in("out.o"), {"-MD", "-MF", stage.in("out.d")});
   const double limit = kToolSeconds;
-  const RunOutcome r = stage.run(argv, limit);
-  if (r.ending == RunOutcome::Ending::LaunchFailed)
-    throw BuildFault("cannot start the compiler in the sandbox: " + r.launch_error);
-  std::string raw_log = capped_log(r);
-  if (const auto how = tool_killed_from_outside(r))
-    throw KilledFromOutside("the compiler was killed from outside its limits: " + *how);
+  std::string raw_log;
+  const RunOutcome r = run_build_tool(stage, argv, "compiler", raw_log);
   const std::string include_dir = stage.in("include");
   auto public_header = [&](const std::string& path) {
     return is_under(stage_path(stage, path), fs::path(include_dir)) || library_header(path);
@@ -206,12 +216,8 @@ void link_runner(const std::string& exercise, const fs::path& harness, const Cac
   link.insert(link.end(), {"-Wl,--whole-archive", stage.in("harness.a"), "-Wl,--no-whole-archive",
                            stage.in("student.o"), "-pthread", "-o", stage.in("runner")});
   const double limit = kToolSeconds;
-  const RunOutcome r = stage.run(link, limit);
-  if (r.ending == RunOutcome::Ending::LaunchFailed)
-    throw BuildFault("cannot start the linker in the sandbox: " + r.launch_error);
-  std::string link_log = capped_log(r);
-  if (const auto how = tool_killed_from_outside(r))
-    throw KilledFromOutside("the linker was killed from outside its limits: " + *how);
+  std::string link_log;
+  const RunOutcome r = run_build_tool(stage, link, "linker", link_log);
   replace_all(link_log, stage.in("student.o"), shown);
   replace_all(link_log, stage.in("runner"), "the runner");
   link_log = submission_only_log(link_log, shown, [](const std::string&) { return false; });
