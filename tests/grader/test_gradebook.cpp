@@ -590,6 +590,27 @@ TEST_CASE("similarity: the pairs alike beyond the stub, with their share of matc
   CHECK(gb::class_source(json{{"file", "x.cpp"}, {"hash", "ab"}}).print.kgrams.empty());
 }
 
+TEST_CASE("similarity: a pair is listed from 75% of its tokens alike, not below") {
+  namespace sim = grader::similarity;
+  // Two files of 20 tokens, so 11 k-grams of 10 tokens each, sharing their first `shared`
+  // k-grams: those cover tokens 0 to shared + 8, so shared + 9 of each file's 20 match.
+  auto file = [](std::uint32_t own, std::size_t shared) {
+    sim::Fingerprint f;
+    f.tokens = 20;
+    for (std::uint32_t i = 0; i < 11; ++i) f.kgrams.push_back(i < shared ? 100 + i : own + i);
+    return f;
+  };
+  const sim::Fingerprint no_stub;
+  for (const auto& [shared, share] :
+       std::vector<std::pair<std::size_t, double>>{{5, 0.70}, {6, 0.75}, {7, 0.80}, {11, 1.0}}) {
+    CAPTURE(shared);
+    const auto pairs =
+        sim::similar_pairs({{"ann", file(1000, shared)}, {"ben", file(2000, shared)}}, no_stub);
+    REQUIRE(pairs.size() == (share >= 0.75 ? 1u : 0u));
+    if (!pairs.empty()) CHECK(pairs[0].share == doctest::Approx(share));
+  }
+}
+
 TEST_CASE("csv injection: a cell that starts like a formula is written as text, in every export") {
   for (const std::string lead : {"=", "+", "-", "@"}) {
     CAPTURE(lead);
