@@ -7,8 +7,9 @@
 // API function runs. Priority 101 is the earliest a program may use, and the
 // .init_array.00101 section it lands in comes before every constructor without a priority.
 //
-// The system calls are made directly, not through the C library: a submission may define
-// functions named prctl or syscall of its own, and the link would bind our calls to them.
+// The system calls are made directly (raw_syscall.hpp).
+#include "raw_syscall.hpp"
+
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -22,16 +23,7 @@
 
 namespace {
 
-long raw_syscall(long nr, long a, long b, long c) {
-  long ret;
-  register long r10 asm("r10") = 0;
-  register long r8 asm("r8") = 0;
-  asm volatile("syscall"
-               : "=a"(ret)
-               : "a"(nr), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8)
-               : "rcx", "r11", "memory");
-  return ret;
-}
+using runner::raw_syscall;
 
 [[noreturn]] void die(const char* why, long length) {
   raw_syscall(SYS_write, 2, reinterpret_cast<long>(why), length);

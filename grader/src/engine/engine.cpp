@@ -57,14 +57,6 @@ void parallel_for_worker(std::size_t n, int workers, Job job) {
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
-// Why a check was not graded when the machine, not the submission, ran short.
-std::string machine_short_message(const std::string& what) {
-  return "Not graded: the machine ran short of memory while grading this (" + what +
-         "). That is the grader's fault, not your code's, and no score is written for it. "
-         "Grade it again (a regrade, or ./kit grade with --jobs 1 or on a machine with more "
-         "memory).";
-}
-
 // One call of grade_many, in its steps: the oracle cases and the builds (one pool), the
 // reports with a slot per check, the checks (another pool), the totals.
 class Grading {
@@ -302,7 +294,9 @@ class Grading {
   }
 
   // Every check of every exercise that built, as one pool of independent jobs; then, alone,
-  // each check whose runner the kernel killed from outside (the machine ran short of memory).
+  // each check that failed for the machine's sake: a runner the kernel killed from outside (the
+  // machine ran short of memory), or one that did not start (under parallel grading the
+  // kernel refused once to start a runner copy as still open for writing, ETXTBSY).
   void run_checks() {
     std::mutex retry_mutex;
     std::map<std::size_t, CheckResult> retry;  // queue index -> the slot as it was before
@@ -310,7 +304,7 @@ class Grading {
     parallel_for_worker(queue_.size(), jobs_.jobs, [&](std::size_t q, int worker) {
       CheckResult before = slot_of(q);
       check_one(q, worker);
-      if (slot_of(q).killed_from_outside) {
+      if (slot_of(q).run_again != CheckResult::RunAgain::No) {
         std::lock_guard<std::mutex> lock(retry_mutex);
         retry.emplace(q, std::move(before));
       }
@@ -319,11 +313,7 @@ class Grading {
     for (auto& [q, before] : retry) {
       slot_of(q) = std::move(before);
       check_one(q, 0);
-      CheckResult& slot = slot_of(q);
-      if (slot.killed_from_outside)
-        slot.message = machine_short_message(
-            "its runner was killed from outside its limits (SIGKILL while the kernel's "
-            "out-of-memory killer ran) twice, the second time running alone");
+      failed_when_alone(slot_of(q));
     }
     for (const Job& job : queue_)
       if (reports_[job.submission].exercises[job.exercise].checks[job.slot].grader_fault)

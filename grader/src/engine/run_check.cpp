@@ -96,8 +96,6 @@ void keep_output(const RunOutcome& outcome, CheckResult& r) {
                 " of " + std::to_string(outcome.output_bytes) + " bytes]";
 }
 
-// Step 1: how the runner process ended. Fills in `r` and returns true when that alone decides
-// the check (a time-out, a crash, the file quota, no readable reply).
 // A call stopped by its wall clock, or a time check's call by its CPU limit.
 std::string timeout_message(const Check& check, bool out_of_cpu, const std::string& tried) {
   const std::string limit =
@@ -137,86 +135,6 @@ std::string stopped_at(const CheckRun& run, const RunOutcome& outcome) {
          std::to_string(site->line) + ": `" + site->text + "`.";
 }
 
-bool ending_decides(const CheckRun& run, const RunnerRun& done, const std::string& tried,
-                    CheckResult& r) {
-  const Check& check = *run.check;
-  const RunOutcome& outcome = done.outcome;
-  using Ending = RunOutcome::Ending;
-  if (outcome.ending == Ending::LaunchFailed) {
-    r = grader_fault(r, "could not start the runner: " + outcome.launch_error);
-    return true;
-  }
-  // A runner the ScratchWatch stopped was killed for its files: say so, not "SIGKILL".
-  if (done.scratch_stopped) {
-    r.status = Status::OverMemory;
-    r.message = tried + "\nThe code wrote more than " + mib(static_cast<double>(kScratchQuota)) +
-                " of files, the limit for files a check may write, and was stopped. They have "
-                "been removed.";
-    return true;
-  }
-  // Killed by the kernel when the machine ran short: the engine runs it again alone.
-  if (runner_killed_from_outside(outcome, done.oom_kills)) {
-    r = grader_fault(r,
-                     "the runner was killed from outside its limits (SIGKILL while the "
-                     "kernel's out-of-memory killer ran)");
-    r.killed_from_outside = true;
-    return true;
-  }
-  // A time check's call stopped by its CPU limit (sandbox.hpp: Limits::cpu_seconds).
-  const bool out_of_cpu =
-      check.timed && outcome.ending == Ending::Signaled && outcome.signal == SIGXCPU;
-  if (outcome.ending == Ending::TimedOut || out_of_cpu) {
-    r.status = Status::Timeout;
-    r.message = timeout_message(check, out_of_cpu, tried);
-    return true;
-  }
-  if (outcome.ending == Ending::Signaled && outcome.signal == SIGSEGV) {
-    // Killed while the kernel loaded it: its own image (a huge static array) does not leave
-    // room under the address-space limit for the libraries and a stack.
-    const auto image = program_image_bytes(run.runner);
-    if (image && *image + kLoadRoom > check.limits.address_space_bytes) {
-      r.status = Status::OverMemory;
-      r.message = tried + "\nThe program could not even start: its own code and static data take " +
-                  mib(static_cast<double>(*image)) +
-                  ", and the address-space limit of this check is " +
-                  mib(static_cast<double>(check.limits.address_space_bytes)) +
-                  ". Look for a large static or global array; allocate what a call needs inside "
-                  "the call.";
-      return true;
-    }
-  }
-  if (outcome.ending == Ending::Signaled) {
-    r.status = Status::Crashed;
-    r.message = tried + "\ncrashed: " + signal_name(outcome.signal) + "." +
-                stopped_at(run, outcome) +
-                crash_explanation(outcome.signal, outcome.output, check.crash_hint);
-    return true;
-  }
-  // A runner that filled its capped tmpfs (within a MiB) ran into the quota; without a
-  // sandbox nothing caps the folder during the run, and this is all there is.
-  if (done.scratch_used + (1u << 20) > kScratchQuota) {
-    r.status = Status::OverMemory;
-    r.message = tried + "\nThe code wrote " + mib(static_cast<double>(done.scratch_used)) +
-                " of files and ran into the limit for files a check may write, " +
-                mib(static_cast<double>(kScratchQuota)) + ". They have been removed.";
-    return true;
-  }
-  if (outcome.reply_over_cap) {
-    r.status = Status::Error;
-    r.message = tried + "\nMore than " + mib(static_cast<double>(check.limits.reply_bytes_kept)) +
-                " came through the runner's reply channel, far more than any answer takes: "
-                "something other than the harness wrote there. The reply was dropped.";
-    return true;
-  }
-  if (!done.have_reply) {
-    r.status = Status::Error;
-    r.message = tried + no_reply_message(done);
-    return true;
-  }
-  return false;
-}
-
-// The message of a call that ran out of memory (the reply's "bad_alloc").
 std::string bad_alloc_message(const Check& check, const json& request, const json& reply,
                               const std::string& tried, std::uint64_t peak_heap_bytes) {
   // What the call held when it ran out, and what it asked for then: together, about the
@@ -360,6 +278,116 @@ CheckResult judged(const CheckRun& run, const json& request, const json& reply, 
 }
 
 }  // namespace
+
+// Why a check was not graded when the machine, not the submission, ran short.
+std::string machine_short_message(const std::string& what) {
+  return "Not graded: the machine ran short of memory while grading this (" + what +
+         "). That is the grader's fault, not your code's, and no score is written for it. "
+         "Grade it again (a regrade, or ./kit grade with --jobs 1 or on a machine with more "
+         "memory).";
+}
+
+bool ending_decides(const CheckRun& run, const RunnerRun& done, const std::string& tried,
+                    CheckResult& r) {
+  const Check& check = *run.check;
+  const RunOutcome& outcome = done.outcome;
+  using Ending = RunOutcome::Ending;
+  if (outcome.ending == Ending::LaunchFailed) {
+    r = grader_fault(r, "could not start the runner: " + outcome.launch_error);
+    r.run_again = CheckResult::RunAgain::CouldNotStart;
+    return true;
+  }
+  // bubblewrap that could not start the runner says so and ends with status 1, as a student's
+  // exit(1) would. The harness's mark tells them apart: without it none of the student's code
+  // ran, so the words are bubblewrap's own (the loader's, for an image it cannot load, say
+  // otherwise and stay the submission's).
+  if (outcome.ending == Ending::Exited && !done.started && outcome.output.rfind("bwrap: ", 0) == 0) {
+    r = grader_fault(r, "could not start the runner: " +
+                            outcome.output.substr(0, outcome.output.find('\n')));
+    r.run_again = CheckResult::RunAgain::CouldNotStart;
+    return true;
+  }
+  // A runner the ScratchWatch stopped was killed for its files: say so, not "SIGKILL".
+  if (done.scratch_stopped) {
+    r.status = Status::OverMemory;
+    r.message = tried + "\nThe code wrote more than " + mib(static_cast<double>(kScratchQuota)) +
+                " of files, the limit for files a check may write, and was stopped. They have "
+                "been removed.";
+    return true;
+  }
+  // Killed by the kernel when the machine ran short: the engine runs it again alone.
+  if (runner_killed_from_outside(outcome, done.oom_kills)) {
+    r = grader_fault(r,
+                     "the runner was killed from outside its limits (SIGKILL while the "
+                     "kernel's out-of-memory killer ran)");
+    r.run_again = CheckResult::RunAgain::KilledFromOutside;
+    return true;
+  }
+  // A time check's call stopped by its CPU limit (sandbox.hpp: Limits::cpu_seconds).
+  const bool out_of_cpu =
+      check.timed && outcome.ending == Ending::Signaled && outcome.signal == SIGXCPU;
+  if (outcome.ending == Ending::TimedOut || out_of_cpu) {
+    r.status = Status::Timeout;
+    r.message = timeout_message(check, out_of_cpu, tried);
+    return true;
+  }
+  if (outcome.ending == Ending::Signaled && outcome.signal == SIGSEGV) {
+    // Killed while the kernel loaded it: its own image (a huge static array) does not leave
+    // room under the address-space limit for the libraries and a stack.
+    const auto image = program_image_bytes(run.runner);
+    if (image && *image + kLoadRoom > check.limits.address_space_bytes) {
+      r.status = Status::OverMemory;
+      r.message = tried + "\nThe program could not even start: its own code and static data take " +
+                  mib(static_cast<double>(*image)) +
+                  ", and the address-space limit of this check is " +
+                  mib(static_cast<double>(check.limits.address_space_bytes)) +
+                  ". Look for a large static or global array; allocate what a call needs inside "
+                  "the call.";
+      return true;
+    }
+  }
+  if (outcome.ending == Ending::Signaled) {
+    r.status = Status::Crashed;
+    r.message = tried + "\ncrashed: " + signal_name(outcome.signal) + "." +
+                stopped_at(run, outcome) +
+                crash_explanation(outcome.signal, outcome.output, check.crash_hint);
+    return true;
+  }
+  // A runner that filled its capped tmpfs (within a MiB) ran into the quota; without a
+  // sandbox nothing caps the folder during the run, and this is all there is.
+  if (done.scratch_used + (1u << 20) > kScratchQuota) {
+    r.status = Status::OverMemory;
+    r.message = tried + "\nThe code wrote " + mib(static_cast<double>(done.scratch_used)) +
+                " of files and ran into the limit for files a check may write, " +
+                mib(static_cast<double>(kScratchQuota)) + ". They have been removed.";
+    return true;
+  }
+  if (outcome.reply_over_cap) {
+    r.status = Status::Error;
+    r.message = tried + "\nMore than " + mib(static_cast<double>(check.limits.reply_bytes_kept)) +
+                " came through the runner's reply channel, far more than any answer takes: "
+                "something other than the harness wrote there. The reply was dropped.";
+    return true;
+  }
+  if (!done.have_reply) {
+    r.status = Status::Error;
+    r.message = tried + no_reply_message(done);
+    return true;
+  }
+  return false;
+}
+
+// The message of a call that ran out of memory (the reply's "bad_alloc").
+
+void failed_when_alone(CheckResult& r) {
+  using RunAgain = CheckResult::RunAgain;
+  if (r.run_again == RunAgain::KilledFromOutside)
+    r.message = machine_short_message(
+        "its runner was killed from outside its limits (SIGKILL while the kernel's "
+        "out-of-memory killer ran) twice, the second time running alone");
+  if (r.run_again == RunAgain::CouldNotStart)
+    r.message += " (twice, the second time with no other check running)";
+}
 
 CheckResult run_check(const CheckRun& run, CheckResult r) {
   const Check& check = *run.check;

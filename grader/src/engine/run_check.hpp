@@ -28,6 +28,21 @@ struct CheckRun {
 // set, so the run can end with exit status 2.
 CheckResult run_check(const CheckRun& run, CheckResult slot);
 
+struct RunnerRun;  // run_runner.hpp
+
+// Step 1 of judging a run: how the runner process ended. Fills in `r` and returns true when that
+// alone decides the check (it did not start, it was killed, it timed out, it crashed); `tried`
+// says what was asked of it. A run the machine spoiled is marked r.run_again.
+bool ending_decides(const CheckRun& run, const RunnerRun& done, const std::string& tried,
+                    CheckResult& r);
+
+// Why a check was not graded when the machine, not the submission, ran short of memory.
+std::string machine_short_message(const std::string& what);
+
+// A check run again alone (r.run_again) that failed the same way a second time: its message
+// says so, and what to do.
+void failed_when_alone(CheckResult& r);
+
 // "Q 3x2, K 3x2, V 3x2, phi elu_plus_one, eps 0" for the first call of a request.
 std::string describe_call(const json& request);
 

@@ -11,7 +11,12 @@
 #include "cbor_shape.hpp"
 #include "scratch_watch.hpp"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <sstream>
 
 namespace grader {
@@ -102,6 +107,9 @@ RunnerRun run_runner(const CheckRun& run, const json& request, double wall_secon
   }
   limits.reply_pipe = true;
   limits.pass_fds.emplace_back(request_file.get(), 3);
+  const UniqueFd started_file(::memfd_create("linattn-started", MFD_CLOEXEC));
+  if (!started_file) throw std::runtime_error("memfd_create: " + std::string(std::strerror(errno)));
+  limits.pass_fds.emplace_back(started_file.get(), kStartedFd);
   const Confinement confined = confine(jail, {inside(jail, runner), "--fds"}, limits);
   {
     // The chroot layer's scratch folder, watched during the run where no tmpfs caps it.
@@ -113,6 +121,8 @@ RunnerRun run_runner(const CheckRun& run, const json& request, double wall_secon
     done.oom_kills = oom_kills_so_far() - oom_kills_before;
     done.scratch_stopped = watch.tripped();
   }
+  char mark[8];
+  done.started = ::pread(started_file.get(), mark, sizeof mark, 0) > 0;
   // Outside bubblewrap no IPC namespace ends with the run: System V objects the runner's id
   // made would stay on the host (ipc_sweep.hpp; seccomp refuses the calls in the first place).
   if (isolation().layer != Layer::Namespaces) remove_ipc_objects_of(worker_uid(run.worker));
@@ -156,6 +166,7 @@ RunnerRun run_each_call(const CheckRun& run, const json& request) {
   const json& calls = request.at("calls");
   RunnerRun merged;
   merged.have_reply = true;
+  merged.started = true;  // each call's runner did, or its own run is returned instead
   merged.reply = json{{"outcome", "returned"},
                       {"results", json::array()},
                       {"cpu_seconds", json::array()},

@@ -34,6 +34,9 @@ struct RunnerRun {
   std::uint64_t scratch_used = 0;
   bool scratch_stopped = false;  // killed by the ScratchWatch at the quota
   std::uint64_t oom_kills = 0;   // the kernel's out-of-memory kills during the run (any process)
+  // The harness's first constructor ran (grader/runner/started_mark.cpp): without it, none of
+  // the student's code ran, and the output is the sandbox's or the loader's own.
+  bool started = false;
 };
 
 // The numbers a JSON value holds, a packed matrix's included (wire.hpp).

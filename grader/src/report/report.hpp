@@ -52,9 +52,14 @@ struct CheckResult {
   // file's checks `build_error`): "missing_files", or "ambiguous"; empty otherwise.
   std::string reason;
   bool grader_fault = false;  // the grader itself failed on this check (never the submission)
-  // The runner was killed from outside its limits (sandbox/outside_kill.hpp): the engine runs
-  // the check again alone before it believes it.
-  bool killed_from_outside = false;
+  // The machine's doing, not the submission's: the engine runs the check again alone, with no
+  // other check beside it, before it believes it.
+  enum class RunAgain {
+    No,
+    KilledFromOutside,  // the runner was killed from outside its limits (outside_kill.hpp)
+    CouldNotStart,      // the runner did not start (a copy still open for writing: ETXTBSY)
+  };
+  RunAgain run_again = RunAgain::No;
 };
 
 struct ExerciseResult {

@@ -49,6 +49,8 @@ struct Limits {
 
 // The reply pipe's number in the program.
 inline constexpr int kReplyFd = 4;
+// Where a runner's harness writes its mark that it started (grader/runner/started_mark.cpp).
+inline constexpr int kStartedFd = 5;
 // Where the Landlock ruleset travels to the child (closed before exec).
 inline constexpr int kLandlockFd = 8;
 
