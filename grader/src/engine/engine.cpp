@@ -55,8 +55,6 @@ void parallel_for_worker(std::size_t n, int workers, Job job) {
   for (auto& t : threads) t.join();
 }
 
-std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
-
 // One call of grade_many, in its steps: the oracle cases and the builds (one pool), the
 // reports with a slot per check, the checks (another pool), the totals.
 class Grading {

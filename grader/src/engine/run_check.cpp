@@ -277,7 +277,29 @@ CheckResult judged(const CheckRun& run, const json& request, const json& reply, 
   return r;
 }
 
+// A runner that never started: the kernel refused it, or bubblewrap could not start it. The
+// machine's doing (a copy still open for writing, ETXTBSY, under parallel grading): the engine
+// runs the check again alone.
+bool did_not_start(const RunnerRun& done, CheckResult& r) {
+  const RunOutcome& outcome = done.outcome;
+  std::string why;
+  if (outcome.ending == RunOutcome::Ending::LaunchFailed) why = outcome.launch_error;
+  // bubblewrap that could not start the runner says so and ends with status 1, as a student's
+  // exit(1) would. The harness's mark tells them apart: without it none of the student's code
+  // ran, so the words are bubblewrap's own (the loader's, for an image it cannot load, say
+  // otherwise and stay the submission's).
+  if (outcome.ending == RunOutcome::Ending::Exited && !done.started &&
+      outcome.output.rfind("bwrap: ", 0) == 0)
+    why = first_line(outcome.output);
+  if (why.empty()) return false;
+  r = grader_fault(r, "could not start the runner: " + why);
+  r.run_again = CheckResult::RunAgain::CouldNotStart;
+  return true;
+}
+
 }  // namespace
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
 // Why a check was not graded when the machine, not the submission, ran short.
 std::string machine_short_message(const std::string& what) {
@@ -292,21 +314,7 @@ bool ending_decides(const CheckRun& run, const RunnerRun& done, const std::strin
   const Check& check = *run.check;
   const RunOutcome& outcome = done.outcome;
   using Ending = RunOutcome::Ending;
-  if (outcome.ending == Ending::LaunchFailed) {
-    r = grader_fault(r, "could not start the runner: " + outcome.launch_error);
-    r.run_again = CheckResult::RunAgain::CouldNotStart;
-    return true;
-  }
-  // bubblewrap that could not start the runner says so and ends with status 1, as a student's
-  // exit(1) would. The harness's mark tells them apart: without it none of the student's code
-  // ran, so the words are bubblewrap's own (the loader's, for an image it cannot load, say
-  // otherwise and stay the submission's).
-  if (outcome.ending == Ending::Exited && !done.started && outcome.output.rfind("bwrap: ", 0) == 0) {
-    r = grader_fault(r, "could not start the runner: " +
-                            outcome.output.substr(0, outcome.output.find('\n')));
-    r.run_again = CheckResult::RunAgain::CouldNotStart;
-    return true;
-  }
+  if (did_not_start(done, r)) return true;
   // A runner the ScratchWatch stopped was killed for its files: say so, not "SIGKILL".
   if (done.scratch_stopped) {
     r.status = Status::OverMemory;

@@ -36,6 +36,9 @@ struct RunnerRun;  // run_runner.hpp
 bool ending_decides(const CheckRun& run, const RunnerRun& done, const std::string& tried,
                     CheckResult& r);
 
+// The text up to its first line break.
+std::string first_line(const std::string& text);
+
 // Why a check was not graded when the machine, not the submission, ran short of memory.
 std::string machine_short_message(const std::string& what);
 
