@@ -63,6 +63,7 @@ grade() {
              "$work/submission" --only flops --quiet "$@")
   if [ "$layer" = chroot-nocap ]; then
     command -v capsh >/dev/null || return 77
+    # shellcheck disable=SC2016 # expanded by the shell capsh starts, not by this one
     run=(capsh --drop=cap_sys_admin -- -c 'exec "$0" "$@"' "${run[@]}")
   fi
   "${run[@]}" >"$work/$label.txt" 2>&1

@@ -61,8 +61,8 @@ TEST_CASE("run again alone: only the runs the machine spoiled") {
       // bubblewrap that could not start the runner, and a student who says what it says
       {"bubblewrap's exec refused", RunOutcome::Ending::Exited, 0, 0, RunAgain::CouldNotStart,
        false, "bwrap: execvp /runner: Text file busy\n", 1},
-      {"bubblewrap's words printed by the student", RunOutcome::Ending::Exited, 0, 0,
-       RunAgain::No, true, "bwrap: execvp /runner: Text file busy\n", 1},
+      {"bubblewrap's words printed by the student", RunOutcome::Ending::Exited, 0, 0, RunAgain::No,
+       true, "bwrap: execvp /runner: Text file busy\n", 1},
       // the loader, refusing the student's image (a huge thread_local) before any constructor
       {"the loader's refusal", RunOutcome::Ending::Exited, 0, 0, RunAgain::No, false,
        "/runner: cannot allocate TLS data structures for initial thread\n", 127},
@@ -76,15 +76,14 @@ TEST_CASE("run again alone: only the runs the machine spoiled") {
 }
 
 TEST_CASE("run again alone: a runner that did not start twice says why, and that it ran alone") {
-  CheckResult r = decided({"did not start", RunOutcome::Ending::LaunchFailed, 0, 0,
-                           RunAgain::CouldNotStart},
-                          "cannot run /runner: Text file busy");
+  CheckResult r =
+      decided({"did not start", RunOutcome::Ending::LaunchFailed, 0, 0, RunAgain::CouldNotStart},
+              "cannot run /runner: Text file busy");
   CHECK(r.status == grader::Status::GraderFault);
   grader::failed_when_alone(r);
   CHECK(r.message.find("could not start the runner: cannot run /runner: Text file busy") !=
         std::string::npos);
-  CHECK(r.message.find("twice, the second time with no other check running") !=
-        std::string::npos);
+  CHECK(r.message.find("twice, the second time with no other check running") != std::string::npos);
 
   CheckResult killed = decided({"SIGKILL while the OOM killer ran", RunOutcome::Ending::Signaled,
                                 SIGKILL, 1, RunAgain::KilledFromOutside});
@@ -92,8 +91,7 @@ TEST_CASE("run again alone: a runner that did not start twice says why, and that
   CHECK(killed.message.find("ran short of memory") != std::string::npos);
   CHECK(killed.message.find("twice, the second time running alone") != std::string::npos);
 
-  CheckResult timed_out =
-      decided({"timed out", RunOutcome::Ending::TimedOut, 0, 0, RunAgain::No});
+  CheckResult timed_out = decided({"timed out", RunOutcome::Ending::TimedOut, 0, 0, RunAgain::No});
   const std::string before = timed_out.message;
   grader::failed_when_alone(timed_out);
   CHECK(timed_out.message == before);
