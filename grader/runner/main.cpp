@@ -5,7 +5,9 @@
 //   runner REQUEST_FILE REPLY_FILE     (by hand, and in the kit's own tests)
 //   runner --fds                       (as the judge runs it: the request is read from
 //                                       descriptor 3, the reply written to descriptor 4, a pipe
-//                                       the judge owns; no file of the reply ever exists)
+//                                       the judge owns; no file of the reply ever exists; the
+//                                       mark that the harness started goes to descriptor 5
+//                                       before main, see started_mark.cpp)
 //
 // Exit status 0 when a reply was written (whatever the student's code did, short of ending the
 // process), 2 when even that failed. The reply is written to a temporary name and renamed, so

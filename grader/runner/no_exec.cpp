@@ -1,5 +1,6 @@
-// Closes execve and execveat for the rest of the runner's life, from the harness's first
-// constructor on.
+// Closes execve and execveat for the rest of the runner's life, from a constructor of the
+// earliest priority on (the harness's two such constructors, this one and started_mark.cpp's,
+// run before any of a submission's).
 //
 // Why here and not in the sandbox's filter: the sandbox starts the runner with an execve, so
 // its filter has to allow that call. This second filter stacks on the first (seccomp filters

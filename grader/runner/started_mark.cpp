@@ -1,5 +1,5 @@
-// The harness's mark that the runner started: "started" written to descriptor 5 from the
-// harness's first constructor, when the judge runs it (--fds), then the descriptor is closed.
+// The harness's mark that the runner started: "started" written to descriptor 5, then the
+// descriptor closed, from a constructor of the earliest priority, when the judge runs it (--fds).
 //
 // Why: under bubblewrap, a runner that the kernel refuses to start (a copy still open for
 // writing, ETXTBSY) ends as bubblewrap saying "bwrap: execvp /runner: ..." with status 1, which
@@ -7,7 +7,8 @@
 // before this constructor (priority 101, the earliest; the object policy refuses constructors
 // with priorities and IFUNC resolvers in a submission), so a run without the mark never ran any
 // of it, and what it printed is the sandbox's or the loader's: the judge can believe it
-// (grader/src/engine/run_check.cpp, ending_decides).
+// (grader/src/engine/run_runner.hpp, start_refused). Its order against no_exec.cpp's
+// constructor, of the same priority, does not matter.
 #include "raw_syscall.hpp"
 
 #include <sys/syscall.h>

@@ -10,6 +10,7 @@
 //   "refused N" (N: how many it refused) and exits 0. Root only (CAP_SYS_ADMIN); exits 77 where
 //   the kernel has no fanotify permission events.
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/fanotify.h>
 #include <unistd.h>
@@ -51,7 +52,7 @@ int main(int argc, char** argv) {
   const std::string folder = argv[1], name = argv[2];
   const long count = std::atol(argv[3]);
   struct sigaction term {};
-  term.sa_handler = on_term;  // no SA_RESTART: the blocked read returns EINTR
+  term.sa_handler = on_term;
   ::sigaction(SIGTERM, &term, nullptr);
 
   const int fan = ::fanotify_init(FAN_CLASS_CONTENT | FAN_CLOEXEC, O_RDONLY | O_CLOEXEC);
@@ -65,6 +66,12 @@ int main(int argc, char** argv) {
   long refused = 0;
   alignas(fanotify_event_metadata) char buffer[4096];
   while (!stop) {
+    // Looks at `stop` at least every 200 ms: a SIGTERM that lands just before a blocking read
+    // would otherwise wait for the next start of a program.
+    pollfd ready{fan, POLLIN, 0};
+    const int polled = ::poll(&ready, 1, 200);
+    if (polled < 0 && errno != EINTR) break;
+    if (polled <= 0) continue;
     const ssize_t n = ::read(fan, buffer, sizeof buffer);
     if (n <= 0) {
       if (n < 0 && errno == EINTR) continue;

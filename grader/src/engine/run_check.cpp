@@ -135,6 +135,7 @@ std::string stopped_at(const CheckRun& run, const RunOutcome& outcome) {
          std::to_string(site->line) + ": `" + site->text + "`.";
 }
 
+// The message of a call that ran out of memory (the reply's "bad_alloc").
 std::string bad_alloc_message(const Check& check, const json& request, const json& reply,
                               const std::string& tried, std::uint64_t peak_heap_bytes) {
   // What the call held when it ran out, and what it asked for then: together, about the
@@ -277,23 +278,18 @@ CheckResult judged(const CheckRun& run, const json& request, const json& reply, 
   return r;
 }
 
-// A runner that never started: the kernel refused it, or bubblewrap could not start it. The
-// machine's doing (a copy still open for writing, ETXTBSY, under parallel grading): the engine
-// runs the check again alone.
+// A runner that never started: the kernel refused it, or bubblewrap could not start it
+// (run_runner.hpp: start_refused). Never the submission's doing, so the grader's fault; where the
+// refusal is one a busy machine makes (under parallel grading, a copy still open for writing:
+// ETXTBSY), the engine runs the check again alone.
 bool did_not_start(const RunnerRun& done, CheckResult& r) {
   const RunOutcome& outcome = done.outcome;
-  std::string why;
-  if (outcome.ending == RunOutcome::Ending::LaunchFailed) why = outcome.launch_error;
-  // bubblewrap that could not start the runner says so and ends with status 1, as a student's
-  // exit(1) would. The harness's mark tells them apart: without it none of the student's code
-  // ran, so the words are bubblewrap's own (the loader's, for an image it cannot load, say
-  // otherwise and stay the submission's).
-  if (outcome.ending == RunOutcome::Ending::Exited && !done.started &&
-      outcome.output.rfind("bwrap: ", 0) == 0)
-    why = first_line(outcome.output);
+  std::string why = done.start_refused;
+  if (outcome.ending == RunOutcome::Ending::LaunchFailed)
+    why = outcome.launch_error.empty() ? "no reason given" : outcome.launch_error;
   if (why.empty()) return false;
   r = grader_fault(r, "could not start the runner: " + why);
-  r.run_again = CheckResult::RunAgain::CouldNotStart;
+  if (refused_for_now(why)) r.run_again = CheckResult::RunAgain::CouldNotStart;
   return true;
 }
 
@@ -385,8 +381,6 @@ bool ending_decides(const CheckRun& run, const RunnerRun& done, const std::strin
   return false;
 }
 
-// The message of a call that ran out of memory (the reply's "bad_alloc").
-
 void failed_when_alone(CheckResult& r) {
   using RunAgain = CheckResult::RunAgain;
   if (r.run_again == RunAgain::KilledFromOutside)
@@ -394,7 +388,9 @@ void failed_when_alone(CheckResult& r) {
         "its runner was killed from outside its limits (SIGKILL while the kernel's "
         "out-of-memory killer ran) twice, the second time running alone");
   if (r.run_again == RunAgain::CouldNotStart)
-    r.message += " (twice, the second time with no other check running)";
+    r.message +=
+        " (twice, the second time with no other check running). No score is written for it: "
+        "grade it again (a regrade, or ./kit grade with --jobs 1).";
 }
 
 CheckResult run_check(const CheckRun& run, CheckResult r) {

@@ -73,6 +73,19 @@ std::uint64_t numbers_in(const json& j) {
   return n;
 }
 
+std::string start_refused(const RunOutcome& outcome, bool started) {
+  if (started || outcome.ending != RunOutcome::Ending::Exited ||
+      outcome.output.rfind("bwrap: ", 0) != 0)
+    return "";
+  return outcome.output.substr(0, outcome.output.find('\n'));
+}
+
+bool refused_for_now(const std::string& why) {
+  for (const int e : {ETXTBSY, EAGAIN, ENOMEM, EPERM})
+    if (why.find(std::strerror(e)) != std::string::npos) return true;
+  return false;
+}
+
 // The runner's private folder (see make_jail_folder), removed with everything the runner
 // wrote there, whatever happens.
 struct JailFolder {
@@ -107,7 +120,7 @@ RunnerRun run_runner(const CheckRun& run, const json& request, double wall_secon
   }
   limits.reply_pipe = true;
   limits.pass_fds.emplace_back(request_file.get(), 3);
-  const UniqueFd started_file(::memfd_create("linattn-started", MFD_CLOEXEC));
+  const UniqueFd started_file(::memfd_create("linattn-runner-started", MFD_CLOEXEC));
   if (!started_file) throw std::runtime_error("memfd_create: " + std::string(std::strerror(errno)));
   limits.pass_fds.emplace_back(started_file.get(), kStartedFd);
   const Confinement confined = confine(jail, {inside(jail, runner), "--fds"}, limits);
@@ -123,6 +136,7 @@ RunnerRun run_runner(const CheckRun& run, const json& request, double wall_secon
   }
   char mark[8];
   done.started = ::pread(started_file.get(), mark, sizeof mark, 0) > 0;
+  done.start_refused = start_refused(outcome, done.started);
   // Outside bubblewrap no IPC namespace ends with the run: System V objects the runner's id
   // made would stay on the host (ipc_sweep.hpp; seccomp refuses the calls in the first place).
   if (isolation().layer != Layer::Namespaces) remove_ipc_objects_of(worker_uid(run.worker));

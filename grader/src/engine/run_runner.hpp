@@ -34,10 +34,22 @@ struct RunnerRun {
   std::uint64_t scratch_used = 0;
   bool scratch_stopped = false;  // killed by the ScratchWatch at the quota
   std::uint64_t oom_kills = 0;   // the kernel's out-of-memory kills during the run (any process)
-  // The harness's first constructor ran (grader/runner/started_mark.cpp): without it, none of
-  // the student's code ran, and the output is the sandbox's or the loader's own.
+  // The harness's mark came (grader/runner/started_mark.cpp): without it, none of the student's
+  // code ran, and the output is the sandbox's or the loader's own.
   bool started = false;
+  std::string start_refused;  // start_refused(outcome, started), of this run's own output
 };
+
+// Why bubblewrap could not start the runner, in its own words ("bwrap: execvp /runner: Text file
+// busy"), or "". bubblewrap then ends with status 1, as a student's exit(1) would; the harness's
+// mark tells them apart: without it none of the student's code ran, so words that begin as
+// bubblewrap's are bubblewrap's (the loader's own refusals begin with the program's name).
+std::string start_refused(const RunOutcome& outcome, bool started);
+
+// Whether a refusal to start (an errno's words) is one a busy machine makes and may not make
+// again: ETXTBSY, EAGAIN, ENOMEM, EPERM (a security module's or fanotify's refusal). Others (no
+// such file, an image the kernel cannot load) would come back the same.
+bool refused_for_now(const std::string& why);
 
 // The numbers a JSON value holds, a packed matrix's included (wire.hpp).
 std::uint64_t numbers_in(const nlohmann::json& j);
