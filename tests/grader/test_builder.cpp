@@ -1,5 +1,6 @@
 // build_runner on fixture submissions: builds, caches, reports errors on the student's own
 // path, notices a missing file, and refuses includes from outside the kit.
+#include "builder/build_cache.hpp"
 #include "builder/build_stage.hpp"
 #include "builder/builder.hpp"
 #include "grader_config.hpp"
@@ -16,6 +17,8 @@
 
 using grader::build_runner;
 using grader::BuildResult;
+using grader::build::store_digest;
+using grader::build::whole_file_digest;
 using grader_test::fresh_submission;
 
 namespace {
@@ -72,6 +75,26 @@ TEST_CASE("builder: a good file builds, and the second build is served from the 
   CHECK(edited.ok());
   CHECK_FALSE(edited.cached);
   CHECK(edited.runner != cold.runner);
+  std::filesystem::remove_all(dir);
+}
+
+// A program's digest guards the cache: a file that cannot be read has none (not the digest of
+// nothing, which an empty record would match), and storing a digest that cannot be taken fails
+// and records nothing. (Root reads any file, so a missing one stands for an unreadable one.)
+TEST_CASE("builder: a program that cannot be read has no digest, and none is stored for it") {
+  const auto dir = fresh_submission("good");
+  const std::filesystem::path missing = dir / "no-such-program";
+  CHECK_FALSE(whole_file_digest(missing).has_value());
+  std::error_code ec;
+  store_digest(missing, dir / "no-such-program.sha256", ec);
+  CHECK(ec);
+  CHECK_FALSE(std::filesystem::exists(dir / "no-such-program.sha256"));
+  std::ofstream(dir / "program") << "bytes";
+  ec.clear();
+  store_digest(dir / "program", dir / "program.sha256", ec);
+  CHECK_FALSE(ec);
+  CHECK(grader_test::slurp(dir / "program.sha256") == whole_file_digest(dir / "program").value());
+  CHECK(grader_test::slurp(dir / "program.sha256").size() == 64);
   std::filesystem::remove_all(dir);
 }
 

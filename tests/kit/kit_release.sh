@@ -129,10 +129,40 @@ case "$name" in
     t0=$(now)
     (cd "$rel" && ./kit test) >"$out" 2>&1 || fail "./kit test in the student kit failed"
     echo "student kit: ./kit test (build and its tests) took $(took "$t0") s"
+    # From here on the kit is used as a student uses it: as an ordinary user who owns it (when
+    # this test runs as root, as in CI, a user id of its own). Root reads any file and grades
+    # with a block of user ids; a student has neither, and the sandbox then runs in a user
+    # namespace.
+    as_student=()
+    if [ "$(id -u)" -eq 0 ]; then
+      command -v setpriv >/dev/null || fail "setpriv is needed to use the student kit as a student"
+      student_uid=61002
+      mkdir -p "$work/student-home" "$work/solutions"
+      cp -r "$KIT_DIR/solutions/." "$work/solutions/"
+      chown -R "$student_uid:$student_uid" "$rel" "$work/student-home" "$work/solutions"
+      as_student=(setpriv --reuid="$student_uid" --regid="$student_uid" --clear-groups
+                  env HOME="$work/student-home")
+    else
+      mkdir -p "$work/student-home" && cp -r "$KIT_DIR/solutions" "$work/solutions"
+    fi
+    # ./kit try twice: the first builds (a scratch program no earlier run built) and stores the
+    # program in the build cache, the second takes it from there. A program stored unreadable
+    # to its owner fails only here: root reads it anyway.
+    ex=taylor
+    { cat "$rel/exercises/$ex/try.cpp"; printf '// %s\n' "$$-$RANDOM"; } >"$work/solutions/$ex/try.cpp"
+    [ -z "${student_uid:-}" ] || chown "$student_uid:$student_uid" "$work/solutions/$ex/try.cpp"
+    for run in first second; do
+      (cd "$rel" && "${as_student[@]}" ./kit try "$ex" "$work/solutions") >"$out" 2>&1 ||
+        fail "the $run ./kit try $ex as a student exited $?"
+      grep -q "your phi(q).phi(k) = 18.5" "$out" || fail "the $run ./kit try $ex did not print the book's 18.5"
+      [ $run = second ] || ! grep -q "nothing changed" "$out" || fail "the first ./kit try $ex came from the build cache"
+    done
+    grep -q "nothing changed since the last build" "$out" || fail "the second ./kit try $ex did not come from the build cache"
     t0=$(now)
-    (cd "$rel" && ./kit grade "$KIT_DIR/solutions" --json "$work/solutions.json") >"$out" 2>&1; code=$?
+    (cd "$rel" && "${as_student[@]}" ./kit grade "$work/solutions" --json "$work/student-home/solutions.json") >"$out" 2>&1; code=$?
     [ $code -eq 0 ] || fail "grading the solutions with the student kit exited $code"
-    summary=$("$REPORT_TOOL" summary "$work/solutions.json")
+    grep -q "sandbox: namespaces" "$out" || fail "the student kit did not grade in the namespaces layer"
+    summary=$("$REPORT_TOOL" summary "$work/student-home/solutions.json")
     echo "student kit, solutions: $summary ($(took "$t0") s)"
     case "$summary" in
       *" hidden=0 "*) ;;
@@ -141,7 +171,7 @@ case "$name" in
     score=${summary#score=}; score=${score%% *}
     max=${summary#* max=}; max=${max%% *}
     [ "$score" = "$max" ] || fail "the solutions did not get full marks: $summary"
-    (cd "$rel" && ./kit grade) >"$out" 2>&1; code=$?
+    (cd "$rel" && "${as_student[@]}" ./kit grade) >"$out" 2>&1; code=$?
     [ $code -eq 1 ] || fail "grading the stubs with the student kit exited $code, expected 1" ;;
 
   student-advanced)

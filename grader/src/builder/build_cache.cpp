@@ -104,12 +104,18 @@ bool write_file_atomically(const fs::path& path, const std::string& content) {
   return !ec;
 }
 
-std::string whole_file_digest(const fs::path& path) {
+std::optional<std::string> whole_file_digest(const fs::path& path) {
   std::string bytes;
-  if (!read_file(path, bytes)) return "";
+  if (!read_file(path, bytes)) return std::nullopt;
   Sha256 h;
   h.add(bytes);
   return h.hex();
+}
+
+void store_digest(const fs::path& program, const fs::path& sum, std::error_code& ec) {
+  const std::optional<std::string> digest = whole_file_digest(program);
+  if (!digest) ec = std::make_error_code(std::errc::permission_denied);
+  else if (!write_file_atomically(sum, *digest)) ec = std::make_error_code(std::errc::io_error);
 }
 
 std::string runner_key(const std::string& object_key, const fs::path& harness) {

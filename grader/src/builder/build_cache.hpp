@@ -18,7 +18,9 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace grader::build {
@@ -29,8 +31,15 @@ std::string unique_suffix();
 // Writes through a temporary name and renames, so readers see the old file or the whole new one.
 bool write_file_atomically(const std::filesystem::path& path, const std::string& content);
 
-// The SHA-256 of a file's bytes as hex; empty if it cannot be read.
-std::string whole_file_digest(const std::filesystem::path& path);
+// The SHA-256 of a file's bytes as hex; none if it cannot be read. A cached program is used only
+// when its digest equals the recorded one, so an unreadable program (none) never matches, and
+// one that cannot be digested when it is stored is not stored.
+std::optional<std::string> whole_file_digest(const std::filesystem::path& path);
+
+// Records `program`'s digest in `sum`; sets ec when the program cannot be read back or the
+// record cannot be written (a program its owner cannot read, a full disk).
+void store_digest(const std::filesystem::path& program, const std::filesystem::path& sum,
+                  std::error_code& ec);
 
 // The runner's key: the object's key and the harness library's bytes.
 std::string runner_key(const std::string& object_key, const std::filesystem::path& harness);

@@ -116,12 +116,13 @@ bool link_scratch(const std::vector<fs::path>& objects,
   std::error_code ec;
   const fs::path tmp = program.string() + unique_suffix();
   copy_program(stage.host("program"), tmp, 0755, ec);
-  if (!ec) write_file_atomically(program_sum, whole_file_digest(tmp));
+  if (!ec) store_digest(tmp, program_sum, ec);
   if (!ec) fs::rename(tmp, program, ec);
   if (ec) {
+    const std::string why = ec.message();
     fs::remove(tmp, ec);
-    result.log +=
-        "grader fault: cannot store the program in " + program.parent_path().string() + "\n";
+    result.log += "grader fault: cannot store the program in " + program.parent_path().string() +
+                  ": " + why + "\n";
     return false;
   }
   return true;

@@ -237,7 +237,7 @@ void link_runner(const std::string& exercise, const fs::path& harness, const Cac
   const fs::path tmp_runner = entry.runner.string() + unique_suffix();
   std::error_code ec;
   copy_program(stage.host("runner"), tmp_runner, 0700, ec);
-  if (!ec) write_file_atomically(entry.runner_sum, whole_file_digest(tmp_runner));
+  if (!ec) store_digest(tmp_runner, entry.runner_sum, ec);
   if (!ec) fs::rename(tmp_runner, entry.runner, ec);
   if (ec) {
     std::error_code ignored;  // keep ec: it says why the store failed
