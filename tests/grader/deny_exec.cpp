@@ -1,11 +1,11 @@
-// deny-exec: makes the kernel refuse to start the first COUNT programs whose names start with
-// NAME on FOLDER's
-// file system, and starts everything else, so that a test can make a runner fail to start at a
-// chosen moment (CI lost a correct check to "cannot run /runner: Text file busy", which no test
-// could provoke on purpose). It asks fanotify to hold every start of a program file on that file
-// system (FAN_OPEN_EXEC_PERM) until it answers; the refused start fails with EPERM.
+// deny-exec: makes the kernel refuse to start COUNT programs whose names start with NAME on
+// FOLDER's file system (the first COUNT, or those after the first ALLOW that it lets start), and
+// starts everything else, so that a test can make a runner fail to start at a chosen moment (CI
+// lost a correct check to "cannot run /runner: Text file busy", which no test could provoke on
+// purpose). It asks fanotify to hold every start of a program file on that file system
+// (FAN_OPEN_EXEC_PERM) until it answers; the refused start fails with EPERM.
 //
-// usage: deny-exec FOLDER NAME COUNT READY_FILE
+// usage: deny-exec FOLDER NAME COUNT READY_FILE [ALLOW]
 //   Writes READY_FILE once it holds the file system; runs until SIGTERM, then prints
 //   "refused N" (N: how many it refused) and exits 0. Root only (CAP_SYS_ADMIN); exits 77 where
 //   the kernel has no fanotify permission events.
@@ -45,12 +45,13 @@ bool named(const std::string& path, const std::string& name) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 5) {
-    std::fprintf(stderr, "usage: deny-exec FOLDER NAME COUNT READY_FILE\n");
+  if (argc != 5 && argc != 6) {
+    std::fprintf(stderr, "usage: deny-exec FOLDER NAME COUNT READY_FILE [ALLOW]\n");
     return 2;
   }
   const std::string folder = argv[1], name = argv[2];
   const long count = std::atol(argv[3]);
+  const long allow = argc == 6 ? std::atol(argv[5]) : 0;  // starts let through before refusing
   struct sigaction term {};
   term.sa_handler = on_term;
   ::sigaction(SIGTERM, &term, nullptr);
@@ -63,7 +64,7 @@ int main(int argc, char** argv) {
   }
   std::ofstream(argv[4]) << "ready\n";
 
-  long refused = 0;
+  long refused = 0, allowed = 0;
   alignas(fanotify_event_metadata) char buffer[4096];
   while (!stop) {
     // Looks at `stop` at least every 200 ms: a SIGTERM that lands just before a blocking read
@@ -82,7 +83,9 @@ int main(int argc, char** argv) {
       if (event->fd < 0) continue;
       fanotify_response answer{event->fd, FAN_ALLOW};
       const std::string path = path_of(event->fd);
-      if (refused < count && named(path, name)) {
+      if (named(path, name) && allowed < allow) {
+        ++allowed;
+      } else if (refused < count && named(path, name)) {
         answer.response = FAN_DENY;
         ++refused;
         std::printf("refused to start %s\n", path.c_str());

@@ -4,7 +4,10 @@
 # the check is the grader's fault (exit 2, no score) and says it failed twice. CI once lost a
 # correct check to "cannot run /runner: Text file busy" under parallel grading. Here deny-exec
 # (fanotify) refuses the runner's start on a tmpfs given to the grader as its TMPDIR, where each
-# check's runner copy lives. Root only; each layer that cannot run here is skipped.
+# check's runner copy lives. A time check whose first measure failed is measured again in fresh
+# runners: when the machine refuses one of those, the failed verdict must not stand on the first
+# measure alone (the check is the grader's fault instead). Root only; each layer that cannot run
+# here is skipped.
 #
 # usage: runner_not_started.sh GRADER DENY_EXEC KIT_DIR
 set -uo pipefail
@@ -23,18 +26,36 @@ trap cleanup EXIT
 chmod 755 "$work"  # bubblewrap starts under a worker's id, which must reach the tmpfs
 fail() { echo "FAILED: $*"; for f in "$work"/*.txt; do echo "--- $f"; cat "$f"; done; exit 1; }
 
-mkdir -p "$work/submission" "$work/tmp"
+mkdir -p "$work/submission" "$work/tmp" "$work/slow"
 cp -r "$kit/solutions/flops" "$work/submission/"
+# The chunkwise solution made to grow like T^3 through CPU time of its own: its time check fails
+# every measure by a wide margin (about 20 times the growth, against a bound of 8) with every
+# call well under the second of CPU beyond which no second look is taken.
+cp -r "$kit/solutions/chunkwise" "$work/slow/"
+python3 - "$work/slow/chunkwise/chunkwise.cpp" <<'PY' || fail "cannot make the slow submission"
+import sys
+path = sys.argv[1]
+text = open(path).read()
+start = "  const Matrix FQ = phi(Q);  // (T, d_phi)\n"
+burn = """  // CPU time in proportion to T^3: half a second at T = 8192, 8 ms at 2048
+  const double T3 = static_cast<double>(Q.rows()) * static_cast<double>(Q.rows() * Q.rows());
+  const std::clock_t until = std::clock() + static_cast<std::clock_t>(T3 / (1 << 30) * CLOCKS_PER_SEC / 1000);
+  while (std::clock() < until) {
+  }
+"""
+assert text.count(start) == 1
+open(path, "w").write("#include <ctime>\n" + text.replace(start, burn + start))
+PY
 mount -t tmpfs -o size=1g,mode=1777 linattn-deny-exec "$work/tmp" ||
   { echo "SKIPPED: cannot mount a tmpfs here"; exit 77; }
 
-# Starts deny-exec on the tmpfs, refusing the first COUNT starts of NAME (each check's program is
-# /runner, in the chroot or in bubblewrap's namespace, where the kernel names it so); waits until
-# deny-exec holds the file system.
+# Starts deny-exec on the tmpfs, refusing COUNT starts of NAME after letting the first ALLOW
+# (default 0) start (each check's program is /runner, in the chroot or in bubblewrap's
+# namespace, where the kernel names it so); waits until deny-exec holds the file system.
 refuse() {
-  local name=$1 count=$2 i
+  local name=$1 count=$2 allow=${3:-0} i
   rm -f "$work/ready"
-  "$deny_exec" "$work/tmp" "$name" "$count" "$work/ready" >"$work/refused-$layer.txt" 2>&1 &
+  "$deny_exec" "$work/tmp" "$name" "$count" "$work/ready" "$allow" >"$work/refused-$layer.txt" 2>&1 &
   helper=$!
   for ((i = 0; i < 600; ++i)); do
     [ -e "$work/ready" ] && return 0
@@ -53,14 +74,15 @@ stop_refusing() {
   helper=
 }
 
-# grade LAYER LABEL [OPTIONS]: the solution graded in LAYER, its report in LABEL.json. The layer
-# chroot-nocap is the chroot layer without CAP_SYS_ADMIN (as in a container), the grader's
-# alone: deny-exec keeps it.
+# grade LAYER LABEL [OPTIONS]: what `graded` names (the flops solution unless said otherwise)
+# graded in LAYER, its output in LABEL.txt. The layer chroot-nocap is the chroot layer without
+# CAP_SYS_ADMIN (as in a container), the grader's alone: deny-exec keeps it.
+graded=("$work/submission" --only flops)
 grade() {
   local layer=$1 label=$2
   shift 2
   local run=(env LINATTN_ISOLATION="${layer%-nocap}" TMPDIR="$work/tmp" "$grader"
-             "$work/submission" --only flops --quiet "$@")
+             "${graded[@]}" --quiet "$@")
   if [ "$layer" = chroot-nocap ]; then
     command -v capsh >/dev/null || return 77
     # shellcheck disable=SC2016 # expanded by the shell capsh starts, not by this one
@@ -116,6 +138,17 @@ for layer in chroot chroot-nocap namespaces; do
   stop_refusing
   [ $code -eq 2 ] || fail "layer $layer: runners refused every time made the run exit $code, expected 2"
   report_says "$work/always-$layer.json" "the grader's fault" || fail "layer $layer: the report of runners refused every time"
+
+  # The slow chunkwise's time check: its first measure (9 calls, 9 runners) fails; from the
+  # next measure on, every runner is refused. Its failure must not stand on the first measure.
+  graded=("$work/slow" --assignment advanced --only chunkwise/chunkwise/linear-time)
+  refuse runner 1000000 9
+  grade $layer "look-$layer" --jobs 1 --json "$work/look-$layer.json"
+  code=$?
+  stop_refusing
+  graded=("$work/submission" --only flops)
+  [ $code -eq 2 ] || fail "layer $layer: a time check whose second measure could not start exited $code, expected 2"
+  report_says "$work/look-$layer.json" "the grader's fault" || fail "layer $layer: the report of a second measure refused"
   echo "layer $layer: ok"
 done
 [ $layers -gt 0 ] || { echo "SKIPPED: no layer can grade here"; exit 77; }

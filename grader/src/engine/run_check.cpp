@@ -48,23 +48,6 @@ std::string seconds_text(double s) {
   return o.str();
 }
 
-// A failed time check's next looks (time_looks.hpp): every call again, each in a fresh process.
-Verdict second_look(const CheckRun& run, const json& request, const json& first,
-                    const Verdict& verdict) {
-  auto measure = [&]() -> std::optional<json> {
-    try {
-      RunnerRun again = run_each_call(run, request);
-      if (again.have_reply && again.reply.contains("cpu_seconds"))
-        return again.reply["cpu_seconds"];
-    } catch (const std::exception&) {
-    }
-    return std::nullopt;
-  };
-  return look_again(first, verdict, measure, [&](const json& reply) {
-    return judge_case(*run.check, *run.oracle_case, reply);
-  });
-}
-
 // A fault of the grader itself (not of the code under test) on this check.
 CheckResult grader_fault(CheckResult r, const std::string& what) {
   r.grader_fault = true;
@@ -261,12 +244,42 @@ bool reply_decides(const CheckRun& run, const json& request, const json& reply,
   return false;
 }
 
-// Step 3: the check's judge on the returned results (a failed time check looks twice).
+// A failed time check's next looks (time_looks.hpp): every call again, each in a fresh process.
+// A look the machine spoiled (its runner did not start, or was killed from outside its limits,
+// or the grader failed running it) ends the looking without a measure, so the failed verdict
+// would stand on the first measure alone: `spoiled` then holds the grader's fault, which the
+// check's result becomes (and, where the machine may not do it again, runs again alone).
+Verdict second_look(const CheckRun& run, const json& request, const json& first,
+                    const Verdict& verdict, const CheckResult& r,
+                    std::optional<CheckResult>& spoiled) {
+  auto measure = [&]() -> std::optional<json> {
+    try {
+      RunnerRun again = run_each_call(run, request);
+      if (again.have_reply && again.reply.contains("cpu_seconds"))
+        return again.reply["cpu_seconds"];
+      CheckResult look = r;
+      if (ending_decides(run, again, "", look) && look.grader_fault) {
+        look.message += " (while its time was measured again, after a first measure failed)";
+        spoiled = look;
+      }
+    } catch (const std::exception& e) {
+      spoiled = grader_fault(r, std::string("measuring its time again: ") + e.what());
+    }
+    return std::nullopt;
+  };
+  return look_again(first, verdict, measure, [&](const json& reply) {
+    return judge_case(*run.check, *run.oracle_case, reply);
+  });
+}
+
+// Step 3: the check's judge on the returned results (a failed time check is measured again).
 CheckResult judged(const CheckRun& run, const json& request, const json& reply, CheckResult r) {
   const Check& check = *run.check;
   try {
     Verdict v = judge_case(check, *run.oracle_case, reply);
-    if (check.timed && !v.passed) v = second_look(run, request, reply, v);
+    std::optional<CheckResult> spoiled;
+    if (check.timed && !v.passed) v = second_look(run, request, reply, v, r, spoiled);
+    if (spoiled && !v.passed) return *spoiled;
     r.status = v.passed ? Status::Passed : Status::Failed;
     // A judge's message already says what was called, with more detail than `tried`.
     r.message = v.passed ? "" : v.message;

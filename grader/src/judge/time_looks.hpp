@@ -5,9 +5,10 @@
 // form that really grows faster than T fails every time. So: up to kMoreLooks more runs of
 // every call, each call's CPU time the least of all its runs, judged again after each. Two more
 // looks were not enough in a full `./kit test` on this kind of machine.
-// The looking ends early when a run does not return normally, and when any call took over
-// kLookCeiling of CPU: noise is tens of milliseconds, a second of work is not noise, and a look
-// repeats every call (a quadratic mlstm takes 6 s a call, nine calls a look).
+// The looking ends early when a run does not return normally (where the machine spoiled that
+// run, run_check.cpp makes the check the grader's fault instead of failed), and when any call
+// took over kLookCeiling of CPU: noise is tens of milliseconds, a second of work is not noise,
+// and a look repeats every call (a quadratic mlstm takes 6 s a call, nine calls a look).
 #pragma once
 
 #include "check.hpp"
