@@ -136,7 +136,7 @@ case "$name" in
     as_student=()
     if [ "$(id -u)" -eq 0 ]; then
       command -v setpriv >/dev/null || fail "setpriv is needed to use the student kit as a student"
-      student_uid=61002
+      student_uid=65100  # outside the grader's block of runner ids (61000 to 64999)
       mkdir -p "$work/student-home" "$work/solutions"
       cp -r "$KIT_DIR/solutions/." "$work/solutions/"
       chown -R "$student_uid:$student_uid" "$rel" "$work/student-home" "$work/solutions"
