@@ -12,6 +12,8 @@
 #include <cerrno>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <string>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -233,4 +235,21 @@ TEST_CASE("sandbox: two grading processes never run as the same user id") {
   CHECK(theirs != 0);
   CHECK(mine != 0);
   CHECK(mine != theirs);
+}
+
+// Ubuntu 23.10 and later keep user namespaces from programs without an AppArmor profile, so
+// bubblewrap cannot start for a user other than root ("setting up uid map: Permission
+// denied"): where the kernel's setting says so, the advice names it and both ways out.
+TEST_CASE("the advice without a sandbox names Ubuntu's restriction where the kernel has it on") {
+  const fs::path dir = fs::temp_directory_path() / ("linattn-userns-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::ofstream(dir / "on") << "1\n";
+  std::ofstream(dir / "off") << "0\n";
+  const std::string on = userns_restriction_hint(dir / "on");
+  CHECK(on.find("sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0") !=
+        std::string::npos);
+  CHECK(on.find("AppArmor profile") != std::string::npos);
+  CHECK(userns_restriction_hint(dir / "off").empty());
+  CHECK(userns_restriction_hint(dir / "missing").empty());  // a kernel without the setting
+  fs::remove_all(dir);
 }

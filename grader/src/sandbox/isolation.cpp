@@ -1,6 +1,7 @@
 #include "isolation.hpp"
 
 #include "../util/memory_file.hpp"
+#include "../util/read_file.hpp"
 #include "grader_config.hpp"
 #include "landlock.hpp"
 #include "program_copy.hpp"
@@ -185,8 +186,19 @@ const char* layer_name(Layer layer) {
   return "none";
 }
 
+std::string userns_restriction_hint(const fs::path& setting) {
+  std::string value;
+  if (!read_file(setting, value) || value.substr(0, 1) != "1") return "";
+  return "This machine keeps user namespaces from programs without an AppArmor profile "
+         "(kernel.apparmor_restrict_unprivileged_userns = 1, the default since Ubuntu 23.10), so "
+         "bubblewrap cannot start: allow them with sudo sysctl -w "
+         "kernel.apparmor_restrict_unprivileged_userns=0 (a file in /etc/sysctl.d/ keeps it), or "
+         "give /usr/bin/bwrap an AppArmor profile with the userns rule. ";
+}
+
 std::string how_to_enable_sandbox() {
-  return "To grade inside a sandbox, install bubblewrap (apt-get install bubblewrap) on a machine "
+  return userns_restriction_hint("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") +
+         "To grade inside a sandbox, install bubblewrap (apt-get install bubblewrap) on a machine "
          "that allows user namespaces (sysctl kernel.unprivileged_userns_clone=1 where that "
          "setting exists; in Docker, run the container with --security-opt seccomp=unconfined "
          "or --cap-add SYS_ADMIN), or run the grader as root, which allows the chroot layer.";

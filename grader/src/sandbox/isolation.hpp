@@ -38,8 +38,13 @@ const IsolationInfo& isolation();
 const char* layer_name(Layer layer);
 
 // A short paragraph for a user whose grade ran without a sandbox: what that means and how to
-// get one.
+// get one (with userns_restriction_hint first where it applies).
 std::string how_to_enable_sandbox();
+
+// Where `setting` (the kernel's kernel.apparmor_restrict_unprivileged_userns; Ubuntu 23.10 and
+// later set it) reads 1: what keeps bubblewrap from starting for a user other than root, and the
+// two ways to lift it. Otherwise "".
+std::string userns_restriction_hint(const std::filesystem::path& setting);
 
 // What a confined program sees besides the layer's basics. `work` is a host folder that the
 // program may write (the build's stage; a runner's scratch in the chroot layer): inside it is
