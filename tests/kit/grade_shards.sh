@@ -42,14 +42,28 @@ JSON
     # A loose archive is a submission of its own: graded in one shard only, like a folder.
     python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1], "w"); z.write(sys.argv[2], "flops.cpp"); z.close()' \
       "$class/hal.zip" "$S/flops/flops.cpp" || fail "cannot make the zip"
+    # A loose archive beside a folder of its name is not graded, and ada's notes say so.
+    cp "$class/hal.zip" "$class/ada.zip"
     printf 'folder,id,name,submitted\nada,1,Ada,2026-03-08T01:00:00Z\nbob,2,Bob,\ncy,3,Cy,\nkimlee_2001,4,Kim,\ngus,5,Gus,\nfay*,6,Fay,\n' \
       >"$work/roster.csv"
     all() { "$GRADER" --kit "$KIT_DIR" "$@" --roster "$work/roster.csv" --assignment "$work/week1.json" >>"$out" 2>&1; }
     all grade-all "$class" --out "$work/whole" || fail "grade-all exited $?"
     # An unsharded run is one whole class: it says nothing of shards.
     ! grep -q "shard" "$out" || fail "grade-all without --shard speaks of a shard"
-    all grade-all "$class" --out "$work/s1" --shard 1/2 || fail "grade-all --shard 1/2 exited $?"
-    all grade-all "$class" --out "$work/s2" --shard 2/2 || fail "grade-all --shard 2/2 exited $?"
+    for k in 1 2; do
+      all grade-all "$class" --out "$work/s$k" --shard "$k/2" || fail "grade-all --shard $k/2 exited $?"
+      sed -n '/^grade-all: shard '"$k"'\/2:/,$p' "$out" >"$work/s$k.log"
+    done
+    # A shard speaks of its own submissions only: each note it prints ("grade-all: NAME: ...")
+    # is on a submission it graded, ada's on the archive beside her folder in one shard alone.
+    for k in 1 2; do
+      while IFS= read -r who; do
+        [ -f "$work/whole/reports/$who.json" ] || continue  # a line of another kind
+        [ -f "$work/s$k/reports/$who.json" ] || fail "shard $k/2 printed a note on $who, graded by another shard"
+      done < <(sed -n 's|^grade-all: \([^:/]*\): .*|\1|p' "$work/s$k.log" | sort -u)
+    done
+    [ "$(cat "$work/s1.log" "$work/s2.log" | grep -c '^grade-all: ada: ada.zip, beside this submission')" -eq 1 ] ||
+      fail "ada's note on the archive beside her folder is not in exactly one shard's output"
     # Each submission in exactly one shard, both shards used.
     names() { (cd "$1/reports" && ls) | sort; }
     for shard in s1 s2; do [ "$(names "$work/$shard" | wc -l)" -gt 0 ] || fail "shard $shard is empty"; done
