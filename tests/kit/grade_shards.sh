@@ -48,6 +48,14 @@ JSON
       >"$work/roster.csv"
     all() { "$GRADER" --kit "$KIT_DIR" "$@" --roster "$work/roster.csv" --assignment "$work/week1.json" >>"$out" 2>&1; }
     all grade-all "$class" --out "$work/whole" || fail "grade-all exited $?"
+    # Where each submission came from, in its report: hal a loose archive, kim's Canvas files,
+    # bob a folder.
+    python3 - "$work/whole/reports" <<'PY' >>"$out" 2>&1 || fail "a report's origin is wrong"
+import json, sys
+for name, origin in (("hal", "archive"), ("kimlee_2001", "canvas"), ("bob", "folder")):
+    got = json.load(open(f"{sys.argv[1]}/{name}.json"))["class"]["origin"]
+    assert got == origin, f"{name}: origin {got}, expected {origin}"
+PY
     # An unsharded run is one whole class: it says nothing of shards.
     ! grep -q "shard" "$out" || fail "grade-all without --shard speaks of a shard"
     for k in 1 2; do
