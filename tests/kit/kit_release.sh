@@ -133,24 +133,20 @@ case "$name" in
     # this test runs as root, as in CI, a user id of its own). Root reads any file and grades
     # with a block of user ids; a student has neither, and the sandbox then runs in a user
     # namespace.
-    as_student=()
-    if [ "$(id -u)" -eq 0 ]; then
-      command -v setpriv >/dev/null || fail "setpriv is needed to use the student kit as a student"
-      student_uid=65100  # outside the grader's block of runner ids (61000 to 64999)
-      mkdir -p "$work/student-home" "$work/solutions"
-      cp -r "$KIT_DIR/solutions/." "$work/solutions/"
-      chown -R "$student_uid:$student_uid" "$rel" "$work/student-home" "$work/solutions"
-      as_student=(setpriv --reuid="$student_uid" --regid="$student_uid" --clear-groups
-                  env HOME="$work/student-home")
-    else
-      mkdir -p "$work/student-home" && cp -r "$KIT_DIR/solutions" "$work/solutions"
-    fi
     # ./kit try twice: the first builds (a scratch program no earlier run built) and stores the
     # program in the build cache, the second takes it from there. A program stored unreadable
     # to its owner fails only here: root reads it anyway.
     ex=taylor
+    mkdir -p "$work/student-home" && cp -r "$KIT_DIR/solutions" "$work/solutions"
     { cat "$rel/exercises/$ex/try.cpp"; printf '// %s\n' "$$-$RANDOM"; } >"$work/solutions/$ex/try.cpp"
-    [ -z "${student_uid:-}" ] || chown "$student_uid:$student_uid" "$work/solutions/$ex/try.cpp"
+    as_student=()
+    if [ "$(id -u)" -eq 0 ]; then
+      command -v setpriv >/dev/null || fail "setpriv is needed to use the student kit as a student"
+      student_uid=65100  # outside the grader's block of runner ids (61000 to 64999)
+      chown -R "$student_uid:$student_uid" "$rel" "$work/student-home" "$work/solutions"
+      as_student=(setpriv --reuid="$student_uid" --regid="$student_uid" --clear-groups
+                  env HOME="$work/student-home")
+    fi
     for run in first second; do
       (cd "$rel" && "${as_student[@]}" ./kit try "$ex" "$work/solutions") >"$out" 2>&1 ||
         fail "the $run ./kit try $ex as a student exited $?"
