@@ -57,6 +57,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <stdexcept>
 #include <vector>
 
@@ -175,6 +176,40 @@ inline void unpack(json& j) {
 inline std::vector<std::uint8_t> encode(const json& j) { return json::to_cbor(j); }
 // For the pipe between the judge and a runner: matrices packed.
 inline std::vector<std::uint8_t> encode_packed(const json& j) { return json::to_cbor(pack(j)); }
+
+// Whether pack would change `j`: it holds a matrix whose numbers are not packed yet.
+inline bool has_plain_matrix(const json& j) {
+  if (is_plain_matrix(j)) return true;
+  if (j.is_structured())
+    for (const auto& v : j)
+      if (has_plain_matrix(v)) return true;
+  return false;
+}
+
+// The bytes of its byte strings, a floor for its CBOR's size.
+inline std::size_t byte_string_bytes(const json& j) {
+  if (j.is_binary()) return j.get_binary().size();
+  std::size_t n = 0;
+  if (j.is_structured())
+    for (const auto& v : j) n += byte_string_bytes(v);
+  return n;
+}
+
+// encode_packed's very bytes, for the judge's own large messages (a time check's call, already
+// packed, is tens of MB): not packed a second time, and written into a buffer sized once, where
+// one grown by doubling takes about three times the memory's worth of new pages.
+inline std::vector<std::uint8_t> encode_packed_once(const json& j) {
+  std::vector<std::uint8_t> out;
+  if (has_plain_matrix(j)) {
+    const json packed = pack(j);
+    out.reserve(byte_string_bytes(packed) + 65536);
+    json::to_cbor(packed, out);
+  } else {
+    out.reserve(byte_string_bytes(j) + 65536);
+    json::to_cbor(j, out);
+  }
+  return out;
+}
 // Matrices unpacked, whichever way they were sent.
 inline json decode(const std::vector<std::uint8_t>& bytes) {
   json j = json::from_cbor(bytes);
@@ -196,17 +231,44 @@ inline constexpr std::uint64_t kBlobTag = 0x4C41;
 
 namespace split_detail {
 
-inline void hoist(json& j, std::vector<std::uint8_t>& block) {
-  if (j.is_binary()) {
-    const auto& bytes = j.get_binary();
-    const std::uint64_t ref[2] = {block.size(), bytes.size()};
-    block.insert(block.end(), bytes.begin(), bytes.end());
-    std::vector<std::uint8_t> r(sizeof ref);
-    std::memcpy(r.data(), ref, sizeof ref);
-    j = json::binary(std::move(r), kBlobTag);
-  } else if (j.is_structured()) {
-    for (auto& v : j) hoist(v, block);
+// A reference tagged kBlobTag: `length` bytes at `offset` in the block.
+inline json reference(std::uint64_t offset, std::uint64_t length) {
+  const std::uint64_t ref[2] = {offset, length};
+  std::vector<std::uint8_t> r(sizeof ref);
+  std::memcpy(r.data(), ref, sizeof ref);
+  return json::binary(std::move(r), kBlobTag);
+}
+
+// `j` packed, with every byte string (or plain matrix's numbers, which pack makes one) replaced
+// by its reference; the values whose bytes fill the block are listed in `parts`, in the block's
+// order. Nothing large is copied: the block is written from `j` itself (write_block).
+inline json hoist(const json& j, std::vector<const json*>& parts, std::uint64_t& block_size) {
+  if (is_plain_matrix(j)) {
+    const json& data = j["data"];
+    const std::uint64_t length = data.size() * sizeof(double);
+    json out{{"rows", j["rows"]}, {"cols", j["cols"]}, {"data", reference(block_size, length)}};
+    parts.push_back(&data);
+    block_size += length;
+    return out;
   }
+  if (j.is_binary()) {
+    const std::uint64_t length = j.get_binary().size();
+    parts.push_back(&j);
+    json out = reference(block_size, length);
+    block_size += length;
+    return out;
+  }
+  if (j.is_object()) {
+    json out = json::object();
+    for (const auto& [key, value] : j.items()) out[key] = hoist(value, parts, block_size);
+    return out;
+  }
+  if (j.is_array()) {
+    json out = json::array();
+    for (const auto& value : j) out.push_back(hoist(value, parts, block_size));
+    return out;
+  }
+  return j;
 }
 
 inline void restore(json& j, const std::uint8_t* block, std::uint64_t block_size) {
@@ -226,20 +288,59 @@ inline void restore(json& j, const std::uint8_t* block, std::uint64_t block_size
 
 }  // namespace split_detail
 
-// `j` packed (as encode_packed packs it), in the split form.
-inline std::vector<std::uint8_t> encode_split(const json& j) {
-  json header = pack(j);
-  std::vector<std::uint8_t> block;
-  split_detail::hoist(header, block);
-  const std::vector<std::uint8_t> cbor = json::to_cbor(header);
+// The split form of a value, before it is written: its head (the magic, the CBOR's length, the
+// CBOR) and the values its block is made of. It points into the value, which must outlive it.
+struct SplitMessage {
+  std::vector<std::uint8_t> head;
+  std::vector<const json*> parts;  // byte strings, or plain matrices' arrays of numbers
+  std::uint64_t block_size = 0;
+};
+
+// `j` packed (as encode_packed packs it), split.
+inline SplitMessage split_message(const json& j) {
+  SplitMessage m;
+  const std::vector<std::uint8_t> cbor =
+      json::to_cbor(split_detail::hoist(j, m.parts, m.block_size));
   const std::uint64_t length = cbor.size();
-  std::vector<std::uint8_t> out;
-  out.reserve(sizeof kSplitMagic + sizeof length + cbor.size() + block.size());
-  out.insert(out.end(), kSplitMagic, kSplitMagic + sizeof kSplitMagic);
+  m.head.reserve(sizeof kSplitMagic + sizeof length + cbor.size());
+  m.head.insert(m.head.end(), kSplitMagic, kSplitMagic + sizeof kSplitMagic);
   const auto* l = reinterpret_cast<const std::uint8_t*>(&length);
-  out.insert(out.end(), l, l + sizeof length);
-  out.insert(out.end(), cbor.begin(), cbor.end());
-  out.insert(out.end(), block.begin(), block.end());
+  m.head.insert(m.head.end(), l, l + sizeof length);
+  m.head.insert(m.head.end(), cbor.begin(), cbor.end());
+  return m;
+}
+
+// The block's bytes, in order, as `write(const std::uint8_t*, std::size_t)` calls: a byte string
+// as it is, a matrix's numbers as doubles a few thousand at a time. A request of a time check
+// is about 90 MB: written straight from the value, it is never held a second time.
+template <class Write>
+void write_block(const SplitMessage& m, Write&& write) {
+  for (const json* part : m.parts) {
+    if (part->is_binary()) {
+      const auto& bytes = part->get_binary();
+      if (!bytes.empty()) write(bytes.data(), bytes.size());
+      continue;
+    }
+    double chunk[4096];
+    std::size_t n = 0;
+    for (const auto& x : *part) {
+      chunk[n++] = x.get<double>();
+      if (n == std::size(chunk)) {
+        write(reinterpret_cast<const std::uint8_t*>(chunk), sizeof chunk);
+        n = 0;
+      }
+    }
+    if (n > 0) write(reinterpret_cast<const std::uint8_t*>(chunk), n * sizeof(double));
+  }
+}
+
+// `j` packed, in the split form, as one run of bytes.
+inline std::vector<std::uint8_t> encode_split(const json& j) {
+  const SplitMessage m = split_message(j);
+  std::vector<std::uint8_t> out;
+  out.reserve(m.head.size() + m.block_size);
+  out.insert(out.end(), m.head.begin(), m.head.end());
+  write_block(m, [&](const std::uint8_t* p, std::size_t n) { out.insert(out.end(), p, p + n); });
   return out;
 }
 

@@ -7,8 +7,8 @@
 //
 // usage: deny-exec FOLDER NAME COUNT READY_FILE [ALLOW]
 //   Writes READY_FILE once it holds the file system; runs until SIGTERM, then prints
-//   "refused N" (N: how many it refused) and exits 0. Root only (CAP_SYS_ADMIN); exits 77 where
-//   the kernel has no fanotify permission events.
+//   "refused N" and "allowed M" (how many it refused, and let through first) and exits 0.
+//   Root only (CAP_SYS_ADMIN); exits 77 where the kernel has no fanotify permission events.
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -95,6 +95,6 @@ int main(int argc, char** argv) {
       ::close(event->fd);
     }
   }
-  std::printf("refused %ld\n", refused);
+  std::printf("refused %ld\nallowed %ld\n", refused, allowed);
   return 0;
 }

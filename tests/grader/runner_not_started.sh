@@ -91,8 +91,8 @@ grade() {
   "${run[@]}" >"$work/$label.txt" 2>&1
 }
 
-# report_says JSON EXPECT: EXPECT is "full marks", or "the grader's fault" (no score written,
-# each check failed twice).
+# report_says JSON EXPECT: EXPECT is "full marks", "failed" (each check failed, the
+# submission's doing), or "the grader's fault" (no score written, each check failed twice).
 report_says() {
   python3 - "$@" <<'PY'
 import json, sys
@@ -106,6 +106,10 @@ if expect == "full marks":
             if c["status"] != "passed"]
     if lost:
         sys.exit(f"a runner refused once cost the solution: {lost}")
+elif expect == "failed":
+    for c in checks:
+        if c["status"] != "failed":
+            sys.exit(f'{c["name"]} is {c["status"]}, not failed: {c.get("message", "")[:300]}')
 else:
     for c in checks:
         if c["status"] != "grader_fault":
@@ -143,12 +147,21 @@ for layer in chroot chroot-nocap namespaces; do
   # sizes, 3 problems each, as exercises/chunkwise/README.md states and tests/checks'
   # stated-sizes test holds) fails; from the next measure on, every runner is refused. Its
   # failure must not stand on the first measure alone.
+  # First, nothing refused: the check fails on its own, so what follows starts from a failed
+  # first measure.
   graded=("$work/slow" --assignment advanced --only chunkwise/chunkwise/linear-time)
+  grade $layer "look-control-$layer" --jobs 1 --json "$work/look-control-$layer.json"
+  code=$?
+  [ $code -eq 1 ] || fail "layer $layer: the slow chunkwise, nothing refused, exited $code, expected 1"
+  report_says "$work/look-control-$layer.json" "failed" || fail "layer $layer: the slow chunkwise, nothing refused"
   refuse runner 1000000 9
   grade $layer "look-$layer" --jobs 1 --json "$work/look-$layer.json"
   code=$?
   stop_refusing
   graded=("$work/submission" --only flops)
+  # The first measure's 9 runners started, and only later ones were refused.
+  grep -q "^allowed 9$" "$work/refused-$layer.txt" || fail "layer $layer: deny-exec did not let exactly the first measure's 9 runners start: $(tail -1 "$work/refused-$layer.txt")"
+  grep -q "^refused [1-9]" "$work/refused-$layer.txt" || fail "layer $layer: deny-exec refused no later runner"
   [ $code -eq 2 ] || fail "layer $layer: a time check whose second measure could not start exited $code, expected 2"
   report_says "$work/look-$layer.json" "the grader's fault" || fail "layer $layer: the report of a second measure refused"
   echo "layer $layer: ok"

@@ -87,9 +87,13 @@ TEST_CASE("builder: a program that cannot be read has no digest, and none is sto
   CHECK_FALSE(whole_file_digest(missing).has_value());
   std::error_code ec;
   store_digest(missing, dir / "no-such-program.sha256", ec);
-  CHECK(ec);
+  CHECK(ec == std::errc::no_such_file_or_directory);  // the system's reason, not a made-up one
   CHECK_FALSE(std::filesystem::exists(dir / "no-such-program.sha256"));
+  // A record that cannot be written (its folder is missing): the reason is the write's.
   std::ofstream(dir / "program") << "bytes";
+  ec.clear();
+  store_digest(dir / "program", dir / "no-such-folder" / "program.sha256", ec);
+  CHECK(ec == std::errc::no_such_file_or_directory);
   ec.clear();
   store_digest(dir / "program", dir / "program.sha256", ec);
   CHECK_FALSE(ec);

@@ -1,7 +1,11 @@
 // The one owner of a descriptor (unique_fd.hpp) and the sealed memory file built on it
 // (memory_file.hpp): a descriptor is closed exactly once, and a memory file handed to another
-// program holds what was written, from its start, and cannot be changed.
+// program holds what was written, from its start, and cannot be changed. And the judge's reads of
+// whole files of its own: read_file.hpp, which sizes its buffer by the file's size, and
+// mapped_file.hpp.
+#include "src/util/mapped_file.hpp"
 #include "src/util/memory_file.hpp"
+#include "src/util/read_file.hpp"
 #include "src/util/unique_fd.hpp"
 
 #include <doctest/doctest.h>
@@ -10,6 +14,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <fstream>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -91,4 +98,70 @@ TEST_CASE("memory file: sealed, rewound, holding exactly the bytes") {
   // What a runner would try: writing over it, or cutting it short.
   CHECK(::pwrite(fd.get(), "X", 1, 0) == -1);
   CHECK(::ftruncate(fd.get(), 0) == -1);
+}
+
+TEST_CASE("memory file: written piece by piece, it holds the pieces in order, sealed") {
+  grader::MemoryFile file("linattn-test-pieces");
+  file.write("head|", 5);
+  const std::vector<std::uint8_t> big(200000, 0xab);  // more than one write of a pipe's size
+  file.write(big.data(), big.size());
+  file.write("", 0);
+  file.write("|tail", 5);
+  const UniqueFd fd = std::move(file).sealed();
+  REQUIRE(fd.valid());
+  CHECK((::fcntl(fd.get(), F_GET_SEALS) & F_SEAL_WRITE) != 0);
+  std::string back(5 + big.size() + 5 + 1, '\0');
+  std::size_t got = 0;
+  for (ssize_t n; (n = ::read(fd.get(), &back[got], back.size() - got)) > 0;)
+    got += static_cast<std::size_t>(n);
+  CHECK(got == 5 + big.size() + 5);
+  back.resize(got);
+  CHECK(back.substr(0, 5) == "head|");
+  CHECK(back.substr(5, big.size()) == std::string(big.size(), static_cast<char>(0xab)));
+  CHECK(back.substr(5 + big.size()) == "|tail");
+  CHECK(::pwrite(fd.get(), "X", 1, 0) == -1);
+}
+
+TEST_CASE("read file: every byte of a file over one chunk, and of one that states no size") {
+  char name[] = "/tmp/linattn-read-file-XXXXXX";
+  const int fd = ::mkstemp(name);
+  REQUIRE(fd >= 0);
+  ::close(fd);
+  std::string bytes;
+  for (unsigned i = 0; i < 300000; ++i) bytes.push_back(static_cast<char>(i % 251));
+  bytes[1000] = '\0';
+  std::ofstream(name, std::ios::binary).write(bytes.data(), static_cast<long>(bytes.size()));
+  std::string back = "left over";
+  CHECK(grader::read_file(name, back));
+  CHECK(back.size() == bytes.size());
+  CHECK(back == bytes);
+  std::remove(name);
+  // Gone: false, and what `back` held stays.
+  CHECK_FALSE(grader::read_file(name, back));
+  CHECK(back == bytes);
+  // /proc's files say their size is 0 and still have bytes.
+  std::string status;
+  CHECK(grader::read_file("/proc/self/status", status));
+  CHECK(status.find("Pid:") != std::string::npos);
+}
+
+TEST_CASE("mapped file: a file's every byte, and nothing for a missing, empty or odd file") {
+  char name[] = "/tmp/linattn-mapped-file-XXXXXX";
+  const int fd = ::mkstemp(name);
+  REQUIRE(fd >= 0);
+  ::close(fd);
+  CHECK_FALSE(grader::MappedFile(name).valid());  // empty
+  std::string bytes(70000, 'x');
+  bytes[0] = '\0';
+  bytes.back() = 'z';
+  std::ofstream(name, std::ios::binary).write(bytes.data(), static_cast<long>(bytes.size()));
+  {
+    const grader::MappedFile mapped(name);
+    REQUIRE(mapped.valid());
+    CHECK(mapped.size() == bytes.size());
+    CHECK(std::string(reinterpret_cast<const char*>(mapped.data()), mapped.size()) == bytes);
+  }
+  std::remove(name);
+  CHECK_FALSE(grader::MappedFile(name).valid());
+  CHECK_FALSE(grader::MappedFile("/tmp").valid());
 }

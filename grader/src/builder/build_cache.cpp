@@ -69,11 +69,13 @@ std::string file_digest(const fs::path& path) {
     auto it = memo.find(id.str());
     if (it != memo.end()) return it->second;
   }
-  std::string bytes;
-  if (!read_file(path, bytes)) return "";
-  Sha256 h;
-  h.add(bytes);
-  std::string digest = h.hex();
+  // A library that cannot be read has no digest, and no runner key: "" would be one, the same
+  // for every unreadable library.
+  const std::optional<std::string> read = whole_file_digest(path);
+  if (!read)
+    throw std::runtime_error("cannot read the harness library " + path.string() + ": " +
+                             std::strerror(errno));
+  std::string digest = *read;
   std::lock_guard<std::mutex> lock(mutex);
   memo[id.str()] = digest;
   return digest;
@@ -113,9 +115,13 @@ std::optional<std::string> whole_file_digest(const fs::path& path) {
 }
 
 void store_digest(const fs::path& program, const fs::path& sum, std::error_code& ec) {
+  // The system's own reason (a program its owner cannot read, a full disk), as errno left it.
+  auto failed = [&ec] { ec = std::error_code(errno != 0 ? errno : EIO, std::generic_category()); };
+  errno = 0;
   const std::optional<std::string> digest = whole_file_digest(program);
-  if (!digest) ec = std::make_error_code(std::errc::permission_denied);
-  else if (!write_file_atomically(sum, *digest)) ec = std::make_error_code(std::errc::io_error);
+  if (!digest) return failed();
+  errno = 0;
+  if (!write_file_atomically(sum, *digest)) failed();
 }
 
 std::string runner_key(const std::string& object_key, const fs::path& harness) {

@@ -1,7 +1,7 @@
 #include "oracle_cache.hpp"
 
 #include "../builder/build_cache.hpp"
-#include "../util/read_file.hpp"
+#include "../util/mapped_file.hpp"
 #include "../util/sha256.hpp"
 
 #include "../../common/wire.hpp"
@@ -104,10 +104,10 @@ std::optional<OracleCase> cached_oracle_case(const std::string& exercise, const 
                                              std::uint64_t seed) {
   try {
     const fs::path file = case_file(exercise, check, seed);
-    std::string bytes;
-    if (file.empty() || !read_file(file, bytes)) return std::nullopt;
-    json kept =
-        wire::decode_split(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
+    if (file.empty()) return std::nullopt;
+    const MappedFile bytes(file);  // written only by renaming (keep_oracle_case)
+    if (!bytes.valid()) return std::nullopt;
+    json kept = wire::decode_split(bytes.data(), bytes.size());
     OracleCase c;
     c.request = std::move(kept.at("request"));
     c.expected = std::move(kept.at("expected"));

@@ -5,10 +5,26 @@
 
 #include "unique_fd.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace grader {
+
+// An in-memory file written piece by piece (a large request straight from its parts, never
+// gathered into one buffer first), then sealed as sealed_memory_file says. Each step throws
+// std::runtime_error, saying which step failed, if a system call does.
+class MemoryFile {
+ public:
+  explicit MemoryFile(const char* name);
+  void write(const void* bytes, std::size_t size);
+  // Sealed and rewound; the file can no longer be written.
+  UniqueFd sealed() &&;
+
+ private:
+  const char* name_;
+  UniqueFd fd_;
+};
 
 // The file holds exactly `bytes`, read from offset 0; it is sealed against writing, growing,
 // shrinking and further seals, so the program that reads it cannot change what it says, and
