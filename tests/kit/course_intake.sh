@@ -343,7 +343,7 @@ $(cat "$grades/canvas.csv")"
   escapes)
     # Names a student controls reach the terminal escaped in every intake message: a folder
     # with two flops.cpp ("several files could be"), and a loose zip of the same name beside it
-    # ("is beside a submission named"), both named with escape sequences that would retitle the
+    # (its note, "beside this submission"), both named with escape sequences that would retitle the
     # window and clear the screen.
     evil=$(printf 'evil\033]0;pwned\007\033[2J')
     mkdir -p "$class/$evil/a" "$class/$evil/b"
@@ -358,7 +358,7 @@ $(cat "$grades/canvas.csv")"
     if grep -q "$(printf '\033')" "$out"; then fail "an escape character reached the terminal"; fi
     grep -qF 'evil\x1b]0;pwned\x07\x1b[2J: several files could be flops.cpp' "$out" ||
       fail "the ambiguous folder is not named, escaped"
-    grep -qF 'evil\x1b]0;pwned\x07\x1b[2J.zip is beside a submission named evil\x1b]0;pwned\x07\x1b[2J; not graded' "$out" ||
+    grep -qF 'grade-all: evil\x1b]0;pwned\x07\x1b[2J: evil\x1b]0;pwned\x07\x1b[2J.zip, beside this submission in the class folder, is not graded' "$out" ||
       fail "the loose zip is not named, escaped"
     # A name with a newline (a forged line of grade-all's own), an 8-bit CSI byte (0x9B, which
     # some terminals obey) and a byte that is not UTF-8: one line, every such byte shown as text.

@@ -59,8 +59,11 @@ PY
     # An unsharded run is one whole class: it says nothing of shards.
     ! grep -q "shard" "$out" || fail "grade-all without --shard speaks of a shard"
     for k in 1 2; do
+      # The shard's whole output, from its first line: what it says before it takes its share
+      # counts too.
+      start=$(($(wc -c <"$out") + 1))
       all grade-all "$class" --out "$work/s$k" --shard "$k/2" || fail "grade-all --shard $k/2 exited $?"
-      sed -n '/^grade-all: shard '"$k"'\/2:/,$p' "$out" >"$work/s$k.log"
+      tail -c +"$start" "$out" >"$work/s$k.log"
     done
     # A shard speaks of its own submissions only: each note it prints ("grade-all: NAME: ...")
     # is on a submission it graded, ada's on the archive beside her folder in one shard alone.
@@ -69,6 +72,15 @@ PY
         [ -f "$work/whole/reports/$who.json" ] || continue  # a line of another kind
         [ -f "$work/s$k/reports/$who.json" ] || fail "shard $k/2 printed a note on $who, graded by another shard"
       done < <(sed -n 's|^grade-all: \([^:/]*\): .*|\1|p' "$work/s$k.log" | sort -u)
+    done
+    # Nor does it name, anywhere in its output, a submission another shard graded.
+    for k in 1 2; do
+      for report in "$work"/whole/reports/*.json; do
+        who=$(basename "$report" .json)
+        [ -f "$work/s$k/reports/$who.json" ] && continue
+        ! grep -qw -- "$who" "$work/s$k.log" ||
+          fail "shard $k/2 names $who, graded by another shard: $(grep -w -- "$who" "$work/s$k.log" | head -2)"
+      done
     done
     [ "$(cat "$work/s1.log" "$work/s2.log" | grep -c '^grade-all: ada: ada.zip, beside this submission')" -eq 1 ] ||
       fail "ada's note on the archive beside her folder is not in exactly one shard's output"

@@ -79,13 +79,11 @@ CanvasUnpacked take_canvas_download(const fs::path& dir, const fs::path& out,
               << printable_list(canvas.ambiguous) << "\n";
   for (const auto& student : canvas.students) {
     if (in.folder_of.count(student)) {
-      // Said in the folder's notes too: the gradebook is where the instructor looks.
+      // A note of the folder's, printed with the others once the shard is chosen (a shard
+      // speaks of its own submissions only) and in the gradebook, where the instructor looks.
       in.notes_of[student].push_back("Canvas download files of " + student +
                                      " are in the class folder too; the folder " + student +
                                      " is graded, not those files");
-      std::cerr << "grade-all: " << printable_name(student)
-                << " is both a folder and a student of the Canvas download; "
-                << "the folder is graded\n";
       continue;
     }
     in.folder_of[student] = out / "canvas-download" / student;
@@ -120,11 +118,9 @@ std::map<std::string, std::vector<fs::path>> find_archives(const fs::path& dir,
     }
     const std::string student = archive_submission_name(file);
     if (in.folder_of.count(student)) {
-      in.notes_of[student].push_back(
+      in.notes_of[student].push_back(  // printed once the shard is chosen, as above
           file + ", beside this submission in the class folder, is not graded (" +
           "a loose archive of the same name)");
-      std::cerr << "grade-all: " << printable_name(file) << " is beside a submission named "
-                << printable_name(student) << "; not graded\n";
       continue;
     }
     archives_of[student].push_back(path);
