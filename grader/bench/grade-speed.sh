@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark of the grader's speed (a benchmark, not a test: it prints figures, asserts nothing).
-#  1. warm `./kit grade solutions`: best of 5 wall times, everything cached;
+#  1. warm `./kit grade solutions`: best of 5 wall times, everything cached; and the page faults
+#     and CPU time of one such grade with --jobs 1;
 #  2. per exercise: after a one-line change to its file, `linattn-grade --only <it>` against
 #     compiling that file alone with the same compiler and flags (best of 3 each; aim 1.3x);
 #  3. `./kit try` as a student types it, with nothing changed since the last run (aim < 0.5 s);
@@ -44,6 +45,14 @@ work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 cp -r "$KIT/solutions" "$work/sub"
 "$GRADE" "$work/sub" --quiet >/dev/null 2>&1 || true   # warm the cache
 echo "warm ./kit grade solutions (grader only, all cached), best of 5: $(best_of 5 "$GRADE" "$work/sub" --quiet) s   (aim: <= 2 s)"
+# The page faults of one warm grade (the judge, its runners and the sandbox together): a count
+# that load does not change, where the judge's large messages show (a time check's case is
+# about 90 MB, and each new page of a buffer that size is a fault). Debian's `time` package.
+if [ -x /usr/bin/time ]; then
+  /usr/bin/time -f "%R %U %S" -o "$work/faults" "$GRADE" "$work/sub" --jobs 1 --quiet >/dev/null 2>&1 || true
+  read -r faults user sys < <(tail -n 1 "$work/faults")
+  echo "warm grade, --jobs 1: $faults minor page faults, $(echo "$user $sys" | awk '{printf "%.2f", $1 + $2}') s of CPU"
+fi
 echo
 printf '%-16s %12s %12s %7s   %12s %12s %7s\n' exercise "grade --only" "compile" ratio "grade CPU" "compile CPU" "ratio"
 "$KIT/grader/tools/exercises" "$KIT" | while read -r ex; do
