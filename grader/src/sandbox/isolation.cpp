@@ -191,11 +191,10 @@ std::string userns_restriction_hint(const fs::path& setting) {
   if (!read_file(setting, value) || value.substr(0, 1) != "1") return "";
   return "This machine keeps user namespaces from programs without an AppArmor profile "
          "(kernel.apparmor_restrict_unprivileged_userns = 1, the default since Ubuntu 23.10), "
-         "which "
-         "is likely why bubblewrap cannot start (unless bwrap already has a profile): allow them "
-         "with sudo sysctl -w "
-         "kernel.apparmor_restrict_unprivileged_userns=0 (a file in /etc/sysctl.d/ keeps it), or "
-         "give /usr/bin/bwrap an AppArmor profile with the userns rule. ";
+         "which is likely why bubblewrap cannot start (unless bwrap already has a profile): "
+         "allow them with sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 (a file "
+         "in /etc/sysctl.d/ keeps it), or give /usr/bin/bwrap an AppArmor profile with the "
+         "userns rule. ";
 }
 
 std::string how_to_enable_sandbox() {
